@@ -1,0 +1,17 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const db = new PGlite();
+await db.waitReady;
+console.log('fresh', Date.now()-t);
+await db.exec('create table a(x int); insert into a values (1)');
+t=Date.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size, dump.type);
+t=Date.now();
+const db2 = new PGlite({ loadDataDir: dump });
+await db2.waitReady;
+console.log('load', Date.now()-t, (await db2.query('select * from a')).rows);
+t=Date.now();
+const r = await db2.query('select pg_advisory_xact_lock(1), $1::text as v', ['hi']);
+console.log(r.rows, Date.now()-t);
+t=Date.now(); for (let i=0;i<1000;i++) await db2.query('select $1::int', [i]); console.log('1000 q', Date.now()-t);

@@ -1,0 +1,20 @@
+import { AppError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { KeyCursor } from '../ports.js';
+
+/** Cursors are opaque to callers: base64url of the last item's sort key. */
+export function encodeCursor(cursor: KeyCursor): string {
+  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString('base64url');
+}
+
+/** Throws validation_failed for a cursor this server did not issue. */
+export function decodeCursor(raw: string): KeyCursor {
+  const [time, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(time ?? '');
+  if (extra !== undefined || id === undefined || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
+    throw new AppError('validation_failed', 'The cursor is not one this API issued.', {
+      errors: [{ path: 'query.cursor', message: 'unrecognised cursor' }],
+    });
+  }
+  return { createdAt, id };
+}

@@ -1,0 +1,55 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * Key secrets: `aisle_sk_` + 30 random base62 characters + 6 base62 characters of the CRC32
+ * of those 30. The checksum lets us refuse a mistyped or made-up key without a database read,
+ * and the fixed shape lets secret scanners find leaked keys.
+ */
+export const KEY_PREFIX = 'aisle_sk_';
+export const KEY_RANDOM_LENGTH = 30;
+export const KEY_CHECKSUM_LENGTH = 6;
+export const KEY_PATTERN = /^aisle_sk_[0-9A-Za-z]{36}$/;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// 62 * 4 = 248: bytes at or above it are rejected so every character is equally likely.
+const UNBIASED_LIMIT = 248;
+
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < UNBIASED_LIMIT) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+function checksum(body: string): string {
+  let value = crc32(body);
+  let out = '';
+  for (let i = 0; i < KEY_CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+export function generateKeySecret(): string {
+  const body = randomBase62(KEY_RANDOM_LENGTH);
+  return `${KEY_PREFIX}${body}${checksum(body)}`;
+}
+
+/** True when the string has the key shape and a matching checksum. Pure; no I/O. */
+export function isWellFormedKey(candidate: string): boolean {
+  if (!KEY_PATTERN.test(candidate)) return false;
+  const body = candidate.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_RANDOM_LENGTH);
+  return candidate.endsWith(checksum(body));
+}
+
+/** The only form in which a secret is stored: hex SHA-256. */
+export const hashKeySecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Last four characters, shown so a person can tell keys apart. */
+export const keyHint = (secret: string): string => secret.slice(-4);

@@ -1,0 +1,110 @@
+import type { Scope } from './keys/scopes.js';
+
+/** The subset of pino the core logs through; keeps the core free of a logging dependency. */
+export interface Logger {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+}
+
+export type StoredKeyStatus = 'active' | 'disabled' | 'revoked' | 'expired';
+
+export interface StoredKey {
+  id: string;
+  accountId: string;
+  name: string;
+  hint: string;
+  scopes: Scope[];
+  status: StoredKeyStatus;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  /** Set by rotation: the key stays usable until then, and is revoked from then on. */
+  revokeAt: Date | null;
+  rateLimitPerMinute: number;
+  rotatedFrom: string | null;
+}
+
+export interface NewKey {
+  id: string;
+  accountId: string;
+  name: string;
+  secretHash: string;
+  hint: string;
+  scopes: Scope[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  rateLimitPerMinute: number;
+  rotatedFrom: string | null;
+}
+
+export interface KeyCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** Key reads and writes scoped to one account; inside `KeyStore.inAccountTransaction` they are serialised per account. */
+export interface KeyRepository {
+  findById(accountId: string, id: string): Promise<StoredKey | null>;
+  list(accountId: string, limit: number, after: KeyCursor | null): Promise<StoredKey[]>;
+  insert(key: NewKey): Promise<void>;
+  setStatus(accountId: string, id: string, status: StoredKeyStatus, revokeAt?: Date | null): Promise<void>;
+  delete(accountId: string, id: string): Promise<void>;
+  /** Keys that are active or disabled and not past their revocation or expiry time. */
+  countLiveKeys(accountId: string, now: Date): Promise<number>;
+  /** Active keys holding `keys:manage` with no pending revocation, other than `excludeId`. */
+  countOtherDurableAdmins(accountId: string, excludeId: string, now: Date): Promise<number>;
+}
+
+export interface KeyStore extends KeyRepository {
+  findBySecretHash(secretHash: string): Promise<StoredKey | null>;
+  /** Writes last_used_at unless another write happened within the last minute (any process). */
+  touchLastUsed(id: string, now: Date): Promise<void>;
+  /** Persists a status the clock has already made effective (grace over, expiry reached). */
+  settleStatus(id: string, status: 'revoked' | 'expired'): Promise<void>;
+  inAccountTransaction<T>(accountId: string, fn: (repo: KeyRepository) => Promise<T>): Promise<T>;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  piiPolicy: 'redact' | 'reject';
+  createdAt: Date;
+}
+
+export interface AccountStore {
+  findById(id: string): Promise<Account | null>;
+  /** Inserts the account and its first key atomically. */
+  insertWithFirstKey(account: Account, key: NewKey): Promise<void>;
+  /** Like insertWithFirstKey, but only when no account exists yet; safe when processes race. */
+  insertIfNoAccounts(account: Account, key: NewKey): Promise<boolean>;
+}
+
+export interface RateLimitStore {
+  /**
+   * GCRA step for one bucket, atomic across processes. Advances the theoretical arrival time
+   * by `incrementMs` unless that would put it more than `windowMs` ahead of `nowMs`.
+   * Returns whether it did, and the stored arrival time (ms since epoch) after the call.
+   */
+  consume(bucket: string, nowMs: number, incrementMs: number, windowMs: number): Promise<{ allowed: boolean; tatMs: number }>;
+}
+
+export interface HealthProbe {
+  /** Throws when the database is unreachable; returns whether all migrations are applied. */
+  migrationsCurrent(): Promise<boolean>;
+}
+
+export interface Stores {
+  keys: KeyStore;
+  accounts: AccountStore;
+  rateLimits: RateLimitStore;
+  health: HealthProbe;
+}
+
+/** Who is calling: resolved from an API key by the core, then passed to every operation. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  scopes: readonly Scope[];
+  rateLimitPerMinute: number;
+}

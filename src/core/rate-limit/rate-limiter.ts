@@ -1,0 +1,57 @@
+import type { Clock } from '../clock.js';
+import type { Logger, Principal, RateLimitStore } from '../ports.js';
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the full quota is available again. */
+  resetSeconds: number;
+  /** Seconds to wait before a request of the same cost can pass; 0 when allowed. */
+  retryAfterSeconds: number;
+  windowSeconds: number;
+}
+
+/**
+ * Per-key GCRA limiter (CONTRACT §9): `limit` requests per 60 s window, bursts up to `limit`.
+ * State lives in the store so every process enforces one budget. When the store fails, the
+ * request passes: an outage of the limiter must not become an outage of the API.
+ */
+export class RateLimiter {
+  private storeFailures = 0;
+
+  constructor(private readonly deps: { store: RateLimitStore; clock: Clock; logger: Logger }) {}
+
+  get failures(): number {
+    return this.storeFailures;
+  }
+
+  /** Returns null when the limiter's store failed (request allowed, failure logged and counted). */
+  async consume(principal: Principal, cost = 1): Promise<RateLimitDecision | null> {
+    const limit = principal.rateLimitPerMinute;
+    const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const intervalMs = windowMs / limit;
+    const nowMs = this.deps.clock.now().getTime();
+    let result;
+    try {
+      result = await this.deps.store.consume(`key:${principal.keyId}`, nowMs, intervalMs * cost, windowMs);
+    } catch (err) {
+      this.storeFailures += 1;
+      this.deps.logger.error({ err, failures: this.storeFailures }, 'rate limiter store failed; request allowed');
+      return null;
+    }
+    const ahead = Math.max(0, result.tatMs - nowMs);
+    const remaining = Math.max(0, Math.floor((windowMs - ahead + 1e-6) / intervalMs));
+    const retryAfterMs = result.allowed ? 0 : ahead + intervalMs * cost - windowMs;
+    return {
+      allowed: result.allowed,
+      limit,
+      remaining: result.allowed ? remaining : 0,
+      resetSeconds: Math.ceil(ahead / 1000),
+      retryAfterSeconds: result.allowed ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+      windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
+    };
+  }
+}

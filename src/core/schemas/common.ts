@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { errorRegistry, type ErrorCode } from '../errors.js';
+
+export const Timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp, answered in UTC with milliseconds');
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().describe('URI reference to the error documentation: /docs/errors#<code>'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.enum(Object.keys(errorRegistry) as [ErrorCode, ...ErrorCode[]]).describe('Stable machine-readable error code'),
+    request_id: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .loose()
+  .describe('RFC 9457 problem details');
+
+z.globalRegistry.add(ProblemSchema, { id: 'Problem' });
+
+/** Opaque-cursor page query shared by every list endpoint. */
+export const PageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(20).describe('Items per page, 1 to 100'),
+    cursor: z.string().min(1).max(200).optional().describe('`next_cursor` from the previous page'),
+  })
+  .strict();
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` to get the next page; null on the last page'),
+    has_more: z.boolean(),
+  });

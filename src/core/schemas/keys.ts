@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { SCOPES } from '../keys/scopes.js';
+import { PageQuery, Timestamp, pageOf } from './common.js';
+
+export const ScopeSchema = z.enum(SCOPES).describe('Permission a key carries');
+
+export const KeyStatusSchema = z
+  .enum(['active', 'disabled', 'revoked', 'expired'])
+  .describe('Only `active` authenticates. `disabled` can be re-enabled; `revoked` and `expired` are final.');
+
+export const KeyRecordSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.literal('aisle_sk_').describe('Fixed type marker of every Aisle key'),
+  hint: z.string().describe('Last four characters of the secret'),
+  scopes: z.array(ScopeSchema),
+  status: KeyStatusSchema,
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable().describe('Updated at most once a minute'),
+  expires_at: Timestamp.nullable(),
+  rate_limit_per_minute: z.number().int(),
+});
+z.globalRegistry.add(KeyRecordSchema, { id: 'KeyRecord' });
+export type KeyRecord = z.infer<typeof KeyRecordSchema>;
+
+const KeyName = z.string().trim().min(1).max(100);
+
+export const CreateKeyBodySchema = z
+  .object({
+    name: KeyName.describe('Label, e.g. the agent or environment the key is for'),
+    scopes: z
+      .array(ScopeSchema)
+      .min(1)
+      .max(SCOPES.length)
+      .optional()
+      .describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
+    expires_at: Timestamp.optional().describe('When the key stops working; must be in the future'),
+    rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional().describe('Defaults to the server default (600)'),
+  })
+  .strict();
+export type CreateKeyBody = z.infer<typeof CreateKeyBodySchema>;
+
+export const CreatedKeySchema = z.object({
+  key: z.string().describe('The full secret. Shown only in this response; store it now.'),
+  metadata: KeyRecordSchema,
+});
+export type CreatedKey = z.infer<typeof CreatedKeySchema>;
+
+export const UpdateKeyBodySchema = z
+  .object({
+    status: z.enum(['active', 'disabled']).optional().describe('`disabled` (the default) disables; `active` re-enables'),
+  })
+  .strict();
+export type UpdateKeyBody = z.infer<typeof UpdateKeyBodySchema>;
+
+export const RotateKeyBodySchema = z
+  .object({
+    grace_period_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(604_800)
+      .default(0)
+      .describe('How long the old key keeps working, 0 to 604800 (7 days)'),
+  })
+  .strict();
+export type RotateKeyBody = z.infer<typeof RotateKeyBodySchema>;
+
+export const RotatedKeySchema = CreatedKeySchema.extend({
+  rotated_from: z.uuid().describe('Id of the key this one replaces'),
+  old_key_expires_at: Timestamp.describe('When the old key stops working'),
+});
+export type RotatedKey = z.infer<typeof RotatedKeySchema>;
+
+export const KeyIdParamsSchema = z
+  .object({ key_id: z.string().describe('Key id: a UUID or its `key_` prefixed form') })
+  .strict();
+
+export const ListKeysQuerySchema = PageQuery;
+export type ListKeysQuery = z.infer<typeof ListKeysQuerySchema>;
+
+export const KeyPageSchema = pageOf(KeyRecordSchema);
+export type KeyPage = z.infer<typeof KeyPageSchema>;

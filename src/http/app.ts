@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Core } from '../core/index.js';
+import { registerAuth } from './auth.js';
+import './fastify-types.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { registerOpenApi } from './openapi.js';
+import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
+import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
+import { keyRoutes } from './routes/keys.js';
+import { registerMetaRoutes } from './routes/meta.js';
+
+export const DEFAULT_BODY_LIMIT = 256 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppOptions {
+  core: Core;
+  logger: FastifyBaseLogger;
+  trustProxy?: boolean;
+}
+
+export interface AisleApp {
+  app: FastifyInstance;
+  /** Every registered route with its scope; used for 405 answers and by the test suite. */
+  routes: readonly RouteEntry[];
+}
+
+/** Builds the REST app. It never listens: main.ts does, tests use inject() or listen themselves. */
+export async function buildApp(options: AppOptions): Promise<AisleApp> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    // One line per request from our onResponse hook instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    frameworkErrors: (error, _req, reply) => sendProblem(reply, classifyError(error)),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const routes = trackRoutes(app);
+  registerJsonBodyParser(app);
+  registerProblemHandlers(app, allowedMethodsFor(routes));
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request completed',
+    );
+  });
+
+  registerAuth(app, options.core);
+  await registerOpenApi(app);
+  registerMetaRoutes(app, options.core);
+  await app.register(keyRoutes, { prefix: '/v1', core: options.core });
+  await app.ready();
+  return { app, routes };
+}

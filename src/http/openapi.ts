@@ -1,0 +1,48 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { errorRegistry } from '../core/errors.js';
+import { ProblemSchema } from '../core/schemas/common.js';
+
+/** Problem responses every authenticated route can give, plus the route's own statuses. */
+export function errorResponses(...statuses: number[]) {
+  const all = [...new Set([...statuses, 401, 403, 429, 500, 503])].sort();
+  return Object.fromEntries(all.map((s) => [s, ProblemSchema.describe(problemDescription(s))]));
+}
+
+function problemDescription(status: number): string {
+  const codes = Object.entries(errorRegistry).filter(([, e]) => e.status === status).map(([code]) => `\`${code}\``);
+  return `Problem details (application/problem+json); code ${codes.join(' or ')}`;
+}
+
+/** OpenAPI 3.1 generated from the route schemas (the same zod schemas the handlers validate with). */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Aisle API',
+        version: '1.0.0',
+        description:
+          'Contextual product recommendations for AI agents. Authenticate with `x-api-key` (or `Authorization: Bearer`). ' +
+          'Errors are RFC 9457 problem+json; every code is listed at /docs/errors.',
+      },
+      servers: [{ url: '/v1' }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    transformSpecification: (spec) => spec,
+  });
+}

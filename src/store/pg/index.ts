@@ -1,0 +1,34 @@
+import type { Stores } from '../../core/ports.js';
+import { PgAccountStore } from './account-store.js';
+import { openDb, type Db } from './db.js';
+import { PgKeyStore } from './key-store.js';
+import { migrate, migrationsCurrent } from './migrate.js';
+import { PgRateLimitStore } from './rate-limit-store.js';
+
+export { openDb, type Db, type DbTarget } from './db.js';
+export { migrate } from './migrate.js';
+
+export function createPgStores(db: Db): Stores {
+  return {
+    keys: new PgKeyStore(db),
+    accounts: new PgAccountStore(db),
+    rateLimits: new PgRateLimitStore(db),
+    health: { migrationsCurrent: () => migrationsCurrent(db) },
+  };
+}
+
+/** Opens the configured database (PGlite in the data dir unless a URL is given) and migrates it. */
+export async function openMigratedDb(config: { databaseUrl: string | undefined; databasePoolSize: number; dataDir: string }): Promise<Db> {
+  const db = await openDb(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}

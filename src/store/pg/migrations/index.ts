@@ -1,0 +1,12 @@
+import * as m001 from './001-accounts-keys.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: an applied migration is never edited, a change is a new migration. */
+export const migrations: readonly Migration[] = [{ version: 1, name: 'accounts-keys', sql: m001.sql }];
+
+export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
