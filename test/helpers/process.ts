@@ -1,0 +1,55 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `aisle-${label}-`));
+
+/** Environment for a child process: the embedded default in `dataDir`, nothing inherited that changes it. */
+export function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AISLE_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...extra };
+  delete env.DATABASE_URL;
+  return env;
+}
+
+export interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the first match of `pattern` in stderr; rejects when the process exits first. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+/** Runs a TypeScript entry point the way npm scripts do (tsx), capturing both streams. */
+export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    proc,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitForStderr: (pattern, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stderr:\n${err}`)), timeoutMs);
+        const check = () => {
+          const m = err.match(pattern);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m);
+          }
+        };
+        proc.stderr.on('data', check);
+        void exited.then((code) => {
+          clearTimeout(timer);
+          reject(new Error(`exited with ${code} before ${pattern}; stderr:\n${err}`));
+        });
+        check();
+      }),
+  };
+}

@@ -1,0 +1,68 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
+
+const children: Child[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.proc.kill('SIGKILL');
+});
+
+function start(dataDir: string): Child {
+  const child = runTs('src/main.ts', [], childEnv(dataDir));
+  children.push(child);
+  return child;
+}
+
+describe('npm start (src/main.ts) on the embedded default', () => {
+  it('creates the default account once, refuses a second process on the data dir, and shuts down gracefully', async () => {
+    const dataDir = tempDir('main');
+    const server = start(dataDir);
+    const [, key] = await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/);
+    const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
+    expect(list.status).toBe(200);
+    expect((await list.json()).data[0].name).toBe('default admin');
+    expect(server.stdout()).toBe('');
+
+    // PGlite is single-process: a second server on the same directory must refuse, clearly.
+    const second = start(dataDir);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(/in use by process \d+/);
+
+    // An in-flight request (body still arriving) completes after SIGTERM; then the process exits 0.
+    const body = JSON.stringify({ name: 'in flight' });
+    const port = Number(new URL(base!).port);
+    const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/keys', headers: { 'x-api-key': key!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => {
+        server.proc.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(5)), 300);
+      }, 300);
+    });
+    const done = await inFlight;
+    expect(done.status, done.text).toBe(201);
+    expect(await server.exited).toBe(0);
+
+    // A restart reuses the data: no new default account, the old key still works.
+    const again = start(dataDir);
+    const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(again.stderr()).not.toContain('shown only now');
+    const keys = await fetch(`${base2}/v1/keys`, { headers: { 'x-api-key': key! } });
+    expect((await keys.json()).data.map((k: { name: string }) => k.name)).toEqual(['in flight', 'default admin']);
+    again.proc.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('exits with a message naming the bad variable on invalid configuration', async () => {
+    const child = runTs('src/main.ts', [], childEnv(tempDir('cfg'), { PORT: 'eighty' }));
+    children.push(child);
+    expect(await child.exited).toBe(1);
+    expect(child.stderr()).toContain('PORT');
+  });
+});

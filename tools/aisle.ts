@@ -1,0 +1,86 @@
+/**
+ * Operator CLI (CONTRACT §0): `npm run aisle -- <command>`.
+ *   accounts create --name NAME [--json]
+ *   keys create --account ID --name NAME [--scopes a,b] [--rate-limit N] [--json]
+ * Works on the configured database (DATABASE_URL, or PGlite in AISLE_DATA_DIR — which a running
+ * server holds exclusively, so stop it first or point DATABASE_URL at PostgreSQL).
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/core/clock.js';
+import { AppError } from '../src/core/errors.js';
+import { parseId } from '../src/core/ids.js';
+import { createCore } from '../src/core/index.js';
+import { ALL_SCOPES } from '../src/core/keys/scopes.js';
+import { ScopeSchema } from '../src/core/schemas/keys.js';
+import { createLogger } from '../src/logger.js';
+import { createPgStores, openMigratedDb } from '../src/store/pg/index.js';
+
+const USAGE = `Usage:
+  npm run aisle -- accounts create --name NAME [--json]
+  npm run aisle -- keys create --account ACCOUNT_ID --name NAME [--scopes search,events:write] [--rate-limit N] [--json]
+Scopes: ${ALL_SCOPES.join(', ')}`;
+
+class UsageError extends Error {}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    account: { type: 'string' },
+    scopes: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+function print(fields: Record<string, string>): void {
+  if (values.json) process.stdout.write(`${JSON.stringify(fields)}\n`);
+  else for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(11)} ${v}\n`);
+}
+
+function required(name: 'name' | 'account'): string {
+  const value = values[name]?.trim();
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function run(): Promise<void> {
+  const command = positionals.join(' ');
+  if (values.help || !['accounts create', 'keys create'].includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command');
+  const config = loadConfig();
+  const db = await openMigratedDb(config);
+  try {
+    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: config.defaultRateLimitPerMinute });
+    if (command === 'accounts create') {
+      const { account, firstKey } = await core.accounts.create(required('name'));
+      print({ account_id: account.id, key_id: firstKey.metadata.id, scopes: firstKey.metadata.scopes.join(','), api_key: firstKey.key });
+      return;
+    }
+    const accountId = parseId('account', required('account'));
+    if (accountId === null) throw new UsageError('--account must be an account id (UUID)');
+    const account = await core.accounts.get(accountId);
+    const scopes = values.scopes === undefined ? undefined : z.array(ScopeSchema).min(1).parse(values.scopes.split(',').map((s) => s.trim()));
+    const rateLimit = values['rate-limit'] === undefined ? undefined : z.coerce.number().int().min(1).max(1_000_000).parse(values['rate-limit']);
+    // The operator acts with every scope; the key gets the scopes asked for (default: all).
+    const operator = { accountId: account.id, keyId: 'operator', scopes: ALL_SCOPES, rateLimitPerMinute: config.defaultRateLimitPerMinute };
+    const created = await core.keys.create(operator, {
+      name: required('name'),
+      ...(scopes ? { scopes } : {}),
+      ...(rateLimit ? { rate_limit_per_minute: rateLimit } : {}),
+    });
+    print({ account_id: account.id, key_id: created.metadata.id, scopes: created.metadata.scopes.join(','), api_key: created.key });
+  } finally {
+    await db.close();
+  }
+}
+
+run().catch((err: unknown) => {
+  if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+  else if (err instanceof z.ZodError) process.stderr.write(`Invalid argument: ${err.issues.map((i) => i.message).join('; ')}\n\n${USAGE}\n`);
+  else if (err instanceof AppError) process.stderr.write(`${err.detail}\n`);
+  else process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(err instanceof UsageError ? 64 : 1);
+});
