@@ -21,7 +21,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(list.status).toBe(200);
-    expect((await list.json()).data[0].name).toBe('default admin');
+    expect(((await list.json()) as { data: { name: string }[] }).data[0]?.name).toBe('default admin');
     expect(server.stdout()).toBe('');
 
     // PGlite is single-process: a second server on the same directory must refuse, clearly.
@@ -54,7 +54,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(again.stderr()).not.toContain('shown only now');
     const keys = await fetch(`${base2}/v1/keys`, { headers: { 'x-api-key': key! } });
-    expect((await keys.json()).data.map((k: { name: string }) => k.name)).toEqual(['in flight', 'default admin']);
+    expect(((await keys.json()) as { data: { name: string }[] }).data.map((k) => k.name)).toEqual(['in flight', 'default admin']);
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
   });
