@@ -37,7 +37,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || (err as Error).name === 'DataDirInUseError') {
+  if (err instanceof ConfigError || (err as Error).name === 'LockHeldError') {
     process.stderr.write(`${(err as Error).message}\n`);
   } else {
     process.stderr.write(`Aisle failed to start: ${(err as Error).stack ?? String(err)}\n`);

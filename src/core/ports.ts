@@ -1,3 +1,4 @@
+import type { CatalogProduct } from './catalog/product.js';
 import type { Scope } from './keys/scopes.js';
 
 /** The subset of pino the core logs through; keeps the core free of a logging dependency. */
@@ -107,4 +108,76 @@ export interface Principal {
   keyId: string;
   scopes: readonly Scope[];
   rateLimitPerMinute: number;
+}
+
+/** Text → unit-length vectors. Implemented in src/embed (local ONNX, OpenAI-compatible, transformers.js). */
+export interface Embedder {
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+export type AnnIndexKind = 'none' | 'ivf_hnsw_sq' | 'ivf_pq';
+
+/** What the serving catalog version is and which model built it. */
+export interface CatalogInfo {
+  model: string;
+  dimensions: number;
+  productCount: number;
+  version: number;
+  updatedAt: Date;
+  annIndex: AnnIndexKind;
+}
+
+/** Hard constraints pushed down into every retrieval (never applied after a top-k cut). */
+export interface CatalogFilter {
+  minPrice?: number;
+  maxPrice?: number;
+  merchant?: string;
+  brand?: string;
+  /** Matches the category or any ancestor, case-insensitively. */
+  category?: string;
+  /** Every word must occur in title, description, brand, category or attributes. */
+  keywords?: readonly string[];
+  excludeProductIds?: readonly string[];
+}
+
+export interface ScoredProduct {
+  product: CatalogProduct;
+  /** Vector search: cosine distance (0 = same direction). Text search: BM25 score (higher is better). */
+  score: number;
+}
+
+export interface CatalogRow {
+  product: CatalogProduct;
+  vector: Float32Array;
+}
+
+/**
+ * One import. Rows written are invisible to readers until commit(); abort() (or a crash) leaves
+ * the previous catalog version serving.
+ */
+export interface CatalogWriter {
+  write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }>;
+  commit(): Promise<CatalogInfo>;
+  abort(): Promise<void>;
+}
+
+export interface CatalogStore {
+  /** The serving version, or null for an empty catalog. */
+  info(): Promise<CatalogInfo | null>;
+  /** Re-reads the serving pointer (a new import by another process); true when it moved. */
+  refresh(): Promise<boolean>;
+  /**
+   * Starts an import. `replace` drops the current products on commit; otherwise rows upsert by
+   * product id. Throws CatalogModelMismatchError when the model differs and `replace` is false.
+   */
+  openWriter(options: { model: string; dimensions: number; replace: boolean }): Promise<CatalogWriter>;
+  getByIds(productIds: readonly string[]): Promise<CatalogProduct[]>;
+  vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]>;
+  textSearch(query: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]>;
+  /** Every product id and vector of the serving version (re-index, ANN evaluation). */
+  scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]>;
+  close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { acquirePidLock, type PidLock } from '../pid-lock.js';
 
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
@@ -33,7 +33,13 @@ export async function openDb(target: DbTarget): Promise<Db> {
     return new PgliteDb(pglite, null);
   }
   mkdirSync(target.dataDir, { recursive: true });
-  const lock = acquireDataDirLock(target.dataDir);
+  // PGlite is single-process: a second process on the same directory would corrupt it.
+  const lock = acquirePidLock(
+    join(target.dataDir, 'pglite.lock'),
+    (pid) =>
+      `The embedded database in ${target.dataDir} is in use by process ${pid}. PGlite is single-process: ` +
+      'stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.',
+  );
   try {
     const pglite = await PGlite.create({ dataDir: join(target.dataDir, 'pg') });
     return new PgliteDb(pglite, lock);
@@ -49,7 +55,7 @@ class PgliteDb implements Db {
 
   constructor(
     private readonly pglite: PGlite,
-    private readonly lock: DataDirLock | null,
+    private readonly lock: PidLock | null,
   ) {}
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {

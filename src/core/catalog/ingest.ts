@@ -1,0 +1,111 @@
+import type { CatalogInfo, CatalogRow, CatalogStore, Embedder } from '../ports.js';
+import { productEmbeddingText } from './embedding-text.js';
+import { normalizeProduct } from './normalize.js';
+import type { CatalogProduct } from './product.js';
+
+/** One record from a feed reader: a raw row to normalise, or a record that could not be parsed. */
+export type FeedRecord = { line: number; row: Record<string, unknown> } | { line: number; error: string; detail: string };
+
+export interface IngestProgress {
+  read: number;
+  imported: number;
+  updated: number;
+  skipped: number;
+}
+
+export interface IngestOptions {
+  /** Replace the whole catalog instead of upserting by product id. */
+  replace: boolean;
+  /** Read and validate only: nothing is embedded or written. */
+  dryRun: boolean;
+  batchSize?: number;
+  defaults?: { merchant?: string; currency?: string; disclosureText?: string };
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface SkippedExample {
+  line: number;
+  reason: string;
+  detail: string;
+}
+
+export interface IngestSummary extends IngestProgress {
+  skippedByReason: Record<string, number>;
+  /** The first few skipped rows per reason, to show the user what to fix. */
+  examples: SkippedExample[];
+  /** The serving catalog after the import; null for a dry run or when nothing was imported. */
+  catalog: CatalogInfo | null;
+  dryRun: boolean;
+  durationMs: number;
+}
+
+const EXAMPLES_PER_REASON = 3;
+
+/**
+ * Reads, normalises, embeds and writes products in batches, then commits them as one new
+ * catalog version. Messy rows are skipped and counted by reason. When nothing valid was read,
+ * or anything throws, the import is aborted and the previous catalog keeps serving.
+ */
+export async function ingestCatalog(
+  records: AsyncIterable<FeedRecord>,
+  deps: { catalog: CatalogStore; embedder: Embedder },
+  options: IngestOptions,
+): Promise<IngestSummary> {
+  const started = Date.now();
+  const batchSize = options.batchSize ?? 256;
+  const progress: IngestProgress = { read: 0, imported: 0, updated: 0, skipped: 0 };
+  const skippedByReason: Record<string, number> = {};
+  const examples: SkippedExample[] = [];
+  const skip = (line: number, reason: string, detail: string) => {
+    progress.skipped += 1;
+    skippedByReason[reason] = (skippedByReason[reason] ?? 0) + 1;
+    if (skippedByReason[reason]! <= EXAMPLES_PER_REASON) examples.push({ line, reason, detail });
+  };
+
+  const writer = options.dryRun
+    ? null
+    : await deps.catalog.openWriter({ model: deps.embedder.model, dimensions: deps.embedder.dimensions, replace: options.replace });
+  let batch: CatalogProduct[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const products = batch;
+    batch = [];
+    if (writer === null) {
+      progress.imported += products.length;
+      return;
+    }
+    const vectors = await deps.embedder.embed(products.map(productEmbeddingText));
+    const rows: CatalogRow[] = products.map((product, i) => ({ product, vector: vectors[i]! }));
+    const { inserted, updated } = await writer.write(rows);
+    progress.imported += inserted;
+    progress.updated += updated;
+  };
+
+  try {
+    for await (const record of records) {
+      progress.read += 1;
+      if ('error' in record) {
+        skip(record.line, record.error, record.detail);
+      } else {
+        const result = normalizeProduct(record.row, options.defaults);
+        if (result.ok) batch.push(result.product);
+        else skip(record.line, result.reason, result.detail);
+      }
+      if (batch.length >= batchSize) {
+        await flush();
+        options.onProgress?.({ ...progress });
+      }
+    }
+    await flush();
+    options.onProgress?.({ ...progress });
+    let catalog: CatalogInfo | null = null;
+    if (writer !== null) {
+      if (progress.imported + progress.updated === 0) await writer.abort();
+      else catalog = await writer.commit();
+    }
+    return { ...progress, skippedByReason, examples, catalog, dryRun: options.dryRun, durationMs: Date.now() - started };
+  } catch (err) {
+    await writer?.abort();
+    throw err;
+  }
+}

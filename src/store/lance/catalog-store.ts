@@ -1,0 +1,266 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as lancedb from '@lancedb/lancedb';
+import type { Table } from '@lancedb/lancedb';
+import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
+import type { CatalogProduct } from '../../core/catalog/product.js';
+import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/ports.js';
+import { acquirePidLock, type PidLock } from '../pid-lock.js';
+import { annIndexConfig, ensureIndexes } from './indexes.js';
+import { META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
+import { buildWhere, sqlString } from './where.js';
+
+export interface LanceCatalogOptions {
+  /** Local directory or object-store URI (s3://…). */
+  uri: string;
+  /** Past this many products an ANN index is built; below it, search is exact. */
+  annThreshold: number;
+  annIndex: Exclude<AnnIndexKind, 'none'>;
+}
+
+export const DEFAULT_ANN_THRESHOLD = 20_000;
+
+const isLocal = (uri: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+
+interface Serving {
+  table: Table;
+  info: CatalogInfo;
+}
+
+/**
+ * The catalog in LanceDB: one products table (vectors, full-text and scalar indexes) and a
+ * one-row meta table that names the serving version of the products table and the model that
+ * built it. Readers pin that version; an import commits new versions and then moves the pointer
+ * in one write, so a failed or killed import never becomes visible.
+ */
+export class LanceCatalogStore implements CatalogStore {
+  private serving: Serving | null = null;
+
+  private constructor(
+    private readonly conn: lancedb.Connection,
+    private readonly options: LanceCatalogOptions,
+  ) {}
+
+  static async open(options: LanceCatalogOptions): Promise<LanceCatalogStore> {
+    if (isLocal(options.uri)) mkdirSync(options.uri, { recursive: true });
+    const store = new LanceCatalogStore(await lancedb.connect(options.uri), options);
+    await store.refresh();
+    return store;
+  }
+
+  async info(): Promise<CatalogInfo | null> {
+    return this.serving?.info ?? null;
+  }
+
+  async refresh(): Promise<boolean> {
+    const info = await this.readMeta();
+    if (info === null) {
+      const moved = this.serving !== null;
+      this.serving = null;
+      return moved;
+    }
+    if (this.serving && this.serving.info.version === info.version && this.serving.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
+    const table = await this.conn.openTable(PRODUCTS_TABLE);
+    await table.checkout(info.version);
+    this.serving?.table.close();
+    this.serving = { table, info };
+    return true;
+  }
+
+  async openWriter(options: { model: string; dimensions: number; replace: boolean }): Promise<CatalogWriter> {
+    const current = await this.readMeta();
+    if (current && !options.replace && (current.model !== options.model || current.dimensions !== options.dimensions)) {
+      throw new CatalogModelMismatchError(current.model, current.dimensions, options.model, options.dimensions);
+    }
+    const lock = isLocal(this.options.uri)
+      ? acquirePidLock(join(this.options.uri, 'import.lock'), (pid) => `Another import (process ${pid}) is writing this catalog; wait for it to finish.`)
+      : null;
+    try {
+      const names = await this.conn.tableNames();
+      let table: Table;
+      let startsEmpty = options.replace || current === null;
+      if (!names.includes(PRODUCTS_TABLE)) {
+        table = await this.conn.createEmptyTable(PRODUCTS_TABLE, productSchema(options.dimensions), { mode: 'create' });
+      } else {
+        table = await this.conn.openTable(PRODUCTS_TABLE);
+        if (current !== null) {
+          // Discard commits of an import that died before moving the pointer.
+          await table.checkout(current.version);
+          await table.restore();
+        }
+        if (current === null || (options.replace && current.dimensions !== options.dimensions)) {
+          table = await this.conn.createEmptyTable(PRODUCTS_TABLE, productSchema(options.dimensions), { mode: 'overwrite' });
+        } else if (options.replace) {
+          await table.delete('true');
+        }
+      }
+      startsEmpty = startsEmpty || (await table.countRows()) === 0;
+      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+  }
+
+  async getByIds(productIds: readonly string[]): Promise<CatalogProduct[]> {
+    if (!this.serving || productIds.length === 0) return [];
+    const rows = await this.serving.table
+      .query()
+      .where(`product_id IN (${productIds.map(sqlString).join(', ')})`)
+      .select(PRODUCT_COLUMNS)
+      .toArray();
+    return rows.map((r) => fromRecord(r as Record<string, unknown>));
+  }
+
+  async vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]> {
+    if (!this.serving) return [];
+    let query = this.serving.table.vectorSearch(vector).distanceType('cosine').limit(options.limit).select([...PRODUCT_COLUMNS, '_distance']);
+    const where = buildWhere(options.filter);
+    if (where) query = query.where(where);
+    if (options.exact) query = query.bypassVectorIndex();
+    else if (this.serving.info.annIndex !== 'none') query = annIndexConfig(this.serving.info.annIndex).tune(query);
+    const rows = await query.toArray();
+    return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _distance: number })._distance) }));
+  }
+
+  async textSearch(text: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]> {
+    if (!this.serving || text.trim() === '') return [];
+    let query = this.serving.table.query().fullTextSearch(text, { columns: ['search_text'] }).limit(options.limit).select([...PRODUCT_COLUMNS, '_score']);
+    const where = buildWhere(options.filter);
+    if (where) query = query.where(where);
+    const rows = await query.toArray();
+    return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _score: number })._score) }));
+  }
+
+  async *scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]> {
+    if (!this.serving) return;
+    for await (const batch of this.serving.table.query().select(['product_id', 'vector'])) {
+      const ids = batch.getChild('product_id');
+      const vectors = batch.getChild('vector');
+      const out: { productId: string; vector: Float32Array }[] = [];
+      for (let i = 0; i < batch.numRows; i++) {
+        out.push({ productId: String(ids?.get(i)), vector: Float32Array.from(vectors?.get(i)?.toArray() ?? []) });
+      }
+      yield out;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.serving?.table.close();
+    this.serving = null;
+    this.conn.close();
+  }
+
+  /** Writes the pointer: one overwrite of the one-row meta table, which is a single atomic commit. */
+  async publish(info: CatalogInfo): Promise<void> {
+    const row = {
+      model: info.model,
+      dimensions: info.dimensions,
+      products_version: info.version,
+      product_count: info.productCount,
+      ann_index: info.annIndex,
+      updated_at: info.updatedAt,
+    };
+    await this.conn.createTable(META_TABLE, [row], { mode: 'overwrite', schema: metaSchema() });
+    await this.refresh();
+  }
+
+  get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex'> {
+    return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex };
+  }
+
+  private async readMeta(): Promise<CatalogInfo | null> {
+    const names = await this.conn.tableNames();
+    if (!names.includes(META_TABLE)) return null;
+    const meta = await this.conn.openTable(META_TABLE);
+    try {
+      const [row] = (await meta.query().limit(1).toArray()) as Record<string, unknown>[];
+      if (!row) return null;
+      return {
+        model: String(row.model),
+        dimensions: Number(row.dimensions),
+        version: Number(row.products_version),
+        productCount: Number(row.product_count),
+        annIndex: String(row.ann_index) as AnnIndexKind,
+        updatedAt: new Date(Number(row.updated_at instanceof Date ? row.updated_at.getTime() : row.updated_at)),
+      };
+    } finally {
+      meta.close();
+    }
+  }
+}
+
+class LanceCatalogWriter implements CatalogWriter {
+  private readonly written = new Set<string>();
+  private finished = false;
+
+  constructor(
+    private readonly store: LanceCatalogStore,
+    private readonly conn: lancedb.Connection,
+    private readonly table: Table,
+    private readonly baseVersion: number | null,
+    private readonly startsEmpty: boolean,
+    private readonly options: { model: string; dimensions: number; replace: boolean },
+    private readonly lock: PidLock | null,
+  ) {}
+
+  async write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }> {
+    if (this.finished) throw new Error('import already finished');
+    const byId = new Map<string, CatalogRow>();
+    for (const row of rows) {
+      if (row.vector.length !== this.options.dimensions) throw new Error(`vector of ${row.vector.length} dimensions; expected ${this.options.dimensions}`);
+      byId.set(row.product.productId, row);
+    }
+    const records = [...byId.values()].map((r) => toRecord(r.product, r.vector));
+    if (records.length === 0) return { inserted: 0, updated: 0 };
+    const fresh = this.startsEmpty && [...byId.keys()].every((id) => !this.written.has(id));
+    for (const id of byId.keys()) this.written.add(id);
+    if (fresh) {
+      // Nothing to match against: a plain append is far cheaper than a merge.
+      await this.table.add(records);
+      return { inserted: records.length, updated: 0 };
+    }
+    const result = await this.table.mergeInsert('product_id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(records);
+    return { inserted: result.numInsertedRows, updated: result.numUpdatedRows };
+  }
+
+  async commit(): Promise<CatalogInfo> {
+    if (this.finished) throw new Error('import already finished');
+    try {
+      const productCount = await this.table.countRows();
+      const annIndex = await ensureIndexes(this.table, productCount, this.options.replace || this.baseVersion === null, this.store.annOptions);
+      const info: CatalogInfo = {
+        model: this.options.model,
+        dimensions: this.options.dimensions,
+        productCount,
+        version: await this.table.version(),
+        updatedAt: new Date(),
+        annIndex,
+      };
+      await this.store.publish(info);
+      return info;
+    } finally {
+      this.finish();
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.finished) return;
+    try {
+      if (this.baseVersion !== null) {
+        await this.table.checkout(this.baseVersion);
+        await this.table.restore();
+      } else {
+        await this.conn.dropTable(PRODUCTS_TABLE);
+      }
+    } finally {
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    this.finished = true;
+    this.table.close();
+    this.lock?.release();
+  }
+}

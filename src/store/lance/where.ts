@@ -1,0 +1,61 @@
+import type { CatalogFilter } from '../../core/ports.js';
+
+/** Lance SQL string literal: single quotes doubled, control characters dropped. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/[\u0000-\u001f]/g, ' ').replaceAll("'", "''")}'`;
+}
+
+const finite = (n: number) => {
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  return String(n);
+};
+
+/** Lower-case, whitespace-folded key used for case-insensitive equality on merchant, brand, category. */
+export const filterKey = (value: string): string => value.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * The only place a LanceDB `where` clause is built. Columns are fixed here (never taken from
+ * input) and every value is a number checked for finiteness or an escaped string literal.
+ * Returns undefined when there is nothing to filter.
+ */
+export function buildWhere(filter: CatalogFilter | undefined): string | undefined {
+  if (!filter) return undefined;
+  const clauses: string[] = [];
+  if (filter.minPrice !== undefined) clauses.push(`price_amount >= ${finite(filter.minPrice)}`);
+  if (filter.maxPrice !== undefined) clauses.push(`price_amount <= ${finite(filter.maxPrice)}`);
+  if (filter.merchant !== undefined) clauses.push(`merchant_key = ${sqlString(filterKey(filter.merchant))}`);
+  if (filter.brand !== undefined) clauses.push(`brand_key = ${sqlString(filterKey(filter.brand))}`);
+  if (filter.category !== undefined) clauses.push(`array_has(category_keys, ${sqlString(categoryKey(filter.category))})`);
+  for (const word of filter.keywords ?? []) {
+    const w = filterKey(word);
+    if (w !== '') clauses.push(`strpos(keyword_text, ${sqlString(w)}) > 0`);
+  }
+  if (filter.excludeProductIds && filter.excludeProductIds.length > 0) {
+    clauses.push(`product_id NOT IN (${filter.excludeProductIds.map(sqlString).join(', ')})`);
+  }
+  return clauses.length === 0 ? undefined : clauses.join(' AND ');
+}
+
+/**
+ * A category filter matches a product's category or any ancestor: "Footwear" and
+ * "footwear > running shoes" both match ["Footwear", "Running Shoes", "Trail"]. A single name
+ * also matches that name at any depth ("Running Shoes").
+ */
+export function categoryKey(category: string): string {
+  return category
+    .split(/\s*(?:>|\|)\s*/)
+    .map(filterKey)
+    .filter((p) => p !== '')
+    .join(' > ');
+}
+
+/** Every key a product's category path answers to: each ancestor path and each single level name. */
+export function categoryKeys(path: readonly string[]): string[] {
+  const keys = new Set<string>();
+  const parts = path.map(filterKey).filter((p) => p !== '');
+  for (let i = 0; i < parts.length; i++) {
+    keys.add(parts.slice(0, i + 1).join(' > '));
+    keys.add(parts[i]!);
+  }
+  return [...keys];
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CatalogProduct } from '../../src/core/catalog/product.js';
+import { uuidV5 } from '../../src/core/catalog/normalize.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+
+export const tempCatalogUri = (): string => join(mkdtempSync(join(tmpdir(), 'aisle-catalog-')), 'catalog');
+
+export function openTestCatalog(uri = tempCatalogUri(), annThreshold = 1_000_000): Promise<LanceCatalogStore> {
+  return LanceCatalogStore.open({ uri, annThreshold, annIndex: 'ivf_hnsw_sq' });
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so vector tests are repeatable. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function unitVector(random: () => number, dims: number): Float32Array {
+  const v = Float32Array.from({ length: dims }, () => random() * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+export function makeProduct(i: number, overrides: Partial<CatalogProduct> = {}): CatalogProduct {
+  return {
+    productId: uuidV5(`test:${i}`),
+    externalId: `sku-${i}`,
+    title: `Product ${i}`,
+    description: `Description of product ${i}`,
+    url: `https://shop.example.com/p/${i}`,
+    imageUrl: null,
+    priceAmount: 10 + i,
+    currency: 'USD',
+    merchant: i % 2 === 0 ? 'Even Shop' : 'Odd Shop',
+    brand: `Brand ${i % 5}`,
+    category: i % 3 === 0 ? ['Footwear', 'Running Shoes', 'Trail'] : ['Kitchen', 'Coffee'],
+    availability: 'in_stock',
+    disclosureText: 'Sample disclosure',
+    attributes: { color: i % 2 === 0 ? 'red' : 'blue' },
+    lastUpdatedAt: new Date('2026-11-01T00:00:00.000Z'),
+    ...overrides,
+  };
+}
