@@ -19,6 +19,15 @@ const envSchema = z.object({
   AISLE_DEFAULT_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   AISLE_TRUST_PROXY: booleanFlag.default(false),
   AISLE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  AISLE_CATALOG_URI: z.string().min(1).optional(),
+  AISLE_SAMPLE_CATALOG: booleanFlag.default(true),
+  AISLE_ANN_THRESHOLD: z.coerce.number().int().min(1).default(20_000),
+  AISLE_ANN_INDEX: z.enum(['ivf_hnsw_sq', 'ivf_pq']).default('ivf_hnsw_sq'),
+  AISLE_EMBEDDING_PROVIDER: z.enum(['use-lite', 'openai', 'transformers']).default('use-lite'),
+  AISLE_EMBEDDING_MODEL: z.string().min(1).optional(),
+  AISLE_EMBEDDING_BASE_URL: z.url().optional(),
+  AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
+  AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
 });
 
 export type Config = Readonly<{
@@ -31,6 +40,21 @@ export type Config = Readonly<{
   defaultRateLimitPerMinute: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
+  catalog: Readonly<{
+    uri: string;
+    loadSampleWhenEmpty: boolean;
+    annThreshold: number;
+    annIndex: 'ivf_hnsw_sq' | 'ivf_pq';
+  }>;
+  embedding: Readonly<{
+    provider: 'use-lite' | 'openai' | 'transformers';
+    model: string | undefined;
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    dimensions: number | undefined;
+    /** Where built model files are cached (the USE-lite ONNX graph). */
+    cacheDir: string;
+  }>;
 }>;
 
 export class ConfigError extends Error {
@@ -46,15 +70,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.AISLE_EMBEDDING_PROVIDER === 'openai' && (!e.AISLE_EMBEDDING_MODEL || !e.AISLE_EMBEDDING_BASE_URL)) {
+    throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=openai needs AISLE_EMBEDDING_BASE_URL and AISLE_EMBEDDING_MODEL');
+  }
+  if (e.AISLE_EMBEDDING_PROVIDER === 'transformers' && !e.AISLE_EMBEDDING_MODEL) {
+    throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=transformers needs AISLE_EMBEDDING_MODEL (a model id or a local folder)');
+  }
+  const dataDir = resolve(e.AISLE_DATA_DIR);
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
-    dataDir: resolve(e.AISLE_DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     logLevel: e.LOG_LEVEL,
     defaultRateLimitPerMinute: e.AISLE_DEFAULT_RATE_LIMIT,
     trustProxy: e.AISLE_TRUST_PROXY,
     shutdownGraceMs: e.AISLE_SHUTDOWN_GRACE_MS,
+    catalog: Object.freeze({
+      uri: e.AISLE_CATALOG_URI ?? `${dataDir}/catalog`,
+      loadSampleWhenEmpty: e.AISLE_SAMPLE_CATALOG,
+      annThreshold: e.AISLE_ANN_THRESHOLD,
+      annIndex: e.AISLE_ANN_INDEX,
+    }),
+    embedding: Object.freeze({
+      provider: e.AISLE_EMBEDDING_PROVIDER,
+      model: e.AISLE_EMBEDDING_MODEL,
+      baseUrl: e.AISLE_EMBEDDING_BASE_URL,
+      apiKey: e.AISLE_EMBEDDING_API_KEY,
+      dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
+      cacheDir: `${dataDir}/models`,
+    }),
   });
 }
