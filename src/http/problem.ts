@@ -7,6 +7,8 @@ const CONTEXT_NAMES: Record<string, string> = { querystring: 'query', body: 'bod
 /** Sends an AppError as problem+json, bypassing the route's response schema. */
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  // Set here as well as in onSend: errors Fastify raises itself (bad URL) skip the hooks.
+  reply.header('x-request-id', reply.request.id);
   return reply
     .code(error.status)
     .type('application/problem+json; charset=utf-8')
@@ -64,7 +66,9 @@ export function registerProblemHandlers(app: FastifyInstance, allowedMethods: (u
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = allowedMethods(path);
-    if (allowed.length > 0) {
+    // A route that exists for this very method but found nothing (a missing static file) is a 404.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !allowed.includes(method)) {
       reply.header('allow', allowed.join(', '));
       return sendProblem(reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`));
     }

@@ -2,6 +2,8 @@ import { AppError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { KeyCursor } from '../ports.js';
 
+const MAX_TIMESTAMP = Date.UTC(9999, 11, 31);
+
 /** Cursors are opaque to callers: base64url of the last item's sort key. */
 export function encodeCursor(cursor: KeyCursor): string {
   return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString('base64url');
@@ -11,7 +13,9 @@ export function encodeCursor(cursor: KeyCursor): string {
 export function decodeCursor(raw: string): KeyCursor {
   const [time, id, extra] = Buffer.from(raw, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(time ?? '');
-  if (extra !== undefined || id === undefined || !isUuid(id) || Number.isNaN(createdAt.getTime())) {
+  const t = createdAt.getTime();
+  // Only timestamps this API could have written (PostgreSQL rejects years past 9999 or before 1 AD).
+  if (extra !== undefined || id === undefined || !isUuid(id) || !(t >= 0 && t < MAX_TIMESTAMP)) {
     throw new AppError('validation_failed', 'The cursor is not one this API issued.', {
       errors: [{ path: 'query.cursor', message: 'unrecognised cursor' }],
     });

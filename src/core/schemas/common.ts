@@ -3,6 +3,15 @@ import { errorRegistry, type ErrorCode } from '../errors.js';
 
 export const Timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp, answered in UTC with milliseconds');
 
+/** A timestamp a caller sends: ISO 8601 with an offset, between 1970 and 9999 in UTC (what PostgreSQL stores). */
+export const InputTimestamp = z.iso
+  .datetime({ offset: true })
+  .refine((v) => {
+    const t = Date.parse(v);
+    return t >= 0 && t < Date.UTC(9999, 11, 31);
+  }, 'must be between 1970 and 9999')
+  .describe('ISO 8601 timestamp with offset, e.g. 2026-12-31T00:00:00Z');
+
 export const ProblemSchema = z
   .object({
     type: z.string().describe('URI reference to the error documentation: /docs/errors#<code>'),

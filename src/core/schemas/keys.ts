@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../keys/scopes.js';
-import { PageQuery, Timestamp, pageOf } from './common.js';
+import { InputTimestamp, PageQuery, Timestamp, pageOf } from './common.js';
 
 export const ScopeSchema = z.enum(SCOPES).describe('Permission a key carries');
 
@@ -34,7 +34,7 @@ export const CreateKeyBodySchema = z
       .max(SCOPES.length)
       .optional()
       .describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
-    expires_at: Timestamp.optional().describe('When the key stops working; must be in the future'),
+    expires_at: InputTimestamp.optional().describe('When the key stops working; must be in the future'),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional().describe('Defaults to the server default (600)'),
   })
   .strict();
