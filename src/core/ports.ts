@@ -177,6 +177,8 @@ export interface CatalogStore {
   getByIds(productIds: readonly string[]): Promise<CatalogProduct[]>;
   vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]>;
   textSearch(query: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]>;
+  /** Every product of the serving version, in batches (re-index). */
+  scanProducts(): AsyncIterable<CatalogProduct[]>;
   /** Every product id and vector of the serving version (re-index, ANN evaluation). */
   scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]>;
   close(): Promise<void>;

@@ -102,6 +102,31 @@ export class LanceCatalogStore implements CatalogStore {
     }
   }
 
+  /**
+   * Rebuilds (or drops, with 'none') the vector index of the serving version and publishes the
+   * result as a new version: for switching index kinds and for measuring them (tools/bench/ann.ts).
+   */
+  async rebuildVectorIndex(kind: AnnIndexKind): Promise<CatalogInfo> {
+    const current = await this.readMeta();
+    if (current === null) throw new Error('the catalog is empty');
+    const table = await this.conn.openTable(PRODUCTS_TABLE);
+    try {
+      await table.checkout(current.version);
+      await table.restore();
+      const hasIndex = (await table.listIndices()).some((i) => i.columns.includes('vector'));
+      if (kind === 'none') {
+        if (hasIndex) await table.dropIndex('vector_idx');
+      } else {
+        await table.createIndex('vector', { config: annIndexConfig(kind).index(current.productCount), replace: true });
+      }
+      const info: CatalogInfo = { ...current, annIndex: kind, version: await table.version(), updatedAt: new Date() };
+      await this.publish(info);
+      return info;
+    } finally {
+      table.close();
+    }
+  }
+
   async getByIds(productIds: readonly string[]): Promise<CatalogProduct[]> {
     if (!this.serving || productIds.length === 0) return [];
     const rows = await this.serving.table
@@ -130,6 +155,13 @@ export class LanceCatalogStore implements CatalogStore {
     if (where) query = query.where(where);
     const rows = await query.toArray();
     return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _score: number })._score) }));
+  }
+
+  async *scanProducts(): AsyncIterable<CatalogProduct[]> {
+    if (!this.serving) return;
+    for await (const batch of this.serving.table.query().select(PRODUCT_COLUMNS)) {
+      yield batch.toArray().map((r) => fromRecord(r as Record<string, unknown>));
+    }
   }
 
   async *scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]> {

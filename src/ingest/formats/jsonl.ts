@@ -1,0 +1,87 @@
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { FeedFormatError, withMerchant, type FeedRecord, type ProductRow } from './types.js';
+
+export interface JsonlOptions {
+  /** Default merchant for rows that carry none. */
+  merchant?: string;
+  /** Field renames applied to every row before anything else: `{ name: 'title' }`. */
+  rename?: Readonly<Record<string, string>>;
+}
+
+const MAX_DETAIL = 200;
+
+/**
+ * Reads Aisle's JSONL (one product object per line, blank lines skipped) or a file holding one
+ * JSON array of product objects. Yields a record per line or element; a line that is not JSON
+ * or not an object becomes an error record. Throws on I/O errors and on an array file that is
+ * not valid JSON as a whole (no element can be trusted then).
+ */
+export async function* readJsonl(path: string, options: JsonlOptions = {}): AsyncGenerator<FeedRecord> {
+  const toRecord = (line: number, value: unknown): FeedRecord => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { line, error: 'not_an_object', detail: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+    }
+    return { line, row: withMerchant(renameFields(value as ProductRow, options.rename), options.merchant) };
+  };
+
+  if ((await firstNonSpaceChar(path)) === '[') {
+    for (const [index, value] of (await readJsonArray(path)).entries()) yield toRecord(index + 1, value);
+    return;
+  }
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let lineNo = 0;
+  for await (const raw of lines) {
+    lineNo += 1;
+    const text = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      yield { line: lineNo, error: 'invalid_json', detail: (err as Error).message.slice(0, MAX_DETAIL) };
+      continue;
+    }
+    yield toRecord(lineNo, value);
+  }
+}
+
+async function readJsonArray(path: string): Promise<unknown[]> {
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  try {
+    return JSON.parse(text) as unknown[];
+  } catch (err) {
+    throw new FeedFormatError(`${path} starts with "[" but is not a valid JSON array: ${(err as Error).message.slice(0, MAX_DETAIL)}`);
+  }
+}
+
+/** Copies `row` with keys renamed; an existing target key wins over the renamed source. */
+export function renameFields(row: ProductRow, rename: Readonly<Record<string, string>> | undefined): ProductRow {
+  if (rename === undefined) return row;
+  const out: ProductRow = { ...row };
+  for (const [from, to] of Object.entries(rename)) {
+    if (!(from in out)) continue;
+    const value = out[from];
+    delete out[from];
+    if (out[to] === undefined) out[to] = value;
+  }
+  return out;
+}
+
+/** The first character that is not whitespace or a BOM, or null for an empty file. */
+async function firstNonSpaceChar(path: string): Promise<string | null> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return null;
+      // Whitespace and "[" / "{" are ASCII, so a chunk split inside a multi-byte character cannot hide them.
+      const match = /[^\s\uFEFF]/.exec(buffer.toString('utf8', 0, bytesRead));
+      if (match) return match[0];
+    }
+  } finally {
+    await file.close();
+  }
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { readJsonl, renameFields } from '../../../src/ingest/formats/jsonl.js';
+import { FeedFormatError } from '../../../src/ingest/formats/types.js';
+import { collect, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
+
+const toAisleJson = (p: SampleProduct, i: number) =>
+  JSON.stringify({
+    product_id: p.id,
+    title: p.title,
+    description: p.description,
+    // Both price forms Aisle accepts: a number with a currency field, and "12.99 EUR" text.
+    ...(i % 2 === 0 ? { price: p.price, currency: p.currency } : { price: `${p.price.toFixed(2)} ${p.currency}` }),
+    url: p.url,
+    image_url: p.image,
+    brand: p.brand,
+    category: i % 2 === 0 ? p.category : p.category.join(' > '),
+    availability: p.availability,
+  });
+
+describe('readJsonl', () => {
+  it('round-trips products written one per line', async () => {
+    const products = sampleProducts(12);
+    const path = await writeTemp('feed.jsonl', `${products.map(toAisleJson).join('\n')}\n`);
+    expectRoundTrip(await collect(readJsonl(path, { merchant: 'Shop' })), products, 'Shop');
+  });
+
+  it('reads a single JSON array, numbering elements from 1', async () => {
+    const products = sampleProducts(5);
+    const path = await writeTemp('feed.json', `  \n[\n${products.map(toAisleJson).join(',\n')}\n]\n`);
+    const records = await collect(readJsonl(path));
+    expectRoundTrip(records, products, null);
+    expect(records.map((r) => r.line)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('skips blank lines and reports each broken line with its file line number', async () => {
+    const products = sampleProducts(20);
+    const lines = products.map(toAisleJson);
+    lines.splice(5, 0, '{"title": "cut off", "price": 1');
+    lines.splice(12, 0, '', '   ');
+    lines.splice(17, 0, '["an", "array"]');
+    const path = await writeTemp('broken.jsonl', lines.join('\n'));
+    const records = await collect(readJsonl(path));
+    expect(rowsOf(records)).toHaveLength(20);
+    expect(errorsOf(records)).toEqual([
+      { line: 6, error: 'invalid_json', detail: expect.stringMatching(/JSON/) },
+      { line: 18, error: 'not_an_object', detail: 'expected a JSON object, got an array' },
+    ]);
+    expectRoundTrip(records.filter((r) => 'row' in r), products, null);
+  });
+
+  it('accepts a BOM and CRLF line ends', async () => {
+    const products = sampleProducts(3);
+    const path = await writeTemp('bom.jsonl', `\uFEFF${products.map(toAisleJson).join('\r\n')}\r\n`);
+    const records = await collect(readJsonl(path));
+    expectRoundTrip(records, products, null);
+    expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a row\'s own merchant over the default', async () => {
+    const path = await writeTemp('m.jsonl', '{"title":"A","merchant":"Own"}\n{"title":"B"}\n');
+    expect(rowsOf(await collect(readJsonl(path, { merchant: 'Default' }))).map((r) => r.merchant)).toEqual(['Own', 'Default']);
+  });
+
+  it('renames fields without clobbering a field the row already has', async () => {
+    const path = await writeTemp('r.json', '[{"name":"Phone","image":"https://x.test/a.jpg"},{"name":"Old","title":"New"}]');
+    const rows = rowsOf(await collect(readJsonl(path, { rename: { name: 'title', image: 'image_url' } })));
+    expect(rows).toEqual([{ title: 'Phone', image_url: 'https://x.test/a.jpg' }, { title: 'New' }]);
+    expect(renameFields({ a: 1 }, undefined)).toEqual({ a: 1 });
+  });
+
+  it('throws FeedFormatError for an array file that is not valid JSON', async () => {
+    const path = await writeTemp('bad.json', '[{"title": "A"},\n{"title": ');
+    await expect(collect(readJsonl(path))).rejects.toBeInstanceOf(FeedFormatError);
+  });
+
+  it('throws on a missing file', async () => {
+    await expect(collect(readJsonl('/nonexistent/aisle/feed.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
