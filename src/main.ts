@@ -1,10 +1,36 @@
+import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { createCore } from './core/index.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { CatalogModelMismatchError } from './core/catalog/errors.js';
+import { ingestCatalog } from './core/catalog/ingest.js';
+import type { CatalogStore, Embedder, Logger } from './core/ports.js';
+import { readFeed } from './ingest/formats/detect.js';
+import { openCatalog, openEmbedder } from './runtime.js';
 import { createPgStores, openMigratedDb } from './store/pg/index.js';
+
+const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
+
+/**
+ * Opens the catalog and the embedder and checks they belong together. An empty catalog gets the
+ * sample products (unless AISLE_SAMPLE_CATALOG=false), so a fresh install has something to search.
+ */
+async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSample: boolean, logger: Logger): Promise<void> {
+  const info = await catalog.info();
+  if (info && (info.model !== embedder.model || info.dimensions !== embedder.dimensions)) {
+    throw new CatalogModelMismatchError(info.model, info.dimensions, embedder.model, embedder.dimensions);
+  }
+  if (info || !loadSample) {
+    logger.info({ products: info?.productCount ?? 0, model: info?.model }, info ? 'catalog ready' : 'catalog is empty; import products with npm run ingest');
+    return;
+  }
+  const feed = await readFeed(SAMPLE_CATALOG, {});
+  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false });
+  logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,6 +46,10 @@ async function main(): Promise<void> {
     );
   }
 
+  const catalog = await openCatalog(config);
+  const embedder = await openEmbedder(config);
+  await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
+
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
@@ -28,6 +58,8 @@ async function main(): Promise<void> {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     await app.close();
+    await embedder.close();
+    await catalog.close();
     await db.close();
   });
 
@@ -37,7 +69,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || (err as Error).name === 'LockHeldError') {
+  if (err instanceof ConfigError || err instanceof CatalogModelMismatchError || (err as Error).name === 'LockHeldError') {
     process.stderr.write(`${(err as Error).message}\n`);
   } else {
     process.stderr.write(`Aisle failed to start: ${(err as Error).stack ?? String(err)}\n`);

@@ -19,6 +19,8 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const server = start(dataDir);
     const [, key] = await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/);
     const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    // An empty catalog gets the sample products on first start.
+    expect(server.stderr()).toMatch(/"products":\d{3},"skipped":0,.*loaded the sample catalog/);
     const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: { name: string }[] }).data[0]?.name).toBe('default admin');
@@ -53,6 +55,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const again = start(dataDir);
     const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(again.stderr()).not.toContain('shown only now');
+    expect(again.stderr()).toContain('catalog ready');
     const keys = await fetch(`${base2}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(((await keys.json()) as { data: { name: string }[] }).data.map((k) => k.name)).toEqual(['in flight', 'default admin']);
     again.proc.kill('SIGINT');

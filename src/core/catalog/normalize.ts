@@ -34,6 +34,12 @@ const clean = (v: string | undefined): string | null => {
   return s === '' ? null : s;
 };
 
+/** A value quoted for a skip message, cut short: feeds put whole pages of junk in price cells. */
+const excerpt = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…"` : text;
+};
+
 const CURRENCY_SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
 
 /**
@@ -128,10 +134,10 @@ export function normalizeProduct(row: unknown, defaults: { currency?: string; me
 
   const price = parsePrice(p.price);
   const sale = parsePrice(p.sale_price);
-  if (price === 'invalid') return { ok: false, reason: 'invalid_price', detail: `price ${JSON.stringify(p.price)} is not a price` };
+  if (price === 'invalid') return { ok: false, reason: 'invalid_price', detail: `price ${excerpt(p.price)} is not a price` };
   const effective = sale !== null && sale !== 'invalid' && (price === null || sale.amount < price.amount) ? sale : price;
   const currencyText = clean(p.currency)?.toUpperCase() ?? effective?.currency ?? defaults.currency ?? 'USD';
-  if (!/^[A-Z]{3}$/.test(currencyText)) return { ok: false, reason: 'invalid_currency', detail: `currency ${JSON.stringify(p.currency)} is not ISO 4217` };
+  if (!/^[A-Z]{3}$/.test(currencyText)) return { ok: false, reason: 'invalid_currency', detail: `currency ${excerpt(p.currency)} is not ISO 4217` };
 
   const merchant = clean(p.merchant) ?? defaults.merchant ?? null;
   const feedId = clean(p.product_id) ?? clean(p.id) ?? null;

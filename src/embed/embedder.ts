@@ -1,0 +1,73 @@
+import type { RetryPolicy } from './openai.js';
+import type { EmbeddingProvider } from './provider.js';
+import { QueuedEmbedder } from './queued-embedder.js';
+
+// The interface is the core's port (src/core/ports.ts); re-exported so adapters import one module.
+export type { Embedder } from '../core/ports.js';
+export { QueuedEmbedder, type EmbedderStats } from './queued-embedder.js';
+
+export type EmbeddingProviderName = 'use-lite' | 'openai' | 'transformers';
+
+/** Plain options, filled from src/config.ts by the composition root; nothing here reads the environment. */
+export interface EmbedderOptions {
+  provider: EmbeddingProviderName;
+  /** openai: the model name (required); transformers: a hub id or local folder (required); use-lite: optional, must name USE-lite. */
+  model?: string;
+  /** openai: the endpoint up to `/v1`. */
+  baseUrl?: string;
+  /** openai: bearer token. */
+  apiKey?: string;
+  /** Expected vector size; a provider whose vectors differ fails at start or on the first call. */
+  dimensions?: number;
+  /** Model cache: the built USE-lite .onnx, transformers.js downloads. */
+  cacheDir: string;
+  /** Single-query LRU entries; 0 disables. Default 1,000. */
+  queryCacheSize?: number;
+  /** Provider calls in flight. Default 2 for local models (onnxruntime already uses every core), 4 for openai. */
+  concurrency?: number;
+  /** Texts per provider call; defaults suit each provider (use-lite 32, openai 256, transformers 32). */
+  maxBatchSize?: number;
+  /** openai: retry policy (tests shorten it). */
+  retry?: Partial<RetryPolicy>;
+}
+
+const USE_LITE_ALIASES = new Set(['use-lite', 'google/universal-sentence-encoder-lite', 'universal-sentence-encoder-lite']);
+
+/**
+ * Starts the configured embedding provider behind a QueuedEmbedder (bounded concurrency, query
+ * LRU, chunked ingestion). Providers are imported on demand so each loads only its own runtime
+ * (onnxruntime + the tokenizer, the OpenAI SDK, or transformers.js). Throws when the options do
+ * not fit the provider, or when the provider cannot start (model unreadable, endpoint down while
+ * probing an unknown dimension: AppError `unavailable`).
+ */
+export async function createEmbedder(options: EmbedderOptions): Promise<QueuedEmbedder> {
+  const provider = await createProvider(options);
+  const concurrency = options.concurrency ?? (options.provider === 'openai' ? 4 : 2);
+  return new QueuedEmbedder(provider, { concurrency, ...(options.queryCacheSize === undefined ? {} : { queryCacheSize: options.queryCacheSize }) });
+}
+
+async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvider> {
+  const { model, baseUrl, apiKey, dimensions, cacheDir, maxBatchSize, retry } = options;
+  switch (options.provider) {
+    case 'use-lite': {
+      const { createUseLiteProvider, USE_LITE_DIMENSIONS, USE_LITE_MODEL } = await import('./use-lite/provider.js');
+      if (model !== undefined && !USE_LITE_ALIASES.has(model)) {
+        throw new Error(`The use-lite provider runs only ${USE_LITE_MODEL}, not ${model}; use the transformers or openai provider for other models`);
+      }
+      if (dimensions !== undefined && dimensions !== USE_LITE_DIMENSIONS) {
+        throw new Error(`${USE_LITE_MODEL} produces ${USE_LITE_DIMENSIONS}-dimensional vectors, but ${dimensions} are configured`);
+      }
+      return createUseLiteProvider({ cacheDir, maxBatchSize });
+    }
+    case 'openai': {
+      if (model === undefined) throw new Error('The openai embedding provider needs a model name');
+      const { createOpenAiProvider } = await import('./openai.js');
+      return createOpenAiProvider({ model, baseUrl, apiKey, dimensions, maxBatchSize, retry });
+    }
+    case 'transformers': {
+      if (model === undefined) throw new Error('The transformers embedding provider needs a model id or folder');
+      const { createTransformersProvider } = await import('./transformers.js');
+      return createTransformersProvider({ model, cacheDir, dimensions, maxBatchSize });
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Ingest throughput on the 54,667-product Home Depot catalog (../shared/data/eval/homedepot),
+ * or on a synthetic catalog when that is absent: `npm run bench:ingest -- [--file F] [--limit N]`.
+ *
+ * Baselines in the same run: reading + normalising only (--dry-run path) and embedding only, so
+ * the full import's time splits into parse, embed and write. Reports wall time, products/s and
+ * peak RSS.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
+import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
+import { normalizeProduct } from '../../src/core/catalog/normalize.js';
+import type { CatalogProduct } from '../../src/core/catalog/product.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { readFeed } from '../../src/ingest/formats/detect.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { syntheticCatalog } from '../gen-catalog.js';
+import { formatTable, round } from './lib.js';
+import { sharedPath } from './shared-data.js';
+
+const { values } = parseArgs({ options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } } });
+
+async function* limited(records: AsyncIterable<FeedRecord>, limit: number): AsyncIterable<FeedRecord> {
+  let n = 0;
+  for await (const r of records) {
+    if (n++ >= limit) return;
+    yield r;
+  }
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'aisle-bench-ingest-'));
+  try {
+    let file = values.file ?? sharedPath('data/eval/homedepot/products.jsonl');
+    if (file === null) {
+      process.stderr.write('../shared/data/eval/homedepot is absent: benchmarking a 54,667-product synthetic catalog instead\n');
+      file = join(work, 'synthetic.jsonl');
+      const lines: string[] = [];
+      for await (const row of syntheticCatalog(54_667, 7)) lines.push(JSON.stringify(row));
+      await writeFile(file, `${lines.join('\n')}\n`);
+    }
+    const limit = values.limit ? Number.parseInt(values.limit, 10) : Number.POSITIVE_INFINITY;
+    const cacheDir = values['cache-dir'] ?? join(work, 'models');
+    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir });
+    const rssBefore = process.memoryUsage().rss;
+
+    // 1. Parse + normalise only.
+    let t = performance.now();
+    const products: CatalogProduct[] = [];
+    for await (const r of limited((await readFeed(file, {})).records, limit)) {
+      if ('row' in r) {
+        const n = normalizeProduct(r.row);
+        if (n.ok) products.push(n.product);
+      }
+    }
+    const parseMs = performance.now() - t;
+
+    // 2. Embedding only, in the ingest batch size.
+    t = performance.now();
+    for (let i = 0; i < products.length; i += 256) await embedder.embed(products.slice(i, i + 256).map(productEmbeddingText));
+    const embedMs = performance.now() - t;
+
+    // 3. The real import: read, normalise, embed, write, index, publish.
+    const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    t = performance.now();
+    const summary = await ingestCatalog(limited((await readFeed(file, {})).records, limit), { catalog, embedder }, { replace: true, dryRun: false });
+    const fullMs = performance.now() - t;
+    const peakRssMb = process.resourceUsage().maxRSS / 1024;
+
+    const n = products.length;
+    const rows = [
+      ['parse + normalise', round(parseMs / 1000, 1).toString(), Math.round(n / (parseMs / 1000)).toString(), round(parseMs / fullMs, 3).toString()],
+      ['embed only (batch 256)', round(embedMs / 1000, 1).toString(), Math.round(n / (embedMs / 1000)).toString(), round(embedMs / fullMs, 3).toString()],
+      ['full import', round(fullMs / 1000, 1).toString(), Math.round(summary.imported / (fullMs / 1000)).toString(), '1'],
+    ];
+    process.stdout.write(`Ingest of ${file} (${n} valid products, ${summary.skipped} skipped), model ${embedder.model}\n`);
+    process.stdout.write(`${formatTable(['stage', 'seconds', 'products/s', 'share of full'], rows)}\n`);
+    process.stdout.write(`peak RSS ${Math.round(peakRssMb)} MB (before: ${Math.round(rssBefore / 1048576)} MB); catalog ${JSON.stringify(summary.catalog)}\n`);
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'ingest', products: n, parse_s: round(parseMs / 1000, 2), embed_s: round(embedMs / 1000, 2), full_s: round(fullMs / 1000, 2), products_per_s: Math.round(summary.imported / (fullMs / 1000)), peak_rss_mb: Math.round(peakRssMb), ann_index: summary.catalog?.annIndex })}\n`,
+    );
+    await catalog.close();
+    await embedder.close();
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
