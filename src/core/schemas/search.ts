@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { AVAILABILITY } from '../catalog/product.js';
+import { Timestamp } from './common.js';
+
+const FilterText = z.string().trim().min(1).max(200);
+
+export const SearchFiltersSchema = z
+  .object({
+    min_price: z.number().min(0).max(1e9).optional().describe('Minimum price in USD, inclusive'),
+    max_price: z.number().min(0).max(1e9).optional().describe('Maximum price in USD, inclusive'),
+    merchant: FilterText.optional().describe('Retailer name, case-insensitive'),
+    brand: FilterText.optional().describe('Brand, case-insensitive'),
+    category: FilterText.optional().describe('Category, or any ancestor of it ("Footwear" matches "Footwear > Running Shoes"), case-insensitive'),
+    keyword_filter: FilterText.optional().describe('Every word must occur in the title, description or attributes'),
+  })
+  .strict()
+  .refine((f) => f.min_price === undefined || f.max_price === undefined || f.min_price <= f.max_price, {
+    message: 'min_price must not exceed max_price',
+    path: ['min_price'],
+  });
+export type SearchFilters = z.infer<typeof SearchFiltersSchema>;
+
+export const ConversationTurnSchema = z
+  .object({
+    role: z.enum(['user', 'assistant', 'system', 'tool']),
+    content: z.string().max(4000),
+  })
+  .strict();
+
+/** POST /search request (CONTRACT §4). `stream` is REST-only; MCP omits it. */
+export const SearchRequestSchema = z
+  .object({
+    query: z.string().trim().min(1, 'query must not be empty').max(2000).describe('Natural-language context or user query'),
+    limit: z.number().int().min(1).max(10).default(3).describe('Maximum number of results, 1 to 10'),
+    stream: z.boolean().default(false).describe('Answer as a Server-Sent Events stream'),
+    filters: SearchFiltersSchema.nullish().describe('Hard constraints, applied before ranking'),
+    sort: z.enum(['relevance', 'price_asc', 'price_desc']).default('relevance'),
+    min_relevance_score: z.number().min(0).max(1).default(0.5).describe('Minimum calibrated probability of relevance'),
+    session_id: z.uuid().nullish().describe('Keeps conversation context across requests; created when absent'),
+    conversation_context: z.array(ConversationTurnSchema).max(50).nullish().describe('Recent conversation, oldest first'),
+    exclude_product_ids: z.array(z.string().min(1).max(200)).max(200).nullish().describe('Products to leave out'),
+  })
+  .strict();
+export type SearchRequest = z.infer<typeof SearchRequestSchema>;
+
+export const AdResponseSchema = z.object({
+  product_id: z.uuid(),
+  impression_id: z.uuid().describe('Report a click on this result with POST /clicks/{impression_id}'),
+  title: z.string(),
+  description: z.string(),
+  url: z.string(),
+  price: z.string().describe('Formatted, e.g. "$129.99"; empty when the product has no price'),
+  price_amount: z.number().nullable(),
+  currency: z.string().nullable(),
+  merchant: z.string(),
+  brand: z.string(),
+  category: z.string(),
+  availability: z.enum(AVAILABILITY),
+  relevance_score: z.number().min(0).max(1).describe('Calibrated probability that the product is relevant'),
+  relevance_explanation: z.string(),
+  image_url: z.string(),
+  disclosure_text: z.string().describe('Affiliate disclosure the integrator must show with this product'),
+  last_updated_at: Timestamp.nullable().describe('When price and availability were last confirmed'),
+  external_id: z.string().nullable(),
+  click_url: z.string().describe('Signed link for a human to click: records the click and redirects'),
+});
+export type AdResponse = z.infer<typeof AdResponseSchema>;
+
+export const SearchResponseSchema = z.object({
+  request_id: z.uuid(),
+  results: z.array(AdResponseSchema),
+  metadata: z.object({
+    total_matches: z.number().int().describe('Products passing the filters and min_relevance_score, before limit'),
+    session_id: z.uuid(),
+    took_ms: z.number(),
+    pii_redacted: z.array(z.string()),
+    model: z.string(),
+  }),
+});
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;

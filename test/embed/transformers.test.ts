@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
+import { resolveTransformersModel } from '../../src/embed/transformers.js';
+import { cosine, hasReference, referenceDir, referenceSkipNote, tempDir } from './helpers.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let viaTransformers: QueuedEmbedder;
+let viaUseLite: QueuedEmbedder;
+
+beforeAll(async () => {
+  if (!hasReference) return;
+  dir = await tempDir('transformers');
+  viaTransformers = await createEmbedder({ provider: 'transformers', model: referenceDir, cacheDir: dir.path, dimensions: 512 });
+  viaUseLite = await createEmbedder({ provider: 'use-lite', cacheDir: dir.path });
+});
+
+afterAll(async () => {
+  await viaTransformers?.close();
+  await viaUseLite?.close();
+  await dir?.remove();
+});
+
+describe(`createEmbedder({ provider: "transformers" }) on the reference folder${referenceSkipNote}`, () => {
+  it.skipIf(!hasReference)('loads the local folder as a 512-d model named after the folder', () => {
+    expect(viaTransformers.model).toBe('universal-sentence-encoder-lite');
+    expect(viaTransformers.dimensions).toBe(512);
+  });
+
+  it.skipIf(!hasReference)('matches the use-lite provider within 1e-4 cosine', async () => {
+    const texts = ['running shoes', 'sneakers for jogging', 'Stainless steel espresso machine, 15 bar', 'café au lait 😀', 'Copper 1/2 in. x 3/4 in.'];
+    const a = await viaTransformers.embed(texts);
+    const b = await viaUseLite.embed(texts);
+    for (const [i, text] of texts.entries()) {
+      const c = cosine(a[i] as Float32Array, b[i] as Float32Array);
+      expect(1 - c, `${text}: cosine ${c}`).toBeLessThan(1e-4);
+    }
+  });
+
+  it.skipIf(!hasReference)('fails at start when the configured dimension differs from the model', async () => {
+    await expect(createEmbedder({ provider: 'transformers', model: referenceDir, cacheDir: dir.path, dimensions: 384 })).rejects.toThrow(
+      /produces 512-dimensional vectors, but 384 are configured/,
+    );
+  });
+});
+
+describe('resolveTransformersModel', () => {
+  it('treats an existing folder as local: its parent is the model path, its name the id', async () => {
+    const folder = await tempDir('model-folder');
+    try {
+      const resolved = resolveTransformersModel(folder.path);
+      expect(resolved.id).toBe(folder.path.split('/').pop());
+      expect(`${resolved.localModelPath}/${resolved.id}`).toBe(folder.path);
+    } finally {
+      await folder.remove();
+    }
+  });
+
+  it('treats anything else as a hub id', () => {
+    expect(resolveTransformersModel('Xenova/bge-small-en-v1.5')).toEqual({ id: 'Xenova/bge-small-en-v1.5', localModelPath: null });
+  });
+
+  it('refuses a path that does not exist instead of asking the hub for it', () => {
+    expect(() => resolveTransformersModel('./models/missing-model')).toThrow(/model folder .*missing-model does not exist/);
+    expect(() => resolveTransformersModel('/no/such/folder')).toThrow(/does not exist/);
+  });
+});

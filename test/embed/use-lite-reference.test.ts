@@ -1,0 +1,55 @@
+import * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUseLiteProvider, type UseLiteProvider } from '../../src/embed/use-lite/provider.js';
+import { hasReference, maxAbsDiff, referenceOnnx, referenceSkipNote, tempDir, variedSentences } from './helpers.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let ours: UseLiteProvider;
+let reference: ort.InferenceSession;
+
+beforeAll(async () => {
+  if (!hasReference) return;
+  dir = await tempDir('use-lite-ref');
+  ours = await createUseLiteProvider({ cacheDir: dir.path });
+  reference = await ort.InferenceSession.create(referenceOnnx);
+});
+
+afterAll(async () => {
+  await ours?.close();
+  await reference?.release();
+  await dir?.remove();
+});
+
+/** Runs the reference file directly on our tokenizer's ids, padded into one batch. */
+async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Array[]> {
+  const ids = texts.map((t) => ours.tokenize(t));
+  const seq = Math.max(...ids.map((row) => row.length));
+  const inputIds = new BigInt64Array(texts.length * seq);
+  const mask = new BigInt64Array(texts.length * seq);
+  ids.forEach((row, b) => row.forEach((id, t) => ((inputIds[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
+  const dims = [texts.length, seq];
+  const out = await reference.run(
+    { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) },
+    ['sentence_embedding'],
+  );
+  const data = out.sentence_embedding?.data as Float32Array;
+  return texts.map((_, i) => data.slice(i * 512, (i + 1) * 512));
+}
+
+describe(`use-lite ONNX build vs the reference ONNX in ../shared/models${referenceSkipNote}`, () => {
+  it.skipIf(!hasReference)(`matches the reference within 1e-5 on ${variedSentences.length} varied sentences, alone and batched`, async () => {
+    const expected = await referenceEmbeddings(variedSentences);
+    const batched = await ours.embedBatch(variedSentences);
+    let worst = 0;
+    for (const [i, text] of variedSentences.entries()) {
+      const [alone] = await ours.embedBatch([text]);
+      const [referenceAlone] = await referenceEmbeddings([text]);
+      const diffAlone = maxAbsDiff(alone as Float32Array, referenceAlone as Float32Array);
+      const diff = Math.max(diffAlone, maxAbsDiff(batched[i] as Float32Array, expected[i] as Float32Array));
+      expect(diff, `${JSON.stringify(text.slice(0, 60))}: max |diff| ${diff}`).toBeLessThan(1e-5);
+      worst = Math.max(worst, diff);
+    }
+    console.info(`use-lite vs reference: max |diff| ${worst.toExponential(2)} over ${variedSentences.length} sentences`);
+  });
+
+});

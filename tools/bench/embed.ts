@@ -1,0 +1,156 @@
+/**
+ * What does the default embedder (USE-lite on onnxruntime) cost? Reports, in one process:
+ * start-up with an empty model cache (ONNX build) and with a warm one, milliseconds per single
+ * short query (median and p99, query cache disabled so every call reaches the model), and
+ * products per second for ingestion-style batches of title + description. Also prints the
+ * EMBEDDINGS.md cosine figures as a sanity check that the model measured is the right one.
+ *
+ *   npx tsx tools/bench/embed.ts -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50]
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
+import { syntheticCatalog } from '../gen-catalog.js';
+import { formatTable, median, positiveNumber, round } from './lib.js';
+import { percentile, sharedPath } from './shared-data.js';
+
+interface BenchOptions {
+  queries: number;
+  products: number;
+  batch: number;
+  warmup: number;
+}
+
+const QUERY_WORDS = [
+  'running shoes', 'wireless headphones', 'espresso machine', 'garden hose', 'cordless drill', 'laptop stand',
+  'kids backpack', 'dog bed', 'sunscreen spf 50', 'camping tent', 'usb-c charger', 'chef knife', 'yoga mat',
+  'office chair', 'led desk lamp', 'water bottle', 'rain jacket', 'phone case', 'coffee grinder', 'hiking boots',
+];
+const QUERY_MODIFIERS = ['', 'cheap', 'best', 'for kids', 'waterproof', 'under $50', 'black', 'gift idea', 'quiet', 'large'];
+
+function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== '--'),
+    options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
+  });
+  return {
+    queries: positiveNumber(values.queries, 500, 'queries', true),
+    products: positiveNumber(values.products, 2_000, 'products', true),
+    batch: positiveNumber(values.batch, 64, 'batch', true),
+    warmup: positiveNumber(values.warmup, 50, 'warmup', true),
+  };
+}
+
+/** Best Buy title + description from ../shared when present, otherwise the synthetic catalog. */
+async function productTexts(count: number): Promise<{ source: string; texts: string[] }> {
+  const file = sharedPath('data/catalogs/bestbuy-algolia/ecommerce.json');
+  const texts: string[] = [];
+  if (file) {
+    const rows = JSON.parse(await readFile(file, 'utf8')) as Array<{ name?: string; description?: string }>;
+    for (const r of rows) if (r.name) texts.push(r.description ? `${r.name}. ${r.description}` : r.name);
+  }
+  const source = file ? 'bestbuy-algolia' : 'synthetic';
+  for await (const p of syntheticCatalog(Math.max(0, count - texts.length), 7)) texts.push(`${String(p.title)}. ${String(p.description)}`);
+  return { source, texts: texts.slice(0, count) };
+}
+
+async function timeStart(cacheDir: string): Promise<{ embedder: QueuedEmbedder; ms: number }> {
+  const started = performance.now();
+  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir, queryCacheSize: 0 });
+  return { embedder, ms: performance.now() - started };
+}
+
+async function queryLatencies(embedder: QueuedEmbedder, options: BenchOptions): Promise<number[]> {
+  const modifier = (i: number) => QUERY_MODIFIERS[Math.floor(i / QUERY_WORDS.length) % QUERY_MODIFIERS.length];
+  const query = (i: number) => `${QUERY_WORDS[i % QUERY_WORDS.length]} ${modifier(i)}`.trim();
+  for (let i = 0; i < options.warmup; i++) await embedder.embed([query(i)]);
+  const latencies: number[] = [];
+  for (let i = 0; i < options.queries; i++) {
+    const started = performance.now();
+    await embedder.embed([query(i)]);
+    latencies.push(performance.now() - started);
+  }
+  return latencies;
+}
+
+/** Wall time and CPU time (all threads of this process): the second survives a busy host better. */
+async function ingestRate(embedder: QueuedEmbedder, texts: string[], batch: number): Promise<{ ms: number; perSecond: number; cpuMsPerProduct: number }> {
+  await embedder.embed(texts.slice(0, batch));
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  for (let i = 0; i < texts.length; i += batch) await embedder.embed(texts.slice(i, i + batch));
+  const cpu = process.cpuUsage(cpuBefore);
+  const ms = performance.now() - started;
+  return { ms, perSecond: (texts.length / ms) * 1000, cpuMsPerProduct: (cpu.user + cpu.system) / 1000 / texts.length };
+}
+
+async function cosineFigures(embedder: QueuedEmbedder): Promise<Record<string, number>> {
+  const pairs: Array<[string, string]> = [
+    ['running shoes', 'sneakers for jogging'],
+    ['running shoes', 'espresso machine'],
+    ['laptop', 'notebook computer'],
+    ['laptop', 'garden hose'],
+  ];
+  const figures: Record<string, number> = {};
+  for (const [a, b] of pairs) {
+    const [va, vb] = (await embedder.embed([a, b])) as [Float32Array, Float32Array];
+    figures[`${a} / ${b}`] = round(va.reduce((s, x, i) => s + x * (vb[i] as number), 0), 3);
+  }
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  // Taken before our own work starts, so it shows what else competes for the cores.
+  const loadBefore = loadavg()[0] ?? 0;
+  const cacheDir = await mkdtemp(join(tmpdir(), 'aisle-bench-embed-'));
+  try {
+    const cold = await timeStart(cacheDir);
+    await cold.embedder.close();
+    const warm = await timeStart(cacheDir);
+    const embedder = warm.embedder;
+    const latencies = await queryLatencies(embedder, options);
+    const { source, texts } = await productTexts(options.products);
+    const ingest = await ingestRate(embedder, texts, options.batch);
+    const figures = await cosineFigures(embedder);
+    await embedder.close();
+
+    const json = {
+      bench: 'embed',
+      model: embedder.model,
+      cpus: cpus().length,
+      // Figures scale with contention: on a shared 2-core host they moved 3x with other work.
+      loadavg_1m: round(loadBefore, 2),
+      start_cold_ms: round(cold.ms, 0),
+      start_cached_ms: round(warm.ms, 0),
+      query_ms_median: round(median(latencies), 3),
+      query_ms_p99: round(percentile(latencies, 99), 3),
+      queries: options.queries,
+      products_per_s: round(ingest.perSecond, 1),
+      products: texts.length,
+      product_source: source,
+      batch: options.batch,
+      ingest_s: round(ingest.ms / 1000, 2),
+      ingest_cpu_ms_per_product: round(ingest.cpuMsPerProduct, 2),
+      cosine: figures,
+    };
+    const rows: string[][] = [
+      ['start, empty cache (build ONNX)', `${json.start_cold_ms} ms`],
+      ['start, cached ONNX', `${json.start_cached_ms} ms`],
+      [`single query, median of ${options.queries}`, `${json.query_ms_median} ms`],
+      ['single query, p99', `${json.query_ms_p99} ms`],
+      [`ingestion, ${texts.length} ${source} products in batches of ${options.batch}`, `${json.products_per_s} products/s`],
+      ['ingestion CPU time (all threads)', `${json.ingest_cpu_ms_per_product} ms/product`],
+      ...Object.entries(figures).map(([pair, c]) => [`cosine ${pair}`, String(c)]),
+    ];
+    const host = `${json.cpus} cores, load average ${json.loadavg_1m}`;
+    process.stdout.write(`Embedding bench: ${embedder.model} on onnxruntime CPU, ${host}\n\n${formatTable(['measure', 'value'], rows)}\n\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}
+
+await main();
