@@ -36,7 +36,18 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = await openMigratedDb(config);
-  const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute });
+
+  const catalog = await openCatalog(config);
+  const embedder = await openEmbedder(config);
+  await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
+  const core = createCore({
+    stores: createPgStores(db),
+    clock: systemClock,
+    logger,
+    defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
+    catalog,
+    embedder,
+  });
 
   const created = await core.accounts.ensureDefault();
   if (created) {
@@ -45,10 +56,6 @@ async function main(): Promise<void> {
       `Created account "default" (${created.account.id}). Its admin API key, shown only now: ${created.firstKey.key}\n`,
     );
   }
-
-  const catalog = await openCatalog(config);
-  const embedder = await openEmbedder(config);
-  await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
 
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy });
 

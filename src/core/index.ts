@@ -2,7 +2,9 @@ import { AccountService } from './accounts/account-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { KeyService } from './keys/key-service.js';
-import type { Logger, Stores } from './ports.js';
+import { AppError } from './errors.js';
+import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
+import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export interface CoreDeps {
@@ -10,6 +12,9 @@ export interface CoreDeps {
   clock: Clock;
   logger: Logger;
   defaultRateLimitPerMinute: number;
+  /** The catalog and embedder searches run on; without them search answers 503. */
+  catalog?: CatalogStore;
+  embedder?: Embedder;
 }
 
 /** The transport-free core: REST and MCP adapters call these services and nothing else. */
@@ -20,10 +25,14 @@ export interface Core {
   auth: Authenticator;
   rateLimiter: RateLimiter;
   health: Stores['health'];
+  /** Throws 503 unavailable when the server was started without a catalog. */
+  search(): SearchService;
 }
 
 export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
+  const search =
+    deps.catalog && deps.embedder ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock }) : null;
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
@@ -31,5 +40,9 @@ export function createCore(deps: CoreDeps): Core {
     auth: new Authenticator({ store: stores.keys, clock, logger }),
     rateLimiter: new RateLimiter({ store: stores.rateLimits, clock, logger }),
     health: stores.health,
+    search: () => {
+      if (!search) throw new AppError('unavailable', 'search is not configured on this server');
+      return search;
+    },
   };
 }

@@ -24,6 +24,8 @@ export interface StoredKey {
   revokeAt: Date | null;
   rateLimitPerMinute: number;
   rotatedFrom: string | null;
+  /** The owning account's PII policy; filled by findBySecretHash (authentication) only. */
+  piiPolicy?: 'redact' | 'reject';
 }
 
 export interface NewKey {
@@ -96,6 +98,7 @@ export interface HealthProbe {
 }
 
 export interface Stores {
+  searches: SearchStore;
   keys: KeyStore;
   accounts: AccountStore;
   rateLimits: RateLimitStore;
@@ -108,6 +111,8 @@ export interface Principal {
   keyId: string;
   scopes: readonly Scope[];
   rateLimitPerMinute: number;
+  /** The account's PII policy (CONTRACT §4); `redact` when absent. */
+  piiPolicy?: 'redact' | 'reject';
 }
 
 /** Text → unit-length vectors. Implemented in src/embed (local ONNX, OpenAI-compatible, transformers.js). */
@@ -182,4 +187,35 @@ export interface CatalogStore {
   /** Every product id and vector of the serving version (re-index, ANN evaluation). */
   scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]>;
   close(): Promise<void>;
+}
+
+/** What a session remembers between searches (CONTRACT §4); bounded lists, newest last. */
+export interface SessionState {
+  queries: string[];
+  shownProductIds: string[];
+  clickedProductIds: string[];
+}
+
+export interface RecordedSearch {
+  requestId: string;
+  accountId: string;
+  keyId: string;
+  sessionId: string;
+  query: string;
+  normalizedQuery: string;
+  filters: Record<string, unknown>;
+  totalMatches: number;
+  tookMs: number;
+  createdAt: Date;
+  /** Returned results in rank order: each becomes an impression. */
+  impressions: { impressionId: string; productId: string; position: number }[];
+  /** The session after this search. */
+  session: SessionState;
+}
+
+export interface SearchStore {
+  /** The session's state if it exists and was used within `ttlMs`; null otherwise. */
+  loadSession(accountId: string, sessionId: string, now: Date, ttlMs: number): Promise<SessionState | null>;
+  /** The search, its impressions and the session update, in one transaction. */
+  recordSearch(search: RecordedSearch): Promise<void>;
 }

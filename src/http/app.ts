@@ -9,6 +9,7 @@ import { registerOpenApi } from './openapi.js';
 import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
 import { keyRoutes } from './routes/keys.js';
+import { searchRoutes } from './routes/search.js';
 import { registerMetaRoutes } from './routes/meta.js';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -61,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await registerOpenApi(app);
   registerMetaRoutes(app, options.core);
   await app.register(keyRoutes, { prefix: '/v1', core: options.core });
+  await app.register(searchRoutes, { prefix: '/v1', core: options.core });
   await app.ready();
   return { app, routes };
 }

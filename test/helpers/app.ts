@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import { createCore, type Core } from '../../src/core/index.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
+import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import { buildApp } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
@@ -55,6 +56,8 @@ export interface TestAppOptions {
   /** Reuse a database (and skip creating an account) — e.g. a second app on the same database. */
   shared?: { testDb: TestDb; db: Db; adminKey: string; accountId: string };
   defaultRateLimitPerMinute?: number;
+  /** Enables search: a catalog and the embedder it was built with (see helpers/search.ts). */
+  search?: { catalog: CatalogStore; embedder: Embedder };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -63,7 +66,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = options.clock ?? { now: () => new Date() };
   const logs = new LogCapture();
   const logger = createLogger('debug', logs);
-  const core = createCore({ stores: createPgStores(db), clock, logger, defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600 });
+  const core = createCore({
+    stores: createPgStores(db),
+    clock,
+    logger,
+    defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
+    ...(options.search ?? {}),
+  });
   let adminKey = options.shared?.adminKey;
   let accountId = options.shared?.accountId;
   if (adminKey === undefined || accountId === undefined) {

@@ -64,7 +64,7 @@ export class Authenticator {
     }
     return {
       ok: true,
-      principal: { accountId: key.accountId, keyId: key.id, scopes: key.scopes, rateLimitPerMinute: key.rateLimitPerMinute },
+      principal: { accountId: key.accountId, keyId: key.id, scopes: key.scopes, rateLimitPerMinute: key.rateLimitPerMinute, piiPolicy: key.piiPolicy ?? 'redact' },
     };
   }
 }

@@ -61,8 +61,7 @@ export const AdResponseSchema = z.object({
   image_url: z.string(),
   disclosure_text: z.string().describe('Affiliate disclosure the integrator must show with this product'),
   last_updated_at: Timestamp.nullable().describe('When price and availability were last confirmed'),
-  external_id: z.string().nullable(),
-  click_url: z.string().describe('Signed link for a human to click: records the click and redirects'),
+  external_id: z.string().nullable().describe("The feed's own id for the product (SKU, feed id)"),
 });
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 

@@ -4,12 +4,14 @@ import { openDb, type Db } from './db.js';
 import { PgKeyStore } from './key-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
+import { PgSearchStore } from './search-store.js';
 
 export { openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
 
 export function createPgStores(db: Db): Stores {
   return {
+    searches: new PgSearchStore(db),
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),
     rateLimits: new PgRateLimitStore(db),

@@ -107,8 +107,12 @@ export class PgKeyStore extends PgKeyRepository implements KeyStore {
   }
 
   async findBySecretHash(secretHash: string): Promise<StoredKey | null> {
-    const rows = await this.db.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = $1`, [secretHash]);
-    return rows[0] ? toStoredKey(rows[0]) : null;
+    const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject' }>(
+      `SELECT ${COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`,
+      [secretHash],
+    );
+    return rows[0] ? { ...toStoredKey(rows[0]), piiPolicy: rows[0].pii_policy } : null;
   }
 
   async touchLastUsed(id: string, now: Date): Promise<void> {

@@ -1,4 +1,5 @@
 import * as m001 from './001-accounts-keys.js';
+import * as m002 from './002-search.js';
 
 export interface Migration {
   version: number;
@@ -7,6 +8,9 @@ export interface Migration {
 }
 
 /** Append only: an applied migration is never edited, a change is a new migration. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'accounts-keys', sql: m001.sql }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'accounts-keys', sql: m001.sql },
+  { version: 2, name: 'search', sql: m002.sql },
+];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,172 @@
+import type { Clock } from '../clock.js';
+import { toEmbeddingInput } from '../catalog/embedding-text.js';
+import { newId } from '../ids.js';
+import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
+import type { CatalogFilter, CatalogStore, Embedder, Principal, SearchStore, SessionState } from '../ports.js';
+import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
+import { explain } from './explain.js';
+import { contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
+import { diversify, fuseCandidates, FALLBACK_CALIBRATION, type Calibration, type Candidate } from './ranking.js';
+
+export const SESSION_TTL_MS = 24 * 3600 * 1000;
+/** How many products each retrieval contributes before fusion. */
+const RETRIEVAL_DEPTH = 100;
+/** Already-shown products are demoted, not removed (CONTRACT §4). */
+const SHOWN_DEMOTION = 0.8;
+const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
+
+export interface SearchServiceDeps {
+  catalog: CatalogStore;
+  embedder: Embedder;
+  store: SearchStore;
+  clock: Clock;
+  calibration?: Calibration;
+}
+
+const formatPrice = (amount: number | null, currency: string | null): string => {
+  if (amount === null) return '';
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency ?? 'USD' }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
+  }
+};
+
+/**
+ * POST /search (CONTRACT §4): PII handling, conversation context, hybrid retrieval with filters
+ * pushed into both halves, calibrated scores, diversity, sort and limit; every returned result is
+ * written as an impression before the response exists.
+ */
+export class SearchService {
+  private readonly calibration: Calibration;
+
+  constructor(private readonly deps: SearchServiceDeps) {
+    this.calibration = deps.calibration ?? FALLBACK_CALIBRATION;
+  }
+
+  async search(principal: Principal, request: SearchRequest): Promise<SearchResponse> {
+    const started = performance.now();
+    const now = this.deps.clock.now();
+    const policy = principal.piiPolicy ?? 'redact';
+    const redactedTypes = new Set<PiiType>();
+    const clean = (text: string, field: string) => {
+      const r = applyPiiPolicy(text, policy, field);
+      r.types.forEach((t) => redactedTypes.add(t));
+      return r.text;
+    };
+    const query = clean(request.query, 'query');
+    const context: Turn[] = (request.conversation_context ?? []).map((t, i) => ({ role: t.role, content: clean(t.content, `conversation_context.${i}.content`) }));
+
+    const sessionId = request.session_id ?? newId();
+    const session: SessionState = (request.session_id ? await this.deps.store.loadSession(principal.accountId, sessionId, now, SESSION_TTL_MS) : null) ?? {
+      queries: [],
+      shownProductIds: [],
+      clickedProductIds: [],
+    };
+
+    const price = extractPriceConstraint(query);
+    // Redaction placeholders ([EMAIL]) and the price phrase are not things to match products on.
+    const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
+    const { text: matchText, usedTurn } = contextualQuery(
+      forMatching(price ? query.replace(price.phrase, ' ') : query),
+      context.map((t) => ({ ...t, content: forMatching(t.content) })),
+      session.queries.map(forMatching),
+    );
+    const filter = this.catalogFilter(request, price);
+
+    const [vector] = await this.deps.embedder.embed([toEmbeddingInput(matchText)]);
+    const [dense, lexical] = await Promise.all([
+      this.deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter }),
+      this.deps.catalog.textSearch(matchText, { limit: RETRIEVAL_DEPTH, filter }),
+    ]);
+    const candidates = fuseCandidates(matchText, forMatching(query), lexical, dense, this.calibration);
+    const shown = new Set(session.shownProductIds);
+    for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
+
+    const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
+    const ranked = this.order(qualifying, request.sort).slice(0, request.limit);
+
+    const requestId = newId();
+    const results: AdResponse[] = ranked.map((c) => this.toAdResponse(c, request, price ?? {}, usedTurn));
+    const tookMs = Math.round((performance.now() - started) * 100) / 100;
+    await this.deps.store.recordSearch({
+      requestId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      sessionId,
+      query,
+      normalizedQuery: query.toLowerCase().replace(/\s+/g, ' ').trim(),
+      filters: { ...(request.filters ?? {}), ...(price ? { implied_price: { min: price.minPrice, max: price.maxPrice } } : {}) },
+      totalMatches: qualifying.length,
+      tookMs,
+      createdAt: now,
+      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1 })),
+      session: {
+        queries: [...session.queries, query].slice(-SESSION_MEMORY.queries),
+        shownProductIds: [...session.shownProductIds.filter((id) => !results.some((r) => r.product_id === id)), ...results.map((r) => r.product_id)].slice(-SESSION_MEMORY.shown),
+        clickedProductIds: session.clickedProductIds.slice(-SESSION_MEMORY.clicked),
+      },
+    });
+    return {
+      request_id: requestId,
+      results,
+      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model },
+    };
+  }
+
+  private catalogFilter(request: SearchRequest, price: { minPrice?: number; maxPrice?: number } | null): CatalogFilter {
+    const f = request.filters ?? {};
+    // Words in the query narrow the price; explicit filters win where both speak.
+    const minPrice = f.min_price ?? price?.minPrice;
+    const maxPrice = f.max_price ?? price?.maxPrice;
+    return {
+      ...(minPrice !== undefined ? { minPrice } : {}),
+      ...(maxPrice !== undefined ? { maxPrice } : {}),
+      ...(f.merchant ? { merchant: f.merchant } : {}),
+      ...(f.brand ? { brand: f.brand } : {}),
+      ...(f.category ? { category: f.category } : {}),
+      ...(f.keyword_filter ? { keywords: f.keyword_filter.split(/\s+/).filter(Boolean) } : {}),
+      ...(request.exclude_product_ids?.length ? { excludeProductIds: request.exclude_product_ids } : {}),
+    };
+  }
+
+  private order(candidates: Candidate[], sort: SearchRequest['sort']): Candidate[] {
+    const byScore = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore));
+    if (sort === 'relevance') return byScore;
+    const dir = sort === 'price_asc' ? 1 : -1;
+    // Products without a price go last; ties keep relevance order (stable sort).
+    return byScore.sort((a, b) => {
+      const pa = a.product.priceAmount;
+      const pb = b.product.priceAmount;
+      if (pa === null || pb === null) return pa === pb ? 0 : pa === null ? 1 : -1;
+      return (pa - pb) * dir;
+    });
+  }
+
+  private toAdResponse(c: Candidate, request: SearchRequest, implied: { minPrice?: number; maxPrice?: number }, usedTurn: string | null): AdResponse {
+    const p = c.product;
+    return {
+      product_id: p.productId,
+      impression_id: newId(),
+      title: p.title,
+      description: p.description,
+      url: p.url ?? '',
+      price: formatPrice(p.priceAmount, p.currency),
+      price_amount: p.priceAmount,
+      currency: p.currency,
+      merchant: p.merchant ?? '',
+      brand: p.brand ?? '',
+      category: p.category.join(' > '),
+      availability: p.availability,
+      relevance_score: Math.round(c.probability * 10_000) / 10_000,
+      relevance_explanation: explain(c, request.filters, implied, usedTurn),
+      image_url: p.imageUrl ?? '',
+      disclosure_text: p.disclosureText ?? DEFAULT_DISCLOSURE,
+      last_updated_at: p.lastUpdatedAt?.toISOString() ?? null,
+      external_id: p.externalId,
+    };
+  }
+}
+
+/** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */
+export const DEFAULT_DISCLOSURE = 'Aisle may earn a commission if you buy through this link.';

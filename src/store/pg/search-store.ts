@@ -1,0 +1,39 @@
+import type { RecordedSearch, SearchStore, SessionState } from '../../core/ports.js';
+import type { Db } from './db.js';
+
+export class PgSearchStore implements SearchStore {
+  constructor(private readonly db: Db) {}
+
+  async loadSession(accountId: string, sessionId: string, now: Date, ttlMs: number): Promise<SessionState | null> {
+    const rows = await this.db.query<{ state: SessionState }>(
+      `SELECT state FROM search_sessions WHERE account_id = $1 AND id = $2 AND last_used_at > $3`,
+      [accountId, sessionId, new Date(now.getTime() - ttlMs)],
+    );
+    return rows[0]?.state ?? null;
+  }
+
+  recordSearch(s: RecordedSearch): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count,
+           total_matches, took_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [s.requestId, s.accountId, s.keyId, s.sessionId, s.query, s.normalizedQuery, JSON.stringify(s.filters), s.impressions.length, s.totalMatches, s.tookMs, s.createdAt],
+      );
+      if (s.impressions.length > 0) {
+        // One statement for all rows: unnest keeps it a single round trip whatever the limit.
+        await tx.query(
+          `INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
+           SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $5
+           FROM unnest($6::uuid[], $7::uuid[], $8::int[]) AS i(id, product_id, position)`,
+          [s.requestId, s.accountId, s.keyId, s.sessionId, s.createdAt, s.impressions.map((i) => i.impressionId), s.impressions.map((i) => i.productId), s.impressions.map((i) => i.position)],
+        );
+      }
+      await tx.query(
+        `INSERT INTO search_sessions (account_id, id, state, created_at, last_used_at) VALUES ($1, $2, $3, $4, $4)
+         ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at`,
+        [s.accountId, s.sessionId, JSON.stringify(s.session), s.createdAt],
+      );
+    });
+  }
+}

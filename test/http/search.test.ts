@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createKey, createTestApp, expectProblem, expectStatus, type TestApp } from '../helpers/app.js';
+import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
+
+let sample: SampleCatalog;
+let t: TestApp;
+beforeAll(async () => {
+  sample = await openSampleCatalog();
+  t = await createTestApp({ search: sample });
+});
+afterAll(async () => {
+  await t.close();
+  await sample.close();
+});
+
+interface Result {
+  product_id: string;
+  impression_id: string;
+  title: string;
+  price: string;
+  price_amount: number | null;
+  merchant: string;
+  brand: string;
+  category: string;
+  relevance_score: number;
+  relevance_explanation: string;
+  attributes?: never;
+}
+interface Body {
+  request_id: string;
+  results: Result[];
+  metadata: { total_matches: number; session_id: string; took_ms: number; pii_redacted: string[]; model: string };
+}
+
+async function search(body: Record<string, unknown>, key = t.adminKey): Promise<Body> {
+  const res = await call(t.app, key, 'POST', '/v1/search', body);
+  expectStatus(res, 200);
+  return res.json() as Body;
+}
+
+describe('POST /v1/search', () => {
+  it('answers with the contract shape and the defaults', async () => {
+    const body = await search({ query: 'espresso machine' });
+    expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.length).toBeLessThanOrEqual(3);
+    expect(body.metadata).toMatchObject({ pii_redacted: [], model: 'google/universal-sentence-encoder-lite' });
+    expect(body.metadata.total_matches).toBeGreaterThanOrEqual(body.results.length);
+    for (const r of body.results) {
+      expect(r).toMatchObject({ price: expect.stringMatching(/^\$[\d,]+\.\d\d$/), disclosure_text: expect.any(String), availability: expect.any(String) });
+      expect(r.relevance_score).toBeGreaterThanOrEqual(0.5);
+      expect(r.relevance_score).toBeLessThanOrEqual(1);
+      expect(r.title.toLowerCase()).toContain('espresso');
+      expect(r.relevance_explanation).toContain('"espresso"');
+    }
+  });
+
+  it('continues a conversation: waterproof trail running shoes under $120', async () => {
+    const first = await search({ query: 'I need trail running shoes', limit: 5 });
+    for (const r of first.results) expect(r.title.toLowerCase()).toMatch(/trail/);
+    const second = await search({ query: 'waterproof ones under $120', limit: 5, session_id: first.metadata.session_id });
+    expect(second.metadata.session_id).toBe(first.metadata.session_id);
+    expect(second.results.length).toBeGreaterThanOrEqual(3);
+    for (const r of second.results) {
+      const shown = `${r.title} ${r.price} | ${r.relevance_explanation}`;
+      expect(r.price_amount!, shown).toBeLessThanOrEqual(120);
+      expect(r.title.toLowerCase(), shown).toContain('waterproof');
+      expect(r.category).toContain('Running Shoes');
+      expect(r.relevance_explanation).toContain('continues "I need trail running shoes"');
+    }
+    expect(second.results.filter((r) => r.category.includes('Trail')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('returns nothing for a request nothing in the catalog fits', async () => {
+    const body = await search({ query: 'who won the 1998 world cup' });
+    expect(body.results).toEqual([]);
+    expect(body.metadata.total_matches).toBe(0);
+  });
+
+  it('applies filters before ranking, sorts, excludes and keeps limit and total_matches consistent', async () => {
+    const all = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0 });
+    const filtered = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0, filters: { min_price: 100, max_price: 130, brand: 'KESTREL RUNNING' } });
+    expect(filtered.results.length).toBeGreaterThan(0);
+    for (const r of filtered.results) {
+      expect(r.price_amount!).toBeGreaterThanOrEqual(100);
+      expect(r.price_amount!).toBeLessThanOrEqual(130);
+      expect(r.brand).toBe('Kestrel Running');
+    }
+    const cheap = await search({ query: 'running shoes', limit: 5, min_relevance_score: 0, sort: 'price_asc', filters: { category: 'footwear' } });
+    const prices = cheap.results.map((r) => r.price_amount!);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    for (const r of cheap.results) expect(r.category.startsWith('Footwear')).toBe(true);
+    const excluded = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0, exclude_product_ids: all.results.slice(0, 3).map((r) => r.product_id) });
+    for (const r of excluded.results) expect(all.results.slice(0, 3).map((x) => x.product_id)).not.toContain(r.product_id);
+    const two = await search({ query: 'running shoes', limit: 2 });
+    expect(two.results).toHaveLength(2);
+    expect(two.metadata.total_matches).toBeGreaterThan(2);
+    const keyword = await search({ query: 'shoes', limit: 10, min_relevance_score: 0, filters: { keyword_filter: 'waterproof' } });
+    for (const r of keyword.results) expect(JSON.stringify(r).toLowerCase()).toContain('waterproof');
+  });
+
+  it('does not fill every slot with colour variants of one product', async () => {
+    const body = await search({ query: 'Fernrunner trail running shoe', limit: 3, min_relevance_score: 0 });
+    expect(body.results.filter((r) => r.title.includes('Fernrunner'))).toHaveLength(1);
+  });
+
+  it('writes one impression per returned result, and only those', async () => {
+    const body = await search({ query: 'wireless headphones', limit: 4 });
+    const rows = await t.db.query<{ id: string; product_id: string; position: number; session_id: string }>(
+      'SELECT id, product_id, position, session_id FROM impressions WHERE request_id = $1 ORDER BY position',
+      [body.request_id],
+    );
+    expect(rows.map((r) => [r.id, r.product_id, r.position])).toEqual(body.results.map((r, i) => [r.impression_id, r.product_id, i + 1]));
+    expect(new Set(rows.map((r) => r.session_id))).toEqual(new Set([body.metadata.session_id]));
+    const none = await search({ query: 'who won the 1998 world cup' });
+    expect(await t.db.query('SELECT 1 FROM impressions WHERE request_id = $1', [none.request_id])).toEqual([]);
+  });
+
+  it('redacts PII before matching and storing it, and lists the types', async () => {
+    const body = await search({ query: 'my email is jane.doe@example.com and my phone is (415) 555-0132, I want wireless headphones' });
+    expect(body.metadata.pii_redacted.sort()).toEqual(['email', 'phone']);
+    expect(body.results.length).toBeGreaterThan(0);
+    const [row] = await t.db.query<{ query: string }>('SELECT query FROM search_requests WHERE id = $1', [body.request_id]);
+    expect(row?.query).toContain('[EMAIL]');
+    expect(row?.query).not.toContain('jane.doe');
+    expect(row?.query).not.toContain('555-0132');
+  });
+
+  const invalid: [Record<string, unknown>, string][] = [
+    [{}, 'query'],
+    [{ query: '   ' }, 'query'],
+    [{ query: 'x'.repeat(2001) }, 'query'],
+    [{ query: 'x', limit: 11 }, 'limit'],
+    [{ query: 'x', limit: 0 }, 'limit'],
+    [{ query: 'x', min_relevance_score: 1.5 }, 'min_relevance_score'],
+    [{ query: 'x', sort: 'popularity' }, 'sort'],
+    [{ query: 'x', filters: { min_price: 50, max_price: 10 } }, 'filters'],
+    [{ query: 'x', filters: { colour: 'red' } }, 'filters'],
+    [{ query: 'x', session_id: 'not-a-uuid' }, 'session_id'],
+    [{ query: 'x', conversation_context: [{ role: 'robot', content: 'hi' }] }, 'conversation_context'],
+    [{ query: 'x', exclude_product_ids: Array(201).fill('p') }, 'exclude_product_ids'],
+    [{ query: 'x', limt: 3 }, 'limt'],
+  ];
+  it.each(invalid.map(([body, field]) => [field, body] as const))('rejects an invalid %s', async (field, body) => {
+    const problem = expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search', body), 400, 'validation_failed');
+    expect((problem.errors as { path: string }[]).some((e) => e.path.includes(field))).toBe(true);
+  });
+
+  it('needs the search scope', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'no search', scopes: ['analytics:read'] });
+    expectProblem(await call(t.app, key, 'POST', '/v1/search', { query: 'shoes' }), 403, 'insufficient_scope');
+  });
+});
