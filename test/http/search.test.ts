@@ -151,3 +151,72 @@ describe('POST /v1/search', () => {
     expectProblem(await call(t.app, key, 'POST', '/v1/search', { query: 'shoes' }), 403, 'insufficient_scope');
   });
 });
+
+describe('POST /v1/search with stream: true', () => {
+  it('streams one result event per product in rank order, then done, to a real HTTP client', async () => {
+    const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const res = await fetch(`${base}/v1/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'espresso machine', limit: 3, stream: true }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('ratelimit')).toMatch(/^"default";r=\d+/);
+    const events: { event: string; data: unknown }[] = [];
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body!) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      let split: number;
+      while ((split = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, split);
+        buffer = buffer.slice(split + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
+        const data = /^data: (.*)$/m.exec(block)?.[1] ?? 'null';
+        events.push({ event, data: JSON.parse(data) });
+      }
+    }
+    const results = events.filter((e) => e.event === 'result').map((e) => e.data as Result);
+    expect(results.length).toBeGreaterThan(0);
+    expect(events.at(-1)?.event).toBe('done');
+    const done = events.at(-1)!.data as { request_id: string; metadata: { total_matches: number } };
+    const rows = await t.db.query<{ id: string }>('SELECT id FROM impressions WHERE request_id = $1 ORDER BY position', [done.request_id]);
+    expect(rows.map((r) => r.id)).toEqual(results.map((r) => r.impression_id));
+    const scores = results.map((r) => r.relevance_score);
+    expect(events.filter((e) => e.event === 'result')).toHaveLength(results.length);
+    expect(scores.length).toBeLessThanOrEqual(3);
+  });
+
+  it('answers a bad streamed request with a plain problem', async () => {
+    expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search', { query: '', stream: true }), 400, 'validation_failed');
+  });
+});
+
+describe('POST /v1/search/batch', () => {
+  it('answers each query on its own: one invalid query does not fail the others', async () => {
+    const res = await call(t.app, t.adminKey, 'POST', '/v1/search/batch', {
+      queries: [{ query: 'espresso machine', limit: 2 }, { query: 'x', limit: 99 }, { query: 'wireless headphones' }, { query: 'y', stream: true }],
+    });
+    expectStatus(res, 200);
+    const { results } = res.json() as { results: { index: number; status: number; body?: Body; error?: { code: string; errors: { path: string }[] } }[] };
+    expect(results.map((r) => [r.index, r.status])).toEqual([[0, 200], [1, 400], [2, 200], [3, 400]]);
+    expect(results[1]?.error?.code).toBe('validation_failed');
+    expect(results[1]?.error?.errors[0]?.path).toBe('queries.1.limit');
+    expect(results[3]?.error?.errors[0]?.path).toBe('queries.3.stream');
+    expect(results[0]?.body?.request_id).not.toBe(results[2]?.body?.request_id);
+    expect(results[0]?.body?.results.length).toBeLessThanOrEqual(2);
+  });
+
+  it('charges one rate-limit unit per query', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'batch budget', scopes: ['search'], rate_limit_per_minute: 5 });
+    const queries = Array.from({ length: 4 }, () => ({ query: 'tent' }));
+    expectStatus(await call(t.app, key, 'POST', '/v1/search/batch', { queries }), 200);
+    expectProblem(await call(t.app, key, 'POST', '/v1/search/batch', { queries: queries.slice(0, 2) }), 429, 'rate_limited');
+  });
+
+  it('validates the envelope', async () => {
+    expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search/batch', { queries: [] }), 400, 'validation_failed');
+    expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search/batch', { queries: Array(11).fill({ query: 'x' }) }), 400, 'validation_failed');
+  });
+});

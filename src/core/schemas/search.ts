@@ -77,3 +77,22 @@ export const SearchResponseSchema = z.object({
   }),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+
+/** POST /search/batch: up to 10 searches, each validated and answered on its own. */
+export const SearchBatchRequestSchema = z
+  .object({
+    queries: z.array(z.unknown()).min(1).max(10).describe('Search requests (without stream); one bad query does not fail the others'),
+  })
+  .strict();
+
+export const SearchBatchResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      index: z.number().int(),
+      status: z.number().int().describe('HTTP status this query alone would have had'),
+      body: SearchResponseSchema.optional(),
+      error: z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string(), code: z.string() }).loose().optional(),
+    }),
+  ),
+});
+export type SearchBatchResponse = z.infer<typeof SearchBatchResponseSchema>;
