@@ -38,6 +38,10 @@ export async function ensureIndexes(
   options: { annThreshold: number; annIndex: Exclude<AnnIndexKind, 'none'> },
 ): Promise<AnnIndexKind> {
   if (rows === 0) return 'none';
+  // Each written batch is a data fragment; hundreds of small fragments make every query pay
+  // per-fragment overhead. Compact before indexing (older versions stay readable: cleanup only
+  // removes versions older than optimize()'s 7-day default).
+  await table.optimize();
   const existing = new Set((await table.listIndices()).map((i) => i.columns.join(',')));
   const create = async (column: string, config: lancedb.Index) => {
     if (rebuild || !existing.has(column)) await table.createIndex(column, { config, replace: true });
@@ -57,6 +61,7 @@ export async function ensureIndexes(
     await table.dropIndex('vector_idx');
     ann = 'none';
   }
+  // Fold the new rows into indexes that were kept (not rebuilt) above.
   if (!rebuild) await table.optimize();
   return ann;
 }
