@@ -27,7 +27,8 @@ const MATERIALS = ['aluminum', 'steel', 'nylon', 'leather', 'mesh', 'bamboo', 's
 const BRAND_PARTS = [['Nor', 'Kes', 'Bri', 'Val', 'Tor', 'Alp', 'Sol', 'Mar', 'Ede', 'Cor'], ['land', 'trel', 'wick', 'mont', 'haus', 'ridge', 'field', 'crest', 'line', 'works']];
 const MERCHANTS = Array.from({ length: 40 }, (_, i) => `Synthetic Shop ${i + 1}`);
 
-function mulberry32(seed: number): () => number {
+/** Deterministic pseudo-random numbers in [0, 1) for a seed (mulberry32): repeatable test data. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

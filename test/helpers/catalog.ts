@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { uuidV5 } from '../../src/core/catalog/normalize.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { mulberry32 } from '../../tools/gen-catalog.js';
 
 export const tempCatalogUri = (): string => join(mkdtempSync(join(tmpdir(), 'aisle-catalog-')), 'catalog');
 
@@ -11,17 +12,8 @@ export function openTestCatalog(uri = tempCatalogUri(), annThreshold = 1_000_000
   return LanceCatalogStore.open({ uri, annThreshold, annIndex: 'ivf_hnsw_sq' });
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so vector tests are repeatable. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers, so vector tests are repeatable. */
+export const seededRandom = mulberry32;
 
 export function unitVector(random: () => number, dims: number): Float32Array {
   const v = Float32Array.from({ length: dims }, () => random() * 2 - 1);

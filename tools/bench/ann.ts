@@ -23,24 +23,13 @@ import type { AnnIndexKind, CatalogRow, Embedder } from '../../src/core/ports.js
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { syntheticCatalog, syntheticProduct } from '../gen-catalog.js';
+import { mulberry32, syntheticCatalog, syntheticProduct } from '../gen-catalog.js';
 import { formatTable, median, round } from './lib.js';
 import { percentile, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
   options: { synthetic: { type: 'string' }, queries: { type: 'string', default: '200' }, 'catalog-uri': { type: 'string' }, kinds: { type: 'string', default: 'ivf_hnsw_sq,ivf_pq' } },
 });
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mix(a: Float32Array, b: Float32Array, random: () => number): Float32Array {
   const w = 0.7 + 0.3 * random();
