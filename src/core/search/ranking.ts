@@ -112,15 +112,19 @@ const COLOURS = new Set(
   'black white grey gray silver gold red blue navy green olive teal yellow orange pink purple brown beige tan sand cream ivory charcoal graphite slate midnight forest coral mint burgundy maroon khaki'.split(' '),
 );
 
-/** Moves a product's further variants after every distinct product, so they cannot fill every slot. */
+// Each further variant of a product already ranked keeps this share of its score per variant
+// before it: three colours of one shoe at 0.93 become 0.93, 0.79, 0.67, so other good products
+// come between them, while a family of genuinely relevant products still beats unrelated ones.
+const VARIANT_DECAY = 0.85;
+
+/** Demotes further colour/size variants of a product so they cannot fill every slot. Input in rank order. */
 export function diversify(ranked: readonly Candidate[]): Candidate[] {
-  const seen = new Set<string>();
-  const first: Candidate[] = [];
-  const repeats: Candidate[] = [];
+  const seen = new Map<string, number>();
   for (const c of ranked) {
     const key = variantKey(c.product);
-    (seen.has(key) ? repeats : first).push(c);
-    seen.add(key);
+    const before = seen.get(key) ?? 0;
+    c.rankScore *= VARIANT_DECAY ** before;
+    seen.set(key, before + 1);
   }
-  return [...first, ...repeats];
+  return [...ranked].sort((a, b) => b.rankScore - a.rankScore);
 }

@@ -8,6 +8,8 @@ import { explain } from './explain.js';
 import { contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
 import { diversify, fuseCandidates, FALLBACK_CALIBRATION, type Calibration, type Candidate } from './ranking.js';
 
+export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
+
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 /** How many products each retrieval contributes before fusion. */
 const RETRIEVAL_DEPTH = 100;
@@ -44,7 +46,12 @@ export class SearchService {
     this.calibration = deps.calibration ?? FALLBACK_CALIBRATION;
   }
 
-  async search(principal: Principal, request: SearchRequest): Promise<SearchResponse> {
+  /**
+   * `options.retrieval` isolates one half for evaluation (npm run eval): 'lexical' ranks by BM25
+   * alone, 'dense' by cosine alone; the API always runs 'hybrid'.
+   */
+  async search(principal: Principal, request: SearchRequest, options: { retrieval?: RetrievalMode } = {}): Promise<SearchResponse> {
+    const retrieval = options.retrieval ?? 'hybrid';
     const started = performance.now();
     const now = this.deps.clock.now();
     const policy = principal.piiPolicy ?? 'redact';
@@ -76,10 +83,11 @@ export class SearchService {
 
     const [vector] = await this.deps.embedder.embed([toEmbeddingInput(matchText)]);
     const [dense, lexical] = await Promise.all([
-      this.deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter }),
-      this.deps.catalog.textSearch(matchText, { limit: RETRIEVAL_DEPTH, filter }),
+      retrieval === 'lexical' ? [] : this.deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter }),
+      retrieval === 'dense' ? [] : this.deps.catalog.textSearch(matchText, { limit: RETRIEVAL_DEPTH, filter }),
     ]);
     const candidates = fuseCandidates(matchText, forMatching(query), lexical, dense, this.calibration);
+    if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.bm25 : c.cosine;
     const shown = new Set(session.shownProductIds);
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
 

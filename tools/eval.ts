@@ -1,0 +1,122 @@
+/**
+ * Relevance evaluation (CONTRACT §0): `npm run eval -- --set ../shared/data/eval/crowdflower`.
+ *
+ * Imports the set's products.jsonl into a temporary catalog through the real ingest path, runs
+ * every dev query through the real search core (limit 10, min_relevance_score 0) once per
+ * retrieval mode (lexical alone, dense alone, hybrid = what the API serves), writes run files,
+ * and prints NDCG@10, MRR@10 and Recall@10 from ../shared/eval/ndcg.mjs beside the BM25
+ * baseline (../shared/eval/bm25-baseline.mjs) measured in the same run.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../src/core/clock.js';
+import { ingestCatalog } from '../src/core/catalog/ingest.js';
+import { createCore } from '../src/core/index.js';
+import type { RetrievalMode } from '../src/core/search/search-service.js';
+import { createEmbedder } from '../src/embed/embedder.js';
+import { readFeed } from '../src/ingest/formats/detect.js';
+import { createLogger } from '../src/logger.js';
+import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
+import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
+import { SearchRequestSchema } from '../src/core/schemas/search.js';
+
+const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' } } });
+
+interface Metrics {
+  ndcg: number;
+  mrr: number;
+  recall: number;
+  queries: number;
+}
+
+function score(evalDir: string, qrels: string, run: string): Metrics {
+  const out = execFileSync(process.execPath, [join(evalDir, 'ndcg.mjs'), '--qrels', qrels, '--run', run, '--json'], { encoding: 'utf8' });
+  const j = JSON.parse(out) as Record<string, number>;
+  const pick = (re: RegExp) => Number(Object.entries(j).find(([k]) => re.test(k))?.[1] ?? Number.NaN);
+  return { ndcg: pick(/^ndcg/i), mrr: pick(/^mrr/i), recall: pick(/^recall/i), queries: pick(/quer/i) };
+}
+
+async function readQueries(path: string, limit: number): Promise<{ id: string; text: string }[]> {
+  const queries: { id: string; text: string }[] = [];
+  for await (const line of createInterface({ input: createReadStream(path) })) {
+    if (!line.trim()) continue;
+    const q = JSON.parse(line) as { query_id: string; query: string };
+    queries.push({ id: q.query_id, text: q.query });
+    if (queries.length >= limit) break;
+  }
+  return queries;
+}
+
+async function main(): Promise<number> {
+  if (!values.set) {
+    process.stderr.write('usage: npm run eval -- --set DIR   (DIR holds products.jsonl, queries_dev.jsonl, qrels_dev.tsv)\n');
+    return 64;
+  }
+  const setDir = resolve(values.set);
+  // The evaluator and baseline live in shared/eval, three levels above shared/data/eval/<set>.
+  const evalDir = resolve(values['eval-dir'] ?? resolve(setDir, '../../../eval'));
+  for (const f of [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv'), join(evalDir, 'ndcg.mjs')]) {
+    if (!existsSync(f)) {
+      process.stderr.write(`skipping evaluation: ${f} is absent (the labelled sets live in ../shared, beside the repository)\n`);
+      return 0;
+    }
+  }
+  const work = mkdtempSync(join(tmpdir(), 'aisle-eval-'));
+  const out = values.out ? resolve(values.out) : work;
+  const name = basename(setDir);
+  try {
+    const started = Date.now();
+    const baselineRun = join(out, `${name}.bm25.run.tsv`);
+    execFileSync(process.execPath, [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun], { stdio: 'ignore' });
+
+    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: values['model-cache'] ?? join(work, 'models') });
+    const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+    process.stderr.write(`imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
+
+    const db = await openDb({ kind: 'pglite-memory' });
+    await migrate(db);
+    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: 600, catalog, embedder });
+    const { account, firstKey } = await core.accounts.create('eval');
+    const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
+    const queries = await readQueries(join(setDir, 'queries_dev.jsonl'), values.limit ? Number(values.limit) : Number.POSITIVE_INFINITY);
+
+    const rows: [string, Metrics, number][] = [['BM25 baseline (shared/eval)', score(evalDir, join(setDir, 'qrels_dev.tsv'), baselineRun), Number.NaN]];
+    for (const mode of ['lexical', 'dense', 'hybrid'] as RetrievalMode[]) {
+      const lines: string[] = [];
+      const latencies: number[] = [];
+      for (const q of queries) {
+        const request = SearchRequestSchema.parse({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 });
+        const t = performance.now();
+        const response = await core.search().search(principal, request, { retrieval: mode });
+        latencies.push(performance.now() - t);
+        response.results.forEach((r, i) => lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`));
+      }
+      const run = join(out, `${name}.${mode}.run.tsv`);
+      writeFileSync(run, `${lines.join('\n')}\n`);
+      latencies.sort((a, b) => a - b);
+      rows.push([`Aisle ${mode}`, score(evalDir, join(setDir, 'qrels_dev.tsv'), run), latencies[Math.floor(latencies.length / 2)]!]);
+    }
+    await db.close();
+    await catalog.close();
+    await embedder.close();
+
+    const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(4));
+    process.stdout.write(`Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall), ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(`${'system'.padEnd(30)} ${'NDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'Recall@10'.padStart(10)} ${'p50 ms'.padStart(8)}\n`);
+    for (const [label, m, p50] of rows) {
+      process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);
+    }
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])) })}\n`);
+    return 0;
+  } finally {
+    if (!values.out) await rm(work, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();
