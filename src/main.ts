@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   const catalog = await openCatalog(config);
   const embedder = await openEmbedder(config);
   await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
+  const calibration = await catalog.readCalibration(embedder.model);
+  logger.info({ calibration: calibration?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'relevance calibration');
   const core = createCore({
     stores: createPgStores(db),
     clock: systemClock,
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
     catalog,
     embedder,
+    calibration,
   });
 
   const created = await core.accounts.ensureDefault();

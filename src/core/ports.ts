@@ -1,4 +1,5 @@
 import type { CatalogProduct } from './catalog/product.js';
+import type { Calibration } from './search/ranking.js';
 import type { Scope } from './keys/scopes.js';
 
 /** The subset of pino the core logs through; keeps the core free of a logging dependency. */
@@ -182,6 +183,9 @@ export interface CatalogStore {
   getByIds(productIds: readonly string[]): Promise<CatalogProduct[]>;
   vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]>;
   textSearch(query: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]>;
+  /** The relevance calibration fitted for `model` (npm run calibrate), or null. */
+  readCalibration(model: string): Promise<Calibration | null>;
+  writeCalibration(model: string, calibration: Calibration): Promise<void>;
   /** Every product of the serving version, in batches (re-index). */
   scanProducts(): AsyncIterable<CatalogProduct[]>;
   /** Every product id and vector of the serving version (re-index, ANN evaluation). */

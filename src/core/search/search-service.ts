@@ -81,12 +81,7 @@ export class SearchService {
     );
     const filter = this.catalogFilter(request, price);
 
-    const [vector] = await this.deps.embedder.embed([toEmbeddingInput(matchText)]);
-    const [dense, lexical] = await Promise.all([
-      retrieval === 'lexical' ? [] : this.deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter }),
-      retrieval === 'dense' ? [] : this.deps.catalog.textSearch(matchText, { limit: RETRIEVAL_DEPTH, filter }),
-    ]);
-    const candidates = fuseCandidates(matchText, forMatching(query), lexical, dense, this.calibration);
+    const candidates = await retrieveCandidates(this.deps, { matchText, currentQuery: forMatching(query), filter, retrieval, calibration: this.calibration });
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.bm25 : c.cosine;
     const shown = new Set(session.shownProductIds);
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
@@ -174,6 +169,22 @@ export class SearchService {
       external_id: p.externalId,
     };
   }
+}
+
+/**
+ * Both retrievals with the filter pushed down, fused into scored candidates: the one path shared
+ * by search and by calibration (tools/calibrate.ts), so calibration sees the features search uses.
+ */
+export async function retrieveCandidates(
+  deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'>,
+  input: { matchText: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; calibration: Calibration },
+): Promise<Candidate[]> {
+  const [vector] = await deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+  const [dense, lexical] = await Promise.all([
+    input.retrieval === 'lexical' ? [] : deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter }),
+    input.retrieval === 'dense' ? [] : deps.catalog.textSearch(input.matchText, { limit: RETRIEVAL_DEPTH, filter: input.filter }),
+  ]);
+  return fuseCandidates(input.matchText, input.currentQuery, lexical, dense, input.calibration);
 }
 
 /** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */

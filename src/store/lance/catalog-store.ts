@@ -4,10 +4,11 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
+import type { Calibration } from '../../core/search/ranking.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
 import { annIndexConfig, ensureIndexes } from './indexes.js';
-import { META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
+import { CALIBRATION_TABLE, META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
 import { buildWhere, sqlString } from './where.js';
 
 export interface LanceCatalogOptions {
@@ -100,6 +101,26 @@ export class LanceCatalogStore implements CatalogStore {
       lock?.release();
       throw err;
     }
+  }
+
+  async readCalibration(model: string): Promise<Calibration | null> {
+    if (!(await this.conn.tableNames()).includes(CALIBRATION_TABLE)) return null;
+    const table = await this.conn.openTable(CALIBRATION_TABLE);
+    try {
+      const rows = (await table.query().where(`model = ${sqlString(model)}`).limit(1).toArray()) as Record<string, unknown>[];
+      return rows[0] ? (JSON.parse(String(rows[0].calibration)) as Calibration) : null;
+    } finally {
+      table.close();
+    }
+  }
+
+  /** One row per model; replacing the table is a single commit. */
+  async writeCalibration(model: string, calibration: Calibration): Promise<void> {
+    const others = (await this.conn.tableNames()).includes(CALIBRATION_TABLE)
+      ? ((await (await this.conn.openTable(CALIBRATION_TABLE)).query().where(`model <> ${sqlString(model)}`).toArray()) as Record<string, unknown>[])
+      : [];
+    const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(calibration) }];
+    await this.conn.createTable(CALIBRATION_TABLE, rows, { mode: 'overwrite', schema: calibrationSchema() });
   }
 
   /**

@@ -4,6 +4,9 @@ import { categoryKeys, filterKey } from './where.js';
 
 export const PRODUCTS_TABLE = 'products';
 export const META_TABLE = 'catalog_meta';
+export const CALIBRATION_TABLE = 'calibration';
+
+export const calibrationSchema = (): Schema => new Schema([new Field('model', new Utf8(), false), new Field('calibration', new Utf8(), false)]);
 
 export function productSchema(dimensions: number): Schema {
   const text = (name: string, nullable = true) => new Field(name, new Utf8(), nullable);

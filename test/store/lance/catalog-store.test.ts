@@ -151,6 +151,17 @@ describe('LanceCatalogStore', () => {
     expect((await store2.textSearch('crashed import', { limit: 10 })).length).toBe(0);
   });
 
+  it('stores a relevance calibration per embedding model', async () => {
+    const store = await open();
+    expect(await store.readCalibration('m1')).toBeNull();
+    const k = { source: 'test', bias: -1, cosine: 2, bm25: 0.5, coverage: 1, titleCoverage: 1 };
+    await store.writeCalibration('m1', k);
+    await store.writeCalibration('m2', { ...k, bias: -2 });
+    expect(await store.readCalibration('m1')).toEqual(k);
+    expect((await store.readCalibration('m2'))?.bias).toBe(-2);
+    expect(await store.readCalibration("m3' OR '1'='1")).toBeNull();
+  });
+
   it('builds an ANN index past the threshold and still finds exact matches', async () => {
     const store = await open(undefined, 1000);
     const data = rows(0, 3000, 11);
