@@ -164,7 +164,7 @@ export class LanceCatalogStore implements CatalogStore {
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);
     if (options.exact) query = query.bypassVectorIndex();
-    else if (this.serving.info.annIndex !== 'none') query = annIndexConfig(this.serving.info.annIndex).tune(query);
+    else if (this.serving.info.annIndex !== 'none') query = annIndexConfig(this.serving.info.annIndex).tune(query, options.limit);
     const rows = await query.toArray();
     return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _distance: number })._distance) }));
   }

@@ -5,7 +5,7 @@ import type { AnnIndexKind } from '../../core/ports.js';
 interface AnnConfig {
   index(rows: number): lancedb.Index;
   /** Query-time settings that keep recall@10 against exact search ≥ 0.95 (measured: tools/bench/ann.ts). */
-  tune(query: VectorQuery): VectorQuery;
+  tune(query: VectorQuery, limit: number): VectorQuery;
 }
 
 const partitionsFor = (rows: number) => Math.max(1, Math.min(1024, Math.round(Math.sqrt(rows))));
@@ -16,7 +16,8 @@ const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
     // Home Depot catalog, 54,667 real USE-lite vectors, 200 dev queries (tools/bench/ann.ts):
     // nprobes 8 / ef 64 → recall@10 0.955; 10 / 64 → 0.963; 12 / 96 → 0.984 at ~9 ms p50
     // (exact: ~50-70 ms). The margin over 0.95 is worth the extra milliseconds.
-    tune: (q) => q.nprobes(12).ef(96),
+    // HNSW refuses an ef below the number of results asked for.
+    tune: (q, limit) => q.nprobes(12).ef(Math.max(96, limit)),
   },
   ivf_pq: {
     index: (rows) => lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: partitionsFor(rows), numSubVectors: 64 }),

@@ -173,5 +173,7 @@ describe('LanceCatalogStore', () => {
       if (best?.product.productId === r.product.productId) hits++;
     }
     expect(hits).toBeGreaterThanOrEqual(48);
+    // Search asks for 100 candidates per retrieval: more than the index's default ef.
+    expect(await store.vectorSearch(data[0]!.vector, { limit: 150, filter: { maxPrice: 2000 } })).toHaveLength(150);
   });
 });
