@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../../src/core/clock.js';
 import { createCore, type Core } from '../../src/core/index.js';
+import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb, type Db, type DbTarget } from '../../src/store/pg/index.js';
@@ -31,6 +32,8 @@ export interface BenchServerOptions {
   logLevel?: string;
   /** The server default for new keys; benches create their own keys with explicit limits. */
   defaultRateLimitPerMinute?: number;
+  /** A catalog and its embedder, for benches that search. */
+  search?: { catalog: CatalogStore; embedder: Embedder };
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       clock: systemClock,
       logger,
       defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
+      ...(options.search ?? {}),
     });
     const { app } = await buildApp({ core, logger });
     undo.push(() => app.close());
@@ -99,6 +103,8 @@ export interface LoadOptions {
   durationSeconds: number;
   connections: number;
   headers?: Record<string, string>;
+  /** POST these bodies (JSON text), cycling through them; GET when absent. */
+  bodies?: readonly string[];
   /** Shown in error messages. */
   label?: string;
 }
@@ -129,6 +135,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers ?? {},
+    ...(options.bodies
+      ? { requests: options.bodies.map((body) => ({ method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...(options.headers ?? {}) } })) }
+      : {}),
     workers: 1,
   });
   const statusCodes: Record<string, number> = {};
