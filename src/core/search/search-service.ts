@@ -74,14 +74,15 @@ export class SearchService {
     const price = extractPriceConstraint(query);
     // Redaction placeholders ([EMAIL]) and the price phrase are not things to match products on.
     const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
+    const currentQuery = forMatching(query);
     const { text: matchText, usedTurn } = contextualQuery(
-      forMatching(price ? query.replace(price.phrase, ' ') : query),
+      price ? currentQuery.replace(price.phrase, ' ') : currentQuery,
       context.map((t) => ({ ...t, content: forMatching(t.content) })),
       session.queries.map(forMatching),
     );
     const filter = this.catalogFilter(request, price);
 
-    const candidates = await retrieveCandidates(this.deps, { matchText, currentQuery: forMatching(query), filter, retrieval, calibration: this.calibration });
+    const candidates = await retrieveCandidates(this.deps, { matchText, currentQuery, filter, retrieval, calibration: this.calibration });
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.bm25 : c.cosine;
     const shown = new Set(session.shownProductIds);
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;

@@ -20,6 +20,10 @@ interface KeyRow {
 const COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
   revoke_at, rate_limit_per_minute, rotated_from`;
 
+// Authentication runs this on every request: the statement text is built once.
+const FIND_BY_SECRET_HASH = `SELECT ${COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`;
+
 // "Live" and "durable admin" are the SQL forms of effectiveStatus() in core/keys/key-status.ts.
 const LIVE = `status IN ('active', 'disabled') AND (revoke_at IS NULL OR revoke_at > $2) AND (expires_at IS NULL OR expires_at > $2)`;
 
@@ -107,11 +111,7 @@ export class PgKeyStore extends PgKeyRepository implements KeyStore {
   }
 
   async findBySecretHash(secretHash: string): Promise<StoredKey | null> {
-    const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject' }>(
-      `SELECT ${COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`,
-      [secretHash],
-    );
+    const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject' }>(FIND_BY_SECRET_HASH, [secretHash]);
     return rows[0] ? { ...toStoredKey(rows[0]), piiPolicy: rows[0].pii_policy } : null;
   }
 
