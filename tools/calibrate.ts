@@ -24,6 +24,7 @@ import { createEmbedder } from '../src/embed/embedder.js';
 import { readFeed } from '../src/ingest/formats/detect.js';
 import { openCatalog } from '../src/runtime.js';
 import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
+import { readJsonl } from './bench/shared-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,12 +50,6 @@ const OFF_TOPIC = [
 
 const features = (c: { cosine: number; bm25: number; coverage: number; titleCoverage: number }): Example['x'] => [c.cosine, c.bm25, c.coverage, c.titleCoverage];
 const toCalibration = (w: number[], source: string): Calibration => ({ source, bias: w[0]!, cosine: w[1]!, bm25: w[2]!, coverage: w[3]!, titleCoverage: w[4]! });
-
-async function readJsonl<T>(path: string): Promise<T[]> {
-  const out: T[] = [];
-  for await (const line of createInterface({ input: createReadStream(path) })) if (line.trim()) out.push(JSON.parse(line) as T);
-  return out;
-}
 
 async function examplesFor(setDir: string, work: string, cacheDir: string, perSet: number): Promise<{ examples: Example[]; model: string }> {
   const name = basename(setDir);

@@ -8,11 +8,10 @@
  * baseline (../shared/eval/bm25-baseline.mjs) measured in the same run.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { ingestCatalog } from '../src/core/catalog/ingest.js';
@@ -24,6 +23,7 @@ import { createLogger } from '../src/logger.js';
 import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
+import { readJsonl } from './bench/shared-data.js';
 
 const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' } } });
 
@@ -39,17 +39,6 @@ function score(evalDir: string, qrels: string, run: string): Metrics {
   const j = JSON.parse(out) as Record<string, number>;
   const pick = (re: RegExp) => Number(Object.entries(j).find(([k]) => re.test(k))?.[1] ?? Number.NaN);
   return { ndcg: pick(/^ndcg/i), mrr: pick(/^mrr/i), recall: pick(/^recall/i), queries: pick(/quer/i) };
-}
-
-async function readQueries(path: string, limit: number): Promise<{ id: string; text: string }[]> {
-  const queries: { id: string; text: string }[] = [];
-  for await (const line of createInterface({ input: createReadStream(path) })) {
-    if (!line.trim()) continue;
-    const q = JSON.parse(line) as { query_id: string; query: string };
-    queries.push({ id: q.query_id, text: q.query });
-    if (queries.length >= limit) break;
-  }
-  return queries;
 }
 
 async function main(): Promise<number> {
@@ -84,7 +73,10 @@ async function main(): Promise<number> {
     const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: 600, catalog, embedder });
     const { account, firstKey } = await core.accounts.create('eval');
     const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
-    const queries = await readQueries(join(setDir, 'queries_dev.jsonl'), values.limit ? Number(values.limit) : Number.POSITIVE_INFINITY);
+    const queries = (await readJsonl<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), values.limit ? Number(values.limit) : undefined)).map((q) => ({
+      id: q.query_id,
+      text: q.query,
+    }));
 
     const rows: [string, Metrics, number][] = [['BM25 baseline (shared/eval)', score(evalDir, join(setDir, 'qrels_dev.tsv'), baselineRun), Number.NaN]];
     for (const mode of ['lexical', 'dense', 'hybrid'] as RetrievalMode[]) {

@@ -10,11 +10,9 @@
  * (each a mix of two plus noise, re-normalised), because embedding a million texts would take the
  * bench past its time budget; the structure (clusters of near-duplicates) is that of a catalog.
  */
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
@@ -25,7 +23,7 @@ import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { mulberry32, syntheticCatalog, syntheticProduct } from '../gen-catalog.js';
 import { formatTable, median, round } from './lib.js';
-import { percentile, sharedPath } from './shared-data.js';
+import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
   options: { synthetic: { type: 'string' }, queries: { type: 'string', default: '200' }, 'catalog-uri': { type: 'string' }, kinds: { type: 'string', default: 'ivf_hnsw_sq,ivf_pq' } },
@@ -50,9 +48,8 @@ async function buildHomeDepot(catalog: LanceCatalogStore, embedder: Embedder): P
     process.stderr.write('embedding and importing the Home Depot catalog (a few minutes)…\n');
     await ingestCatalog((await readFeed(products, {})).records, { catalog, embedder }, { replace: true, dryRun: false });
   }
-  const texts: string[] = [];
-  const lines = createInterface({ input: createReadStream(sharedPath('data/eval/homedepot/queries_dev.jsonl')!) });
-  for await (const line of lines) if (line.trim()) texts.push(toEmbeddingInput(String((JSON.parse(line) as { query: string }).query)));
+  const queries = await readJsonl<{ query: string }>(sharedPath('data/eval/homedepot/queries_dev.jsonl')!, Number(values.queries));
+  const texts = queries.map((q) => toEmbeddingInput(q.query));
   return embedder.embed(texts.slice(0, Number(values.queries)));
 }
 

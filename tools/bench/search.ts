@@ -8,11 +8,10 @@
  * 3. 16 connections with autocannon: searches/s, beside GET /healthz in the same run.
  * Uses DATABASE_URL when set, else PGlite.
  */
-import { createReadStream, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
@@ -24,19 +23,14 @@ import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
-import { percentile, sharedPath } from './shared-data.js';
+import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({ options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' } } });
 
 async function queryTexts(limit: number): Promise<string[]> {
   const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
   if (path === null) return Array.from({ length: limit }, (_, i) => ['cordless drill', 'garden hose', 'espresso machine', 'running shoe', 'tent'][i % 5]!);
-  const out: string[] = [];
-  for await (const line of createInterface({ input: createReadStream(path) })) {
-    if (line.trim()) out.push((JSON.parse(line) as { query: string }).query);
-    if (out.length >= limit) break;
-  }
-  return out;
+  return (await readJsonl<{ query: string }>(path, limit)).map((q) => q.query);
 }
 
 async function main(): Promise<void> {

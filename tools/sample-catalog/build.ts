@@ -49,14 +49,7 @@ const OUT_OF_STOCK = 25;
 const PREORDER = 14;
 
 /** A product before merchant-specific fields are assigned. */
-interface Pending {
-  category: string;
-  merchant: MerchantId;
-  brand: string;
-  title: string;
-  description: string;
-  price: number;
-  attributes: Attributes;
+interface Pending extends FixedProduct {
   availability: Availability;
   /** Fixed products keep their availability. */
   pinned: boolean;

@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { mintKey } from '../keys/key-service.js';
 import { toKeyRecord } from '../keys/key-status.js';
 import { ALL_SCOPES, type Scope } from '../keys/scopes.js';
-import type { Account, AccountStore } from '../ports.js';
+import type { Account, AccountStore, NewKey } from '../ports.js';
 import type { CreatedKey } from '../schemas/keys.js';
 import { AppError } from '../errors.js';
 
@@ -11,6 +11,11 @@ export interface NewAccountResult {
   account: Account;
   firstKey: CreatedKey;
 }
+
+const firstKeyOf = (row: NewKey, secret: string, now: Date): CreatedKey => ({
+  key: secret,
+  metadata: toKeyRecord({ ...row, status: 'active', lastUsedAt: null, revokeAt: null }, now),
+});
 
 /** Operator-side account management (CLI and first start); accounts have no public REST endpoint. */
 export class AccountService {
@@ -20,7 +25,7 @@ export class AccountService {
   async create(name: string, scopes: readonly Scope[] = ALL_SCOPES): Promise<NewAccountResult> {
     const { account, row, secret } = this.draft(name, scopes);
     await this.deps.store.insertWithFirstKey(account, row);
-    return { account, firstKey: { key: secret, metadata: toKeyRecord({ ...row, status: 'active', lastUsedAt: null, revokeAt: null }, account.createdAt) } };
+    return { account, firstKey: firstKeyOf(row, secret, account.createdAt) };
   }
 
   /** First start: creates `default` with an all-scope key when no account exists; null otherwise. */
@@ -28,7 +33,7 @@ export class AccountService {
     const { account, row, secret } = this.draft('default', ALL_SCOPES);
     const created = await this.deps.store.insertIfNoAccounts(account, row);
     if (!created) return null;
-    return { account, firstKey: { key: secret, metadata: toKeyRecord({ ...row, status: 'active', lastUsedAt: null, revokeAt: null }, account.createdAt) } };
+    return { account, firstKey: firstKeyOf(row, secret, account.createdAt) };
   }
 
   async get(id: string): Promise<Account> {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, toProblem } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import type { Principal } from '../../core/ports.js';
+import type { RateLimitDecision } from '../../core/rate-limit/rate-limiter.js';
 import {
   SearchBatchRequestSchema,
   SearchBatchResponseSchema,
@@ -96,7 +97,7 @@ async function runOne(core: Core, principal: Principal, query: unknown, index: n
 }
 
 /** The auth hook charged one unit; a batch of n costs n (CONTRACT §9). */
-async function chargeExtraQueries(core: Core, principal: Principal, extra: number, onDecision: (d: NonNullable<Awaited<ReturnType<Core['rateLimiter']['consume']>>>) => void) {
+async function chargeExtraQueries(core: Core, principal: Principal, extra: number, onDecision: (d: RateLimitDecision) => void) {
   if (extra <= 0) return;
   const decision = await core.rateLimiter.consume(principal, extra);
   if (decision === null) return;

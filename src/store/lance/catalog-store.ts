@@ -116,9 +116,15 @@ export class LanceCatalogStore implements CatalogStore {
 
   /** One row per model; replacing the table is a single commit. */
   async writeCalibration(model: string, calibration: Calibration): Promise<void> {
-    const others = (await this.conn.tableNames()).includes(CALIBRATION_TABLE)
-      ? ((await (await this.conn.openTable(CALIBRATION_TABLE)).query().where(`model <> ${sqlString(model)}`).toArray()) as Record<string, unknown>[])
-      : [];
+    let others: Record<string, unknown>[] = [];
+    if ((await this.conn.tableNames()).includes(CALIBRATION_TABLE)) {
+      const table = await this.conn.openTable(CALIBRATION_TABLE);
+      try {
+        others = (await table.query().where(`model <> ${sqlString(model)}`).toArray()) as Record<string, unknown>[];
+      } finally {
+        table.close();
+      }
+    }
     const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(calibration) }];
     await this.conn.createTable(CALIBRATION_TABLE, rows, { mode: 'overwrite', schema: calibrationSchema() });
   }
