@@ -40,8 +40,8 @@ async function main(): Promise<void> {
   const catalog = await openCatalog(config);
   const embedder = await openEmbedder(config);
   await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
-  const calibration = await catalog.readCalibration(embedder.model);
-  logger.info({ calibration: calibration?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'relevance calibration');
+  const rankingModel = await catalog.readCalibration(embedder.model);
+  logger.info({ rankingModel: rankingModel?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'ranking model and relevance calibration');
   const core = createCore({
     stores: createPgStores(db),
     clock: systemClock,
@@ -49,8 +49,10 @@ async function main(): Promise<void> {
     defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
     catalog,
     embedder,
-    calibration,
+    rankingModel,
   });
+  // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
+  await core.search().warm();
 
   const created = await core.accounts.ensureDefault();
   if (created) {

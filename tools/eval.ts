@@ -3,27 +3,31 @@
  *
  * Imports the set's products.jsonl into a temporary catalog through the real ingest path, runs
  * every dev query through the real search core (limit 10, min_relevance_score 0) once per
- * retrieval mode (lexical alone, dense alone, hybrid = what the API serves), writes run files,
- * and prints NDCG@10, MRR@10 and Recall@10 from ../shared/eval/ndcg.mjs beside the BM25
- * baseline (../shared/eval/bm25-baseline.mjs) measured in the same run.
+ * component, writes run files, and prints NDCG@10, MRR@10 and Recall@10 from
+ * ../shared/eval/ndcg.mjs beside the BM25 baseline (../shared/eval/bm25-baseline.mjs) measured
+ * in the same run. The components, so the gain of each shows:
+ * - lexical: full text alone (canonical measures, spelling correction), ranked by BM25;
+ * - dense: the embedding alone, ranked by cosine;
+ * - fusion: both, ranked by the hand-set fallback model (what a server without `npm run
+ *   calibrate` serves);
+ * - rerank: both, ranked by the learned model, 5-fold cross-validated: each query is searched
+ *   with a model fitted on the other four folds' queries only.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
-import { ingestCatalog } from '../src/core/catalog/ingest.js';
-import { createCore } from '../src/core/index.js';
+import { createCore, type Core } from '../src/core/index.js';
+import { fitRankingModel } from '../src/core/search/ranking-fit.js';
+import type { RankingModel } from '../src/core/search/ranking.js';
 import type { RetrievalMode } from '../src/core/search/search-service.js';
-import { createEmbedder } from '../src/embed/embedder.js';
-import { readFeed } from '../src/ingest/formats/detect.js';
 import { createLogger } from '../src/logger.js';
-import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { readJsonl } from './bench/shared-data.js';
+import { foldOf, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
 
 const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' } } });
 
@@ -63,43 +67,61 @@ async function main(): Promise<number> {
     const baselineRun = join(out, `${name}.bm25.run.tsv`);
     execFileSync(process.execPath, [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun], { stdio: 'ignore' });
 
-    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: values['model-cache'] ?? join(work, 'models') });
-    const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
-    const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
-    process.stderr.write(`imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
-
+    const set = await openLabelledSet(setDir, work, { modelCache: values['model-cache'] ?? join(work, 'models'), ...(values.limit ? { limit: Number(values.limit) } : {}) });
+    // With --limit, every system is scored on the same queries: the qrels of the ones run.
+    let qrels = join(setDir, 'qrels_dev.tsv');
+    if (values.limit) {
+      const ids = new Set(set.queries.map((q) => q.id));
+      const kept = readFileSync(qrels, 'utf8').split('\n').filter((l, i) => i === 0 || ids.has(l.split('\t')[0]!));
+      qrels = join(out, `${name}.qrels.tsv`);
+      writeFileSync(qrels, `${kept.join('\n')}\n`);
+    }
     const db = await openDb({ kind: 'pglite-memory' });
     await migrate(db);
-    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: 600, catalog, embedder });
+    const stores = createPgStores(db);
+    const logger = createLogger('warn');
+    const coreWith = (rankingModel: RankingModel | null): Core =>
+      createCore({ stores, clock: systemClock, logger, defaultRateLimitPerMinute: 600, catalog: set.catalog, embedder: set.embedder, rankingModel });
+    const core = coreWith(null);
     const { account, firstKey } = await core.accounts.create('eval');
     const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
-    const queries = (await readJsonl<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), values.limit ? Number(values.limit) : undefined)).map((q) => ({
-      id: q.query_id,
-      text: q.query,
-    }));
 
-    const rows: [string, Metrics, number][] = [['BM25 baseline (shared/eval)', score(evalDir, join(setDir, 'qrels_dev.tsv'), baselineRun), Number.NaN]];
-    for (const mode of ['lexical', 'dense', 'hybrid'] as RetrievalMode[]) {
+    // Cross-validated models: fold k's queries are searched with a model that never saw them.
+    const training = await trainingQueries(set);
+    const offTopic = await offTopicRows(set);
+    const foldCores = Array.from({ length: 5 }, (_, k) =>
+      coreWith(fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`)),
+    );
+    const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
+
+    const rows: [string, Metrics, number][] = [['BM25 baseline (shared/eval)', score(evalDir, qrels, baselineRun), Number.NaN]];
+    const components: [string, RetrievalMode, (queryId: string) => Core][] = [
+      ['lexical', 'lexical', () => core],
+      ['dense', 'dense', () => core],
+      ['fusion', 'hybrid', () => core],
+      ['rerank', 'hybrid', (id) => foldCores[foldByQuery.get(id) ?? 0]!],
+    ];
+    for (const [label, mode, coreFor] of components) {
       const lines: string[] = [];
       const latencies: number[] = [];
-      for (const q of queries) {
+      for (const q of set.queries) {
         const request = SearchRequestSchema.parse({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 });
         const t = performance.now();
-        const response = await core.search().search(principal, request, { retrieval: mode });
+        const response = await coreFor(q.id).search().search(principal, request, { retrieval: mode });
         latencies.push(performance.now() - t);
         response.results.forEach((r, i) => lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`));
       }
-      const run = join(out, `${name}.${mode}.run.tsv`);
+      const run = join(out, `${name}.${label}.run.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);
       latencies.sort((a, b) => a - b);
-      rows.push([`Aisle ${mode}`, score(evalDir, join(setDir, 'qrels_dev.tsv'), run), latencies[Math.floor(latencies.length / 2)]!]);
+      rows.push([`Aisle ${label}`, score(evalDir, qrels, run), latencies[Math.floor(latencies.length / 2)]!]);
     }
     await db.close();
-    await catalog.close();
-    await embedder.close();
+    await set.close();
+    const queries = set.queries;
 
     const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(4));
-    process.stdout.write(`Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall), ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(`Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall; rerank 5-fold cross-validated), ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     process.stdout.write(`${'system'.padEnd(30)} ${'NDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'Recall@10'.padStart(10)} ${'p50 ms'.padStart(8)}\n`);
     for (const [label, m, p50] of rows) {
       process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);

@@ -4,7 +4,7 @@ import { Authenticator } from './keys/authenticator.js';
 import { KeyService } from './keys/key-service.js';
 import { AppError } from './errors.js';
 import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
-import type { Calibration } from './search/ranking.js';
+import type { RankingModel } from './search/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 
@@ -16,8 +16,8 @@ export interface CoreDeps {
   /** The catalog and embedder searches run on; without them search answers 503. */
   catalog?: CatalogStore;
   embedder?: Embedder;
-  /** Fitted by npm run calibrate; the fallback calibration when absent. */
-  calibration?: Calibration | null;
+  /** Fitted by npm run calibrate; the fallback model when absent. */
+  rankingModel?: RankingModel | null;
 }
 
 /** The transport-free core: REST and MCP adapters call these services and nothing else. */
@@ -35,7 +35,7 @@ export interface Core {
 export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
   const search =
-    deps.catalog && deps.embedder ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, ...(deps.calibration ? { calibration: deps.calibration } : {}) }) : null;
+    deps.catalog && deps.embedder ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) }) : null;
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),

@@ -1,5 +1,5 @@
 import type { CatalogProduct } from './catalog/product.js';
-import type { Calibration } from './search/ranking.js';
+import type { RankingModel } from './search/ranking.js';
 import type { Scope } from './keys/scopes.js';
 
 /** The subset of pino the core logs through; keeps the core free of a logging dependency. */
@@ -153,6 +153,7 @@ export interface ScoredProduct {
   product: CatalogProduct;
   /** Vector search: cosine distance (0 = same direction). Text search: BM25 score (higher is better). */
   score: number;
+  vector?: Float32Array;
 }
 
 export interface CatalogRow {
@@ -181,11 +182,13 @@ export interface CatalogStore {
    */
   openWriter(options: { model: string; dimensions: number; replace: boolean }): Promise<CatalogWriter>;
   getByIds(productIds: readonly string[]): Promise<CatalogProduct[]>;
-  vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]>;
-  textSearch(query: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]>;
+  /** `withVectors` returns each result's vector too (the ranking's pseudo-relevance feedback uses them). */
+  vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]>;
+  /** Full text over the canonical search text (measures as canonicalText writes them). */
+  textSearch(query: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]>;
   /** The relevance calibration fitted for `model` (npm run calibrate), or null. */
-  readCalibration(model: string): Promise<Calibration | null>;
-  writeCalibration(model: string, calibration: Calibration): Promise<void>;
+  readCalibration(model: string): Promise<RankingModel | null>;
+  writeCalibration(model: string, calibration: RankingModel): Promise<void>;
   /** Every product of the serving version, in batches (re-index). */
   scanProducts(): AsyncIterable<CatalogProduct[]>;
   /** Every product id and vector of the serving version (re-index, ANN evaluation). */

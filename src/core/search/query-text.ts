@@ -3,7 +3,8 @@
  * constraints stated in words ("under $120"), and the text the conversation adds.
  */
 
-const STOPWORDS = new Set(
+/** Words of conversation rather than of the thing wanted; not matched against products. */
+export const CONVERSATIONAL_WORDS = new Set(
   ('a an and are as at be but by for from has have i i\'d i\'m in into is it its me my need needs of on one ones or ' +
     'our some that the their them these they this those to want wants was we what which with would you your please ' +
     'looking look find show get got buy something any also like can could should do does just really very good best')
@@ -13,12 +14,7 @@ const STOPWORDS = new Set(
 /** Lower-case word tokens without stopwords; keeps numbers and measures ("10.5", "1/2"). */
 export function queryTerms(text: string): string[] {
   const tokens = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:[./'-][\p{L}\p{N}]+)*/gu) ?? [];
-  return tokens.filter((t) => !STOPWORDS.has(t));
-}
-
-/** A crude stem, enough to match "shoes"/"shoe", "running"/"run" in coverage checks. */
-export function stem(term: string): string {
-  return term.replace(/(?:'s|ies|es|s|ing|ed)$/u, (m) => (m === 'ies' ? 'y' : '')).slice(0, 8);
+  return tokens.filter((t) => !CONVERSATIONAL_WORDS.has(t));
 }
 
 export interface PriceConstraint {

@@ -1,97 +1,105 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
-import { queryTerms, stem } from './query-text.js';
+import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, type AnalyzedQuery, type FeatureName } from './features.js';
+import { lexicalTerms, type Lexicon } from './lexical.js';
 
 export interface Candidate {
   product: CatalogProduct;
-  /** Cosine similarity to the query vector; for products the dense top-k missed, a bound (the lowest seen). */
+  /** Features in FEATURE_NAMES order (features.ts). */
+  x: number[];
+  /** Cosine similarity to the query vector (also x[cosine]); kept by name for explanations. */
   cosine: number;
-  /** BM25 over the best lexical score of this query (0..1); 0 when the lexical top-k missed it. */
-  bm25: number;
-  /** Share of query terms found in the title. */
-  titleCoverage: number;
-  /** Share of query terms found anywhere in the product text. */
-  coverage: number;
+  /** Query words found in the product, as the explanation shows them. */
   matchedTerms: string[];
-  /** Calibrated probability of relevance. */
+  /** The ranking model's score: a logit, higher is better. */
+  score: number;
+  /** Calibrated probability of relevance (grade ≥ 2 on the labelled sets). */
   probability: number;
   /** What ranking sorts on: the probability, adjusted by session signals. */
   rankScore: number;
 }
 
 /**
- * Logistic calibration over the fusion features: P(relevant) = σ(bias + Σ wᵢ·xᵢ).
- * `npm run calibrate` fits these on labelled data; FALLBACK_CALIBRATION is used until then.
+ * A linear ranking model over the features, and its calibration: score = bias + Σ wᵢ·xᵢ orders
+ * the candidates; P(relevant) = σ(scale·score + offset) is the relevance_score. One monotone
+ * map from score to probability keeps the order of results and the order of their scores the
+ * same. `npm run calibrate` fits both on labelled data (stored with the catalog, per embedding
+ * model); FALLBACK_MODEL serves until then.
  */
-export interface Calibration {
+export interface RankingModel {
   source: string;
   bias: number;
-  cosine: number;
-  bm25: number;
-  coverage: number;
-  titleCoverage: number;
+  weights: Partial<Record<FeatureName, number>>;
+  scale: number;
+  offset: number;
 }
 
 /**
- * Hand-set until a fitted calibration exists: a product whose title holds every query term and
- * whose vector is close (cosine ≈ 0.6) scores ≈ 0.9; an unrelated product (cosine ≈ 0.25, no
- * shared terms) ≈ 0.02, so the default min_relevance_score 0.5 answers off-topic queries with
- * nothing rather than with an irrelevant ad.
+ * Hand-set: a product whose title holds every query term and whose vector is close (cosine ≈
+ * 0.6) scores ≈ 0.9; an unrelated product (cosine ≈ 0.25, no shared terms) ≈ 0.02, so the
+ * default min_relevance_score 0.5 answers off-topic queries with nothing rather than with an
+ * irrelevant ad. Measured on the labelled dev sets: README, "Relevance".
  */
-export const FALLBACK_CALIBRATION: Calibration = { source: 'fallback', bias: -6.2, cosine: 6.5, bm25: 1.2, coverage: 2.2, titleCoverage: 1.6 };
+export const FALLBACK_MODEL: RankingModel = {
+  source: 'fallback',
+  bias: -6.2,
+  weights: { cosine: 6.5, bm25: 1.2, coverage: 2.2, titleCoverage: 1.6 },
+  scale: 1,
+  offset: 0,
+};
+
+/** A stored model, or null when it is from an older release (different features): the fallback serves then. */
+export function parseRankingModel(value: unknown): RankingModel | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.bias !== 'number' || typeof v.scale !== 'number' || typeof v.offset !== 'number' || typeof v.weights !== 'object' || v.weights === null) return null;
+  const weights: Partial<Record<FeatureName, number>> = {};
+  for (const [name, w] of Object.entries(v.weights)) {
+    if (!(name in FEATURE_INDEX) || typeof w !== 'number' || !Number.isFinite(w)) return null;
+    weights[name as FeatureName] = w;
+  }
+  return { source: String(v.source ?? 'stored'), bias: v.bias, weights, scale: v.scale, offset: v.offset };
+}
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-export function calibrate(c: Pick<Candidate, 'cosine' | 'bm25' | 'coverage' | 'titleCoverage'>, k: Calibration): number {
-  return sigmoid(k.bias + k.cosine * c.cosine + k.bm25 * c.bm25 + k.coverage * c.coverage + k.titleCoverage * c.titleCoverage);
+/** The model's weights in FEATURE_NAMES order, for scoring many rows. */
+export function weightVector(model: RankingModel): number[] {
+  return FEATURE_NAMES.map((n) => model.weights[n] ?? 0);
 }
 
-function productWords(p: CatalogProduct): { title: Set<string>; all: Set<string> } {
-  const words = (s: string) => new Set(queryTerms(s).map(stem));
-  const attributes = Object.entries(p.attributes).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`).join(' ');
-  const title = words(p.title);
-  const all = words([p.title, p.brand ?? '', p.category.join(' '), p.description, attributes].join(' '));
-  // Boolean attributes say "waterproof: true"; the word that matters is the key.
-  for (const [key, value] of Object.entries(p.attributes)) if (value === true) all.add(stem(key.toLowerCase()));
-  return { title, all };
+export function scoreRow(x: readonly number[], bias: number, w: readonly number[]): number {
+  let z = bias;
+  for (let i = 0; i < w.length; i++) z += w[i]! * x[i]!;
+  return z;
 }
 
-/**
- * Merges the two retrievals into scored candidates. Terms of the current query count twice as
- * much as terms the conversation added: in "waterproof ones" after "trail running shoes", a
- * trail shoe that is not waterproof must lose to one that is.
- */
-export function fuseCandidates(
-  queryText: string,
-  currentQuery: string,
+export const FEATURE_BM25 = FEATURE_INDEX.bm25;
+
+export const toProbability = (score: number, model: RankingModel): number => sigmoid(model.scale * score + model.offset);
+
+/** Canonical number tokens read back as written: 0p5in → 0.5in. */
+const displayWord = (w: string) => w.replace(/(\d)p(\d)/g, '$1.$2');
+
+const lexicalTermsAllIn = (word: string, terms: ReadonlySet<string>) => {
+  const ts = lexicalTerms(word);
+  return ts.length > 0 && ts.every((t) => terms.has(t));
+};
+
+/** Merges the two retrievals into scored candidates. */
+export function rankCandidates(
+  query: AnalyzedQuery & { words: readonly string[] },
   lexical: readonly ScoredProduct[],
   dense: readonly ScoredProduct[],
-  calibration: Calibration,
+  lexicon: Lexicon,
+  model: RankingModel,
 ): Candidate[] {
-  const terms = [...new Set(queryTerms(queryText))];
-  const primary = new Set(queryTerms(currentQuery).map(stem));
-  const weight = (t: string) => (primary.has(stem(t)) ? 2 : 1);
-  const totalWeight = terms.reduce((sum, t) => sum + weight(t), 0);
-  const share = (ts: readonly string[]) => (totalWeight === 0 ? 0 : ts.reduce((sum, t) => sum + weight(t), 0) / totalWeight);
-  const maxBm25 = Math.max(1e-9, ...lexical.map((r) => r.score));
-  const cosines = new Map(dense.map((r) => [r.product.productId, 1 - r.score]));
-  const lowestCosine = dense.length > 0 ? Math.min(...cosines.values()) : 0;
-  const bm25s = new Map(lexical.map((r) => [r.product.productId, r.score / maxBm25]));
-  const products = new Map<string, CatalogProduct>();
-  for (const r of [...dense, ...lexical]) products.set(r.product.productId, r.product);
-
-  return [...products.values()].map((product) => {
-    const words = productWords(product);
-    const matchedTerms = terms.filter((t) => words.all.has(stem(t)));
-    const inTitle = terms.filter((t) => words.title.has(stem(t)));
-    const features = {
-      cosine: cosines.get(product.productId) ?? lowestCosine,
-      bm25: bm25s.get(product.productId) ?? 0,
-      coverage: share(matchedTerms),
-      titleCoverage: share(inTitle),
-    };
-    const probability = calibrate(features, calibration);
-    return { product, ...features, matchedTerms, probability, rankScore: probability };
+  const w = weightVector(model);
+  return computeFeatures(query, lexical, dense, lexicon).map(({ product, terms, x }) => {
+    const score = scoreRow(x, model.bias, w);
+    const probability = toProbability(score, model);
+    const matchedTerms = [...new Set(query.words.filter((word) => lexicalTermsAllIn(word, terms.all)).map(displayWord))];
+    return { product, x, cosine: x[FEATURE_INDEX.cosine]!, matchedTerms, score, probability, rankScore: probability };
   });
 }
 
@@ -113,9 +121,10 @@ const COLOURS = new Set(
 );
 
 // Each further variant of a product already ranked keeps this share of its score per variant
-// before it: three colours of one shoe at 0.93 become 0.93, 0.79, 0.67, so other good products
-// come between them, while a family of genuinely relevant products still beats unrelated ones.
-const VARIANT_DECAY = 0.85;
+// before it: three colours of one shoe at 0.97 become 0.97, 0.68, 0.48, so other good products
+// come between them, while a family of genuinely relevant products still beats unrelated ones
+// (≤ 0.3). 0.85 was too gentle once IDF weighting made a named product's variants near-certain.
+const VARIANT_DECAY = 0.7;
 
 /** Demotes further colour/size variants of a product so they cannot fill every slot. Input in rank order. */
 export function diversify(ranked: readonly Candidate[]): Candidate[] {

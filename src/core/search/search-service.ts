@@ -5,8 +5,10 @@ import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
 import type { CatalogFilter, CatalogStore, Embedder, Principal, SearchStore, SessionState } from '../ports.js';
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
-import { contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
-import { diversify, fuseCandidates, FALLBACK_CALIBRATION, type Calibration, type Candidate } from './ranking.js';
+import { analyzeQuery } from './features.js';
+import { CatalogLexicon, wordTokens } from './lexical.js';
+import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
+import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, type Candidate, type RankingModel } from './ranking.js';
 
 export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
 
@@ -22,7 +24,8 @@ export interface SearchServiceDeps {
   embedder: Embedder;
   store: SearchStore;
   clock: Clock;
-  calibration?: Calibration;
+  /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
+  model?: RankingModel;
 }
 
 const formatPrice = (amount: number | null, currency: string | null): string => {
@@ -40,10 +43,17 @@ const formatPrice = (amount: number | null, currency: string | null): string => 
  * written as an impression before the response exists.
  */
 export class SearchService {
-  private readonly calibration: Calibration;
+  private readonly model: RankingModel;
+  private readonly lexicon: CatalogLexicon;
 
   constructor(private readonly deps: SearchServiceDeps) {
-    this.calibration = deps.calibration ?? FALLBACK_CALIBRATION;
+    this.model = deps.model ?? FALLBACK_MODEL;
+    this.lexicon = new CatalogLexicon(deps.catalog);
+  }
+
+  /** Builds the catalog's vocabulary now rather than on the first search (a second or so on 50k products). */
+  async warm(): Promise<void> {
+    await this.lexicon.get();
   }
 
   /**
@@ -82,8 +92,11 @@ export class SearchService {
     );
     const filter = this.catalogFilter(request, price);
 
-    const candidates = await retrieveCandidates(this.deps, { matchText, currentQuery, filter, retrieval, calibration: this.calibration });
-    if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.bm25 : c.cosine;
+    const candidates = await retrieveCandidates(
+      { ...this.deps, lexicon: this.lexicon },
+      { matchText, currentQuery, filter, retrieval, model: this.model },
+    );
+    if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
     const shown = new Set(session.shownProductIds);
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
 
@@ -172,20 +185,30 @@ export class SearchService {
   }
 }
 
+/** Words that carry the request: canonical measures, no stop words, no conversational filler ("i need", "looking for"). */
+const requestWords = (text: string) => wordTokens(text).filter((w) => !CONVERSATIONAL_WORDS.has(w));
+
 /**
  * Both retrievals with the filter pushed down, fused into scored candidates: the one path shared
- * by search and by calibration (tools/calibrate.ts), so calibration sees the features search uses.
+ * by search, evaluation and calibration (tools/eval.ts, tools/calibrate.ts), so fitting sees the
+ * features search uses. The full-text query goes out while the query is being embedded.
  */
 export async function retrieveCandidates(
-  deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'>,
-  input: { matchText: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; calibration: Calibration },
+  deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'> & { lexicon: CatalogLexicon },
+  input: { matchText: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
 ): Promise<Candidate[]> {
-  const [vector] = await deps.embedder.embed([toEmbeddingInput(input.matchText)]);
-  const [dense, lexical] = await Promise.all([
-    input.retrieval === 'lexical' ? [] : deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter }),
-    input.retrieval === 'dense' ? [] : deps.catalog.textSearch(input.matchText, { limit: RETRIEVAL_DEPTH, filter: input.filter }),
+  const lexicon = await deps.lexicon.get();
+  const words = lexicon.correct(requestWords(input.matchText)).words;
+  const current = lexicon.correct(requestWords(input.currentQuery)).words;
+  const dense = async () => {
+    const [vector] = await deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+    return deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
+  };
+  const [denseResults, lexicalResults] = await Promise.all([
+    input.retrieval === 'lexical' ? [] : dense(),
+    input.retrieval === 'dense' || words.length === 0 ? [] : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
   ]);
-  return fuseCandidates(input.matchText, input.currentQuery, lexical, dense, input.calibration);
+  return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model);
 }
 
 /** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */

@@ -4,7 +4,8 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
-import type { Calibration } from '../../core/search/ranking.js';
+import { canonicalText } from '../../core/search/lexical.js';
+import { parseRankingModel, type RankingModel } from '../../core/search/ranking.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
 import { annIndexConfig, ensureIndexes } from './indexes.js';
@@ -103,19 +104,19 @@ export class LanceCatalogStore implements CatalogStore {
     }
   }
 
-  async readCalibration(model: string): Promise<Calibration | null> {
+  async readCalibration(model: string): Promise<RankingModel | null> {
     if (!(await this.conn.tableNames()).includes(CALIBRATION_TABLE)) return null;
     const table = await this.conn.openTable(CALIBRATION_TABLE);
     try {
       const rows = (await table.query().where(`model = ${sqlString(model)}`).limit(1).toArray()) as Record<string, unknown>[];
-      return rows[0] ? (JSON.parse(String(rows[0].calibration)) as Calibration) : null;
+      return rows[0] ? parseRankingModel(JSON.parse(String(rows[0].calibration))) : null;
     } finally {
       table.close();
     }
   }
 
   /** One row per model; replacing the table is a single commit. */
-  async writeCalibration(model: string, calibration: Calibration): Promise<void> {
+  async writeCalibration(model: string, calibration: RankingModel): Promise<void> {
     let others: Record<string, unknown>[] = [];
     if ((await this.conn.tableNames()).includes(CALIBRATION_TABLE)) {
       const table = await this.conn.openTable(CALIBRATION_TABLE);
@@ -164,24 +165,32 @@ export class LanceCatalogStore implements CatalogStore {
     return rows.map((r) => fromRecord(r as Record<string, unknown>));
   }
 
-  async vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean }): Promise<ScoredProduct[]> {
+  async vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]> {
     if (!this.serving) return [];
-    let query = this.serving.table.vectorSearch(vector).distanceType('cosine').limit(options.limit).select([...PRODUCT_COLUMNS, '_distance']);
+    let query = this.serving.table
+      .vectorSearch(vector)
+      .distanceType('cosine')
+      .limit(options.limit)
+      .select([...PRODUCT_COLUMNS, '_distance', ...(options.withVectors ? ['vector'] : [])]);
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);
     if (options.exact) query = query.bypassVectorIndex();
     else if (this.serving.info.annIndex !== 'none') query = annIndexConfig(this.serving.info.annIndex).tune(query, options.limit);
     const rows = await query.toArray();
-    return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _distance: number })._distance) }));
+    return rows.map((r) => scored(r as Record<string, unknown>, Number((r as { _distance: number })._distance)));
   }
 
-  async textSearch(text: string, options: { limit: number; filter?: CatalogFilter }): Promise<ScoredProduct[]> {
+  async textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
     if (!this.serving || text.trim() === '') return [];
-    let query = this.serving.table.query().fullTextSearch(text, { columns: ['search_text'] }).limit(options.limit).select([...PRODUCT_COLUMNS, '_score']);
+    let query = this.serving.table
+      .query()
+      .fullTextSearch(canonicalText(text), { columns: ['search_text'] })
+      .limit(options.limit)
+      .select([...PRODUCT_COLUMNS, '_score', ...(options.withVectors ? ['vector'] : [])]);
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);
     const rows = await query.toArray();
-    return rows.map((r) => ({ product: fromRecord(r as Record<string, unknown>), score: Number((r as { _score: number })._score) }));
+    return rows.map((r) => scored(r as Record<string, unknown>, Number((r as { _score: number })._score)));
   }
 
   async *scanProducts(): AsyncIterable<CatalogProduct[]> {
@@ -322,4 +331,10 @@ class LanceCatalogWriter implements CatalogWriter {
     this.table.close();
     this.lock?.release();
   }
+}
+
+/** A result row: the product, its retrieval score, and its vector when it was selected. */
+function scored(r: Record<string, unknown>, score: number): ScoredProduct {
+  const vector = r.vector as { toArray(): ArrayLike<number> } | undefined;
+  return { product: fromRecord(r), score, ...(vector ? { vector: Float32Array.from(vector.toArray()) } : {}) };
 }

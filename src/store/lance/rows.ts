@@ -1,5 +1,6 @@
 import { Field, FixedSizeList, Float32, Float64, Int32, List, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import type { AttributeValue, Availability, CatalogProduct } from '../../core/catalog/product.js';
+import { canonicalText } from '../../core/search/lexical.js';
 import { categoryKeys, filterKey } from './where.js';
 
 export const PRODUCTS_TABLE = 'products';
@@ -77,8 +78,9 @@ export function toRecord(product: CatalogProduct, vector: Float32Array): Record<
     disclosure_text: product.disclosureText,
     attributes_json: JSON.stringify(product.attributes),
     last_updated_at: product.lastUpdatedAt,
-    // The title twice: a match there says more than one deep in a description (as BM25F would weigh it).
-    search_text: [product.title, product.title, product.brand ?? '', category, product.description].join(' \n '),
+    // The title twice: a match there says more than one deep in a description (as BM25F would
+    // weigh it). Measures in one spelling (canonicalText), the same the query gets.
+    search_text: [product.title, product.title, product.brand ?? '', category, product.description].map(canonicalText).join(' \n '),
     keyword_text: filterKey([product.title, product.description, product.brand ?? '', category, attributeText(product.attributes)].join(' ')),
     vector,
   };

@@ -154,12 +154,15 @@ describe('LanceCatalogStore', () => {
   it('stores a relevance calibration per embedding model', async () => {
     const store = await open();
     expect(await store.readCalibration('m1')).toBeNull();
-    const k = { source: 'test', bias: -1, cosine: 2, bm25: 0.5, coverage: 1, titleCoverage: 1 };
+    const k = { source: 'test', bias: -1, weights: { cosine: 2, bm25: 0.5, coverage: 1 }, scale: 1.5, offset: -0.2 };
     await store.writeCalibration('m1', k);
     await store.writeCalibration('m2', { ...k, bias: -2 });
     expect(await store.readCalibration('m1')).toEqual(k);
     expect((await store.readCalibration('m2'))?.bias).toBe(-2);
     expect(await store.readCalibration("m3' OR '1'='1")).toBeNull();
+    // A model stored by an older release (other features) reads as none: the fallback serves.
+    await store.writeCalibration('old', { source: 'old', bias: -1, cosine: 2 } as unknown as typeof k);
+    expect(await store.readCalibration('old')).toBeNull();
   });
 
   it('builds an ANN index past the threshold and still finds exact matches', async () => {

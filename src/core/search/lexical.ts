@@ -1,0 +1,250 @@
+/**
+ * Lexical normalisation shared by the full-text index and the query: measures written the way
+ * a catalog writes them and the way a person types them must meet on one token. "1/2 in.",
+ * "1/2 inch", '1/2"' and "0.5 in" all become `0p5 0p5in`; "2 in. x 4 in. x 8 ft." becomes
+ * `2 2in x 4 4in x 8 8ft`, so the query "2x4" (`2 x 4`) matches it on both numbers.
+ * The number stays a token of its own beside the number-with-unit token, so a query that omits
+ * the unit still matches, and one that names it matches more precisely.
+ */
+import { stemmer } from 'stemmer';
+import type { CatalogStore } from '../ports.js';
+
+/** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
+const UNITS: readonly [RegExp, string][] = [
+  [/^(?:inch(?:es)?|in\.?|"|'')/, 'in'],
+  [/^(?:feet|foot|ft\.?|')/, 'ft'],
+  [/^(?:pounds?|lbs?\.?)/, 'lb'],
+  [/^(?:ounces?|oz\.?)/, 'oz'],
+  [/^(?:gallons?|gal\.?)/, 'gal'],
+  [/^(?:quarts?|qt\.?)/, 'qt'],
+  [/^(?:cu\.?\s?ft\.?|cubic\s+f(?:ee|oo)t)/, 'cuft'],
+  [/^(?:sq\.?\s?ft\.?|square\s+f(?:ee|oo)t)/, 'sqft'],
+  [/^(?:millimet(?:er|re)s?|mm)/, 'mm'],
+  [/^(?:centimet(?:er|re)s?|cm)/, 'cm'],
+  [/^(?:volts?|v)/, 'volt'],
+  [/^(?:watts?|w)/, 'watt'],
+  [/^(?:amperes?|amps?|a)/, 'amp'],
+  [/^(?:gauge|gage|ga\.?)/, 'gauge'],
+  [/^btus?/, 'btu'],
+  [/^gpm/, 'gpm'],
+  [/^psi/, 'psi'],
+  [/^(?:packs?|pieces?|pcs?|pk|count|ct)/, 'pack'],
+  [/^lights?/, 'light'],
+];
+
+/** Denominators that make a fraction a measure; "24/7" or "9/11" stay as they are. */
+const MEASURE_DENOMINATORS = new Set([2, 3, 4, 8, 16, 32, 64]);
+
+const decimal = (x: number): string => String(Math.round(x * 10_000) / 10_000);
+
+/** Text with measures in one canonical spelling (see the module comment); lower-case. */
+export function canonicalText(text: string): string {
+  let s = text.normalize('NFKC').toLowerCase().replace(/[″“”]/g, '"').replace(/[′’‘]/g, "'");
+  // ".105 trimmer line" → "0.105"
+  s = s.replace(/(^|[^\d.])\.(\d)/g, '$10.$2');
+  // "1-1/2" and "1 1/2" → 1.5
+  s = s.replace(/(\d+)(?:\s+|-)(\d+)\/(\d+)/g, (m, a: string, b: string, c: string) =>
+    MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(a) + Number(b) / Number(c)) : m,
+  );
+  s = s.replace(/(\d+)\/(\d+)/g, (m, b: string, c: string) => (MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(b) / Number(c)) : m));
+  // "2x4" → "2 x 4"
+  s = s.replace(/(\d)\s*x\s*(?=\d)/g, '$1 x ');
+  s = s.replace(/(\d+(?:\.\d+)?)\s*-?\s*([a-z"'][a-z.]*(?:\s?[a-z.]+)?)/g, (m, num: string, rest: string) => {
+    for (const [re, unit] of UNITS) {
+      const u = re.exec(rest);
+      if (!u) continue;
+      const after = rest.slice(u[0].length);
+      // "4 inches" yes, "4 amazing" no: the unit must end the word.
+      if (/^[a-z]/.test(after) && !u[0].endsWith('.')) continue;
+      const n = num.replace('.', 'p');
+      return ` ${n} ${n}${unit} ${after}`;
+    }
+    return m;
+  });
+  // The full-text tokenizer splits on ".", which would turn 1.5 into 1 and 5.
+  return s.replace(/(\d)\.(\d)/g, '$1p$2');
+}
+
+/** The stop words of the full-text index (Lucene's English list, which LanceDB's tokenizer uses). */
+const INDEX_STOPWORDS = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
+
+/** Canonical word tokens without stop words, unstemmed (spelling correction works on these). */
+export function wordTokens(text: string): string[] {
+  return (canonicalText(text).match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !INDEX_STOPWORDS.has(t));
+}
+
+const stems = new Map<string, string>();
+/** Porter stem, memoised: the same few thousand words recur in every search. */
+export function stem(token: string): string {
+  let s = stems.get(token);
+  if (s === undefined) {
+    s = stemmer(token);
+    if (stems.size > 200_000) stems.clear();
+    stems.set(token, s);
+  }
+  return s;
+}
+
+/** What the lexical features compare: canonical, stop words removed, stemmed. */
+export function lexicalTerms(text: string): string[] {
+  return wordTokens(text).map(stem);
+}
+
+/** Bounded Damerau-Levenshtein distance; returns max + 1 as soon as the distance must exceed max. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      row.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+export interface Correction {
+  from: string;
+  to: string;
+}
+
+/**
+ * Document frequencies of the serving catalog's words, built once per catalog version: the IDF
+ * that weighs query terms, and the vocabulary that corrects what the catalog has never heard of.
+ */
+export class Lexicon {
+  private readonly wordDf = new Map<string, number>();
+  private readonly termDf = new Map<string, number>();
+  private readonly byLength = new Map<number, string[]>();
+  private documents = 0;
+
+  /** One text per product: its title, brand, category and description. */
+  static build(texts: Iterable<string>): Lexicon {
+    const lexicon = new Lexicon();
+    for (const text of texts) lexicon.add(text);
+    for (const [word, df] of lexicon.wordDf) {
+      // Only words seen twice are offered as corrections: a catalog's own typos must not spread.
+      if (df < 2 || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
+      const list = lexicon.byLength.get(word.length) ?? [];
+      list.push(word);
+      lexicon.byLength.set(word.length, list);
+    }
+    return lexicon;
+  }
+
+  private add(text: string): void {
+    this.documents++;
+    const words = new Set(wordTokens(text));
+    for (const w of words) this.wordDf.set(w, (this.wordDf.get(w) ?? 0) + 1);
+    for (const t of new Set([...words].map(stem))) this.termDf.set(t, (this.termDf.get(t) ?? 0) + 1);
+  }
+
+  get size(): number {
+    return this.documents;
+  }
+
+  /** BM25's IDF of a stemmed term: ln(1 + (N − df + 0.5) / (df + 0.5)). */
+  idf(term: string): number {
+    const df = this.termDf.get(term) ?? 0;
+    return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Query words the catalog does not know, corrected against it: the most frequent catalog word
+   * within one edit (two for words of eight letters or more), or a split into two known words
+   * ("harleydavidson"). Adjacent words that the catalog writes as one ("nutri system" →
+   * "nutrisystem") are added beside them. Numbers, short words and known words stay as typed.
+   */
+  correct(words: readonly string[]): { words: string[]; corrections: Correction[] } {
+    const out: string[] = [];
+    const corrections: Correction[] = [];
+    for (const w of words) {
+      const fixed = this.correctWord(w);
+      if (fixed !== null) corrections.push({ from: w, to: fixed.join(' ') });
+      out.push(...(fixed ?? [w]));
+    }
+    for (let i = 0; i + 1 < words.length; i++) {
+      const joined = words[i]! + words[i + 1]!;
+      if (/^[a-z]+$/.test(joined) && (this.wordDf.get(joined) ?? 0) >= 2) {
+        out.push(joined);
+        corrections.push({ from: `${words[i]} ${words[i + 1]}`, to: joined });
+      }
+    }
+    return { words: out, corrections };
+  }
+
+  private correctWord(word: string): string[] | null {
+    if (this.documents === 0 || word.length < 4 || !/^[a-z]+$/.test(word)) return null;
+    if ((this.wordDf.get(word) ?? 0) > 0 || (this.termDf.get(stem(word)) ?? 0) > 0) return null;
+    const max = word.length >= 8 ? 2 : 1;
+    let best: string | null = null;
+    let bestDistance = max + 1;
+    let bestDf = 0;
+    for (let length = word.length - max; length <= word.length + max; length++) {
+      for (const candidate of this.byLength.get(length) ?? []) {
+        const d = editDistance(word, candidate, Math.min(max, bestDistance));
+        const df = this.wordDf.get(candidate)!;
+        if (d < bestDistance || (d === bestDistance && d <= max && df > bestDf)) {
+          best = candidate;
+          bestDistance = d;
+          bestDf = df;
+        }
+      }
+    }
+    for (let k = 3; k <= word.length - 3; k++) {
+      const a = word.slice(0, k);
+      const b = word.slice(k);
+      const dfa = this.wordDf.get(a) ?? 0;
+      const dfb = this.wordDf.get(b) ?? 0;
+      // A split into two known words beats a two-edit guess, or a one-edit guess rarer than both halves.
+      if (dfa > 0 && dfb > 0 && (best === null || bestDistance > 1 || Math.min(dfa, dfb) > bestDf)) return [a, b];
+    }
+    return best === null ? null : [best];
+  }
+}
+
+/** The text of a product that its vocabulary is built from. */
+export const productText = (p: { title: string; brand: string | null; category: readonly string[]; description: string }): string =>
+  [p.title, p.brand ?? '', p.category.join(' '), p.description].join(' ');
+
+/**
+ * The Lexicon of the serving catalog version, rebuilt when the version moves (an import
+ * committed). Concurrent searches share one build; until a rebuild finishes they keep the last.
+ */
+export class CatalogLexicon {
+  private built: { key: string; lexicon: Lexicon } | null = null;
+  private building: { key: string; promise: Promise<Lexicon> } | null = null;
+
+  constructor(private readonly catalog: Pick<CatalogStore, 'info' | 'scanProducts'>) {}
+
+  async get(): Promise<Lexicon> {
+    const info = await this.catalog.info();
+    const key = info === null ? 'empty' : `${info.version}@${info.updatedAt.getTime()}`;
+    if (this.built?.key === key) return this.built.lexicon;
+    if (this.building?.key !== key) {
+      const promise = this.build().then((lexicon) => {
+        this.built = { key, lexicon };
+        return lexicon;
+      });
+      this.building = { key, promise };
+      promise.catch(() => undefined).finally(() => {
+        if (this.building?.promise === promise) this.building = null;
+      });
+    }
+    return this.built?.lexicon ?? this.building!.promise;
+  }
+
+  private async build(): Promise<Lexicon> {
+    const texts: string[] = [];
+    for await (const batch of this.catalog.scanProducts()) for (const p of batch) texts.push(productText(p));
+    return Lexicon.build(texts);
+  }
+}

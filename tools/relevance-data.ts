@@ -1,0 +1,97 @@
+/**
+ * What tools/eval.ts and tools/calibrate.ts share: importing a labelled set into a temporary
+ * catalog through the real ingest path, its grades, and the candidates the real retrieval
+ * returns for its queries, with their ranking features.
+ */
+import { createReadStream } from 'node:fs';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ingestCatalog } from '../src/core/catalog/ingest.js';
+import type { Embedder } from '../src/core/ports.js';
+import { CatalogLexicon } from '../src/core/search/lexical.js';
+import type { TrainingQuery } from '../src/core/search/ranking-fit.js';
+import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
+import { retrieveCandidates } from '../src/core/search/search-service.js';
+import { createEmbedder } from '../src/embed/embedder.js';
+import { readFeed } from '../src/ingest/formats/detect.js';
+import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
+import { readJsonl } from './bench/shared-data.js';
+
+/**
+ * Requests no shopping catalog fits. The labelled sets hold only shopping queries; a calibration
+ * must also learn that "who won the 1998 world cup" fits nothing, so the candidates retrieved
+ * for these are negatives.
+ */
+export const OFF_TOPIC = [
+  'who won the 1998 world cup', 'what is the capital of australia', 'weather in paris tomorrow', 'how do i reverse a linked list',
+  'translate good morning to german', 'what time is it in tokyo', 'explain quantum entanglement simply', 'when was the eiffel tower built',
+  'write a haiku about autumn', 'how many moons does jupiter have', 'what is the square root of 144', 'who wrote pride and prejudice',
+  'convert 10 miles to kilometers', 'symptoms of the common cold', 'best way to learn spanish', 'how does photosynthesis work',
+  'what is the meaning of life', 'latest news about the election', 'how tall is mount everest', 'recipe for banana bread',
+  'who is the president of france', 'how to file my taxes', 'what is machine learning', 'tell me a joke',
+  'how far is the moon from earth', 'what does dna stand for', 'history of the roman empire', 'how to tie a bowline knot',
+  'is it going to rain today', 'define the word serendipity', 'how do vaccines work', 'what year did world war two end',
+  'summarize the plot of hamlet', 'how many people live in canada', 'fix python import error', 'what is the speed of light',
+  'book a flight to london', 'reset my email password', 'how to meditate', 'who painted the mona lisa',
+];
+
+export interface LabelledSet {
+  name: string;
+  catalog: LanceCatalogStore;
+  embedder: Embedder;
+  lexicon: CatalogLexicon;
+  queries: { id: string; text: string }[];
+  /** `${query_id}\t${product_id}` → grade. */
+  grades: Map<string, number>;
+  close(): Promise<void>;
+}
+
+/** Imports `setDir`'s products.jsonl into a catalog under `work`, and reads its dev queries and grades. */
+export async function openLabelledSet(setDir: string, work: string, options: { modelCache: string; limit?: number }): Promise<LabelledSet> {
+  const name = basename(setDir);
+  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: options.modelCache });
+  const catalog = await LanceCatalogStore.open({ uri: join(work, `catalog-${name}`), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+  process.stderr.write(`${name}: imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
+  const grades = new Map<string, number>();
+  for await (const line of createInterface({ input: createReadStream(join(setDir, 'qrels_dev.tsv')) })) {
+    const [q, p, g] = line.split('\t');
+    if (q && p && g && /^\d+$/.test(g)) grades.set(`${q}\t${p}`, Number(g));
+  }
+  const queries = (await readJsonl<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({ id: q.query_id, text: q.query }));
+  const lexicon = new CatalogLexicon(catalog);
+  return {
+    name, catalog, embedder, lexicon, queries, grades,
+    close: async () => {
+      await catalog.close();
+      await embedder.close();
+    },
+  };
+}
+
+/** Every candidate the real retrieval returns for each query, with its features and grade (null when unjudged). */
+export async function trainingQueries(set: LabelledSet): Promise<TrainingQuery[]> {
+  const out: TrainingQuery[] = [];
+  for (const q of set.queries) {
+    if (!q.text.trim()) continue;
+    const candidates = await retrieveCandidates(set, { matchText: q.text, currentQuery: q.text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+    out.push({
+      group: `${set.name}:${q.id}`,
+      rows: candidates.map((c) => ({ x: c.x, grade: set.grades.get(`${q.id}\t${c.product.externalId ?? c.product.productId}`) ?? null })),
+    });
+  }
+  return out;
+}
+
+/** The first 20 candidates (by the fallback model) of each off-topic request: negatives for the calibration. */
+export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
+  const rows: number[][] = [];
+  for (const text of OFF_TOPIC) {
+    const candidates = await retrieveCandidates(set, { matchText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+    rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.x));
+  }
+  return rows;
+}
+
+/** Fold of a query for k-fold cross-validation: by position, so folds are the same in every run. */
+export const foldOf = (index: number, folds = 5): number => index % folds;
