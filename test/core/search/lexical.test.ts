@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalText, CatalogLexicon, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/search/lexical.js';
+import type { CatalogInfo } from '../../../src/core/ports.js';
+import type { CatalogProduct } from '../../../src/core/catalog/product.js';
+
+describe('canonicalText: one spelling for measures', () => {
+  it.each([
+    ['1/2 in. x 10 ft. PVC Pipe', ['0p5', '0p5in', 'x', '10', '10ft', 'pvc', 'pipe']],
+    ['1/2 inch pvc pipe', ['0p5', '0p5in', 'pvc', 'pipe']],
+    ['1/2" pvc', ['0p5', '0p5in', 'pvc']],
+    ['1-1/2 in. copper', ['1p5', '1p5in', 'copper']],
+    ['1 1/2 copper', ['1p5', 'copper']],
+    ['2x4', ['2', 'x', '4']],
+    ['2 in. x 4 in. x 8 ft. Stud', ['2', '2in', 'x', '4', '4in', 'x', '8', '8ft', 'stud']],
+    ['.105 trimmer line', ['0p105', 'trimmer', 'line']],
+    ['Whirlpool 1.9 cu. ft. Microwave', ['whirlpool', '1p9', '1p9cuft', 'microwave']],
+    ['12-Gauge Angle', ['12', '12gauge', 'angle']],
+    ['5 gallon bucket', ['5', '5gal', 'bucket']],
+    ['60 Watt bulb', ['60', '60watt', 'bulb']],
+    ["6' x 8' fence panel", ['6', '6ft', 'x', '8', '8ft', 'fence', 'panel']],
+  ])('%s', (text, tokens) => {
+    expect(wordTokens(text)).toEqual(tokens);
+  });
+
+  it('leaves numbers that are not measures alone', () => {
+    expect(wordTokens('24/7 timer')).toEqual(['24', '7', 'timer']);
+    expect(wordTokens('4 amazing lamps')).toEqual(['4', 'amazing', 'lamps']);
+    expect(canonicalText('Model 9/11 SM-G991U')).toContain('9/11');
+  });
+
+  it('stems after canonicalising, so the index and the query agree', () => {
+    expect(lexicalTerms('Running Shoes, 1/2 in.')).toEqual(['run', 'shoe', '0p5', '0p5in']);
+  });
+});
+
+describe('editDistance', () => {
+  it('counts insertions, deletions, substitutions and transpositions, bounded', () => {
+    expect(editDistance('drill', 'drill', 2)).toBe(0);
+    expect(editDistance('dril', 'drill', 2)).toBe(1);
+    expect(editDistance('drlil', 'drill', 2)).toBe(1);
+    expect(editDistance('brill', 'drill', 2)).toBe(1);
+    expect(editDistance('screwdrvier', 'screwdriver', 2)).toBe(1);
+    expect(editDistance('abc', 'xyzzy', 2)).toBe(3);
+  });
+});
+
+describe('Lexicon', () => {
+  const lexicon = Lexicon.build([
+    'Harley Davidson Shovelheads', 'Harley Davidson Twin Cam', 'Nutrisystem vanilla shakes', 'Nutrisystem weight loss kit',
+    'Cordless drill driver', 'Cordless drill kit', 'Hammer drill', 'Screwdriver set', 'Screwdriver bits', 'Garden hose',
+    'Garden hose reel', 'Dril typo only once',
+  ]);
+
+  it('corrects words the catalog does not know to its most frequent word within one edit, two for long words', () => {
+    expect(lexicon.correct(['cordles', 'drll']).words).toEqual(['cordless', 'drill']);
+    // "Dril" is in the catalog once: a known word stays as typed, but one-off words are never offered as corrections.
+    expect(lexicon.correct(['dril']).words).toEqual(['dril']);
+    expect(lexicon.correct(['screwdrvier']).words).toEqual(['screwdriver']);
+    expect(lexicon.correct(['gardne', 'hoes']).corrections).toEqual([{ from: 'gardne', to: 'garden' }, { from: 'hoes', to: 'hose' }]);
+  });
+
+  it('splits a run-together word and joins words the catalog writes as one', () => {
+    expect(lexicon.correct(['harleydavidson']).words).toEqual(['harley', 'davidson']);
+    expect(lexicon.correct(['nutri', 'system']).words).toEqual(['nutri', 'system', 'nutrisystem']);
+  });
+
+  it('leaves known words, numbers and short words as typed', () => {
+    expect(lexicon.correct(['garden', 'hose', '0p5in', 'kti']).corrections).toEqual([]);
+  });
+
+  it('weighs rare terms more than common ones', () => {
+    expect(lexicon.idf('shovelhead')).toBeGreaterThan(lexicon.idf('drill'));
+    expect(lexicon.size).toBe(12);
+  });
+});
+
+describe('CatalogLexicon', () => {
+  it('builds once per catalog version and rebuilds when an import moves it', async () => {
+    let info: CatalogInfo = { model: 'm', dimensions: 3, productCount: 1, version: 1, updatedAt: new Date(0), annIndex: 'none' };
+    let titles = ['Cordless drill', 'Cordless drill kit'];
+    let scans = 0;
+    const product = (title: string) => ({ title, brand: null, category: [], description: '' }) as unknown as CatalogProduct;
+    const catalog = {
+      info: async () => info,
+      async *scanProducts() {
+        scans++;
+        yield titles.map(product);
+      },
+    };
+    const lexicons = new CatalogLexicon(catalog);
+    const [a, b] = await Promise.all([lexicons.get(), lexicons.get()]);
+    expect(a).toBe(b);
+    expect(scans).toBe(1);
+    expect(a.correct(['cordles']).words).toEqual(['cordless']);
+    titles = ['Garden hose', 'Garden hose reel'];
+    info = { ...info, version: 2 };
+    // Searches keep the last vocabulary while the new one is built, then get the new one.
+    expect(await lexicons.get()).toBe(a);
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await lexicons.get();
+    expect(scans).toBe(2);
+    expect(next.correct(['gardne']).words).toEqual(['garden']);
+  });
+});
