@@ -10,6 +10,7 @@
  * words — lifts that to 0.80, because products that really fit a request resemble each other
  * more than they resemble the stray matches of one query word.
  */
+import { LRUCache } from 'lru-cache';
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import type { Lexicon } from './lexical.js';
@@ -94,8 +95,25 @@ export interface ProductTerms {
   all: Set<string>;
 }
 
-/** The product's words as ranking compares them; boolean attributes count by their key ("waterproof"). */
+/**
+ * Products recur across searches and tokenising a description costs more than every other
+ * feature together, so terms are kept per product; an entry is used only while the product's
+ * text is unchanged (a re-import may change it under the same id).
+ */
+const termsCache = new LRUCache<string, { source: CatalogProduct; terms: ProductTerms }>({ max: 50_000 });
+const sameText = (a: CatalogProduct, b: CatalogProduct) =>
+  a.title === b.title && a.description === b.description && a.brand === b.brand && a.category.join('>') === b.category.join('>') && JSON.stringify(a.attributes) === JSON.stringify(b.attributes);
+
 export function productTerms(p: CatalogProduct): ProductTerms {
+  const hit = termsCache.get(p.productId);
+  if (hit && sameText(hit.source, p)) return hit.terms;
+  const terms = computeProductTerms(p);
+  termsCache.set(p.productId, { source: p, terms });
+  return terms;
+}
+
+/** The product's words as ranking compares them; boolean attributes count by their key ("waterproof"). */
+function computeProductTerms(p: CatalogProduct): ProductTerms {
   const attributes = Object.entries(p.attributes).map(([k, v]) => (v === true ? k : typeof v === 'boolean' ? '' : `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`));
   const title = lexicalTerms(p.title);
   const all = new Set([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' '))]);
