@@ -130,11 +130,11 @@ describe('POST /v1/clicks/:impression_id', () => {
   });
 
   it.each([
-    ['an unknown impression', () => UNKNOWN, 404, 'not_found'],
-    ['a malformed id', () => 'not-an-id', 404, 'not_found'],
-    ['a wrongly prefixed id', () => `clk_${UNKNOWN}`, 404, 'not_found'],
-  ] as const)('answers %s with %i %s', async (_name, id, status, code) => {
-    expectProblem(await click(id()), status, code);
+    ['an unknown impression', 404, 'not_found', UNKNOWN],
+    ['a malformed id', 404, 'not_found', 'not-an-id'],
+    ['a wrongly prefixed id', 404, 'not_found', `clk_${UNKNOWN}`],
+  ] as const)('answers %s with %i %s', async (_name, status, code, id) => {
+    expectProblem(await click(id), status, code);
   });
 
   it('answers 404 for another account\'s impression, and records nothing', async () => {
