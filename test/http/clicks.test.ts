@@ -207,6 +207,19 @@ describe('GET /r/:impression_id', () => {
     }
   });
 
+  it.each([
+    ['a HEAD request', 'HEAD', {}],
+    ['a speculative prefetch (Sec-Purpose)', 'GET', { 'sec-purpose': 'prefetch;prerender' }],
+    ['a prefetch (Purpose)', 'GET', { purpose: 'prefetch' }],
+  ] as const)('records %s from a browser as non-billable', async (_name, method, headers) => {
+    const [r] = await impressions(1);
+    const url = new URL(r!.click_url);
+    const res = await t.app.inject({ method, url: url.pathname + url.search, headers: { 'user-agent': CHROME, ...headers } });
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers['aisle-click']).toBe('non_billable');
+    expect(await billableRows(r!.impression_id)).toBe(0);
+  });
+
   it('still counts the person who clicks after a link preview fetched the link', async () => {
     const [r] = await impressions(1);
     expect((await follow(r!.click_url, 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)')).headers['aisle-click']).toBe('non_billable');

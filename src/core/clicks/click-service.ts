@@ -25,6 +25,12 @@ export type LinkOutcome = 'billable' | 'duplicate' | 'non_billable' | 'expired';
 
 type Destination = { url: string; merchant: string | null } | null;
 
+export interface LinkVisitor {
+  userAgent: string | undefined;
+  /** A request no person asked for even from a browser: a HEAD, a speculative prefetch. */
+  automated: boolean;
+}
+
 /**
  * Records clicks (CONTRACT §5). The first click on an impression is the billable one; every later
  * click, at any time within the attribution window, gets that same click back as a duplicate. The
@@ -57,12 +63,12 @@ export class ClickService {
    * click counts like POST /clicks; a bot's is recorded as non-billable; past the window the
    * person still gets to the product but nothing is recorded.
    */
-  async followLink(impressionRef: string, signature: string | undefined, userAgent: string | undefined): Promise<{ location: string; outcome: LinkOutcome }> {
+  async followLink(impressionRef: string, signature: string | undefined, visitor: LinkVisitor): Promise<{ location: string; outcome: LinkOutcome }> {
     const impressionId = parseId('impression', impressionRef);
     if (impressionId === null || !this.deps.links.verify(impressionId, signature)) {
       throw new AppError('not_found', 'This link is not valid. Use the click_url exactly as the search returned it.');
     }
-    const billable = classifyUserAgent(userAgent) === 'browser';
+    const billable = !visitor.automated && classifyUserAgent(visitor.userAgent) === 'browser';
     const found = await this.findImpression(impressionId, billable);
     if (found === null) throw notFound(impressionRef);
     if (this.expired(found.createdAt)) {

@@ -4,7 +4,7 @@
  * but recorded as non-billable, because affiliate programs claw back bot traffic.
  *
  * Maintained list: add a token when a new preview fetcher or crawler shows up in the click logs
- * (`SELECT … FROM clicks WHERE user_agent_class = 'browser'` grouped by day reveals spikes).
+ * (a spike of billable link clicks within seconds of an impression is the usual sign).
  * Matching is a case-insensitive substring test, so a token should be specific enough never to
  * occur in a browser's user agent ("Mobile Safari", "wv" and "CUBOT" device names must not match),
  * and in-app browsers where a person does the clicking (LINE, NAVER, Flipboard, Pinterest, Viber)

@@ -53,7 +53,12 @@ export const clickLinkRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app
       querystring: LinkQuerySchema,
     },
   }, async (req, reply) => {
-    const { location, outcome } = await core.clicks.followLink(req.params.impression_id, req.query.sig, req.headers['user-agent']);
+    const purpose = `${req.headers['sec-purpose'] ?? ''} ${req.headers.purpose ?? ''} ${req.headers['x-purpose'] ?? ''}`;
+    const { location, outcome } = await core.clicks.followLink(req.params.impression_id, req.query.sig, {
+      userAgent: req.headers['user-agent'],
+      // Browsers prefetch links they guess will be clicked, and HEAD fetches only look.
+      automated: req.method === 'HEAD' || /prefetch|prerender|preview/i.test(purpose),
+    });
     // Never cached: every follow must reach us to be counted (and a shared cache must not replay one).
     return reply.code(302).header('location', location).header('cache-control', 'no-store').header('aisle-click', outcome).send();
   });
