@@ -84,17 +84,6 @@ describe('POST /v1/clicks/:impression_id', () => {
     expect(await billableRows(r!.impression_id)).toBe(1);
   });
 
-  it('adds a clicked product to its search session once, and a bot\'s visit not at all', async () => {
-    const res = await call(t.app, key, 'POST', '/v1/search', { query: 'camping tent', limit: 3, min_relevance_score: 0 });
-    const { results, metadata } = res.json() as SearchBody & { metadata: { session_id: string } };
-    const clicked = async () =>
-      (await t.db.query<{ state: { clickedProductIds?: string[] } }>('SELECT state FROM search_sessions WHERE id = $1', [metadata.session_id]))[0]!.state.clickedProductIds;
-    expectStatus(await click(results[0]!.impression_id), 201);
-    expectStatus(await click(results[0]!.impression_id), 200);
-    expect((await follow(results[1]!.click_url, 'Twitterbot/1.0')).statusCode).toBe(302);
-    expect(await clicked()).toEqual([results[0]!.product_id]);
-  });
-
   it('puts the network and merchant affiliate parameters, with the click id, on the destination', async () => {
     const all = await impressions(40);
     const trail = all.find((r) => r.merchant === 'Trailhead Outfitters');

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import PQueue from 'p-queue';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { uuidV5 } from '../../src/core/catalog/normalize.js';
 import { newId } from '../../src/core/ids.js';
@@ -35,19 +36,22 @@ function product(i: number): CatalogProduct {
   };
 }
 
-/** Impressions written the way searches write them: 1,000 per search row. */
+/** Impressions written the way searches write them: ten per search, each search its own session. */
 async function writeImpressions(server: BenchServer, principal: { accountId: string; keyId: string }, count: number): Promise<string[]> {
   const stores = createPgStores(server.db);
-  const ids: string[] = [];
-  for (let start = 0; start < count; start += 1_000) {
-    const batch = Array.from({ length: Math.min(1_000, count - start) }, (_, i) => ({ impressionId: newId(), productId: product((start + i) % PRODUCTS).productId, position: i + 1 }));
-    await stores.searches.recordSearch({
-      requestId: newId(), accountId: principal.accountId, keyId: principal.keyId, sessionId: newId(), query: 'bench', normalizedQuery: 'bench', filters: {},
-      totalMatches: batch.length, tookMs: 0, createdAt: new Date(), impressions: batch, session: { queries: [], shownProductIds: [], clickedProductIds: [] },
-    });
-    ids.push(...batch.map((b) => b.impressionId));
-  }
-  return ids;
+  const searches = Array.from({ length: Math.ceil(count / 10) }, (_, s) =>
+    Array.from({ length: Math.min(10, count - s * 10) }, (_, i) => ({ impressionId: newId(), productId: product((s * 10 + i) % PRODUCTS).productId, position: i + 1 })),
+  );
+  const queue = new PQueue({ concurrency: 8 });
+  await queue.addAll(
+    searches.map((impressions) => () =>
+      stores.searches.recordSearch({
+        requestId: newId(), accountId: principal.accountId, keyId: principal.keyId, sessionId: newId(), query: 'bench', normalizedQuery: 'bench', filters: {},
+        totalMatches: impressions.length, tookMs: 0, createdAt: new Date(), impressions, session: { queries: ['bench'], shownProductIds: impressions.map((i) => i.productId), clickedProductIds: [] },
+      }),
+    ),
+  );
+  return searches.flat().map((i) => i.impressionId);
 }
 
 /**
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
     const auth = await server.core.auth.authenticate(key);
     if (!auth.ok) throw new Error('bench key does not authenticate');
     // Enough distinct impressions that no request of either run repeats one.
-    const perRun = positiveNumber(values.impressions, server.dbKind === 'postgres' ? 200_000 : 60_000, 'impressions', true);
+    const perRun = positiveNumber(values.impressions, server.dbKind === 'postgres' ? 40_000 : 15_000, 'impressions', true);
     process.stderr.write(`writing ${Math.ceil(2.2 * perRun).toLocaleString('en-US')} impressions…\n`);
     const warmIds = await writeImpressions(server, auth.principal, Math.ceil(perRun / 5));
     const ids = await writeImpressions(server, auth.principal, 2 * perRun);

@@ -90,15 +90,7 @@ export class PgClickStore implements ClickStore {
         [c.id, c.impressionId, c.accountId, c.requestId, c.productId, c.keyId, c.source, c.billable, c.userAgentClass, c.destinationUrl, c.clickedAt],
       );
       if (inserted[0]) {
-        if (c.billable) {
-          // The session remembers what was clicked (CONTRACT §4); the next search trims the list.
-          await tx.query(
-            `UPDATE search_sessions s SET state = jsonb_set(s.state, '{clickedProductIds}', COALESCE(s.state->'clickedProductIds', '[]'::jsonb) || to_jsonb($2::text))
-             FROM impressions i WHERE i.id = $1 AND s.account_id = i.account_id AND s.id = i.session_id`,
-            [c.impressionId, c.productId],
-          );
-          // outbox: click event
-        }
+        // outbox: click event (billable clicks only: `if (c.billable)`)
         return { click: toClick(inserted[0]), inserted: true };
       }
       const existing = await tx.query<ClickRow>(`SELECT ${CLICK_COLUMNS} FROM clicks WHERE impression_id = $1 AND billable = $2`, [c.impressionId, c.billable]);
