@@ -28,6 +28,14 @@ const envSchema = z.object({
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
+  AISLE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AISLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AISLE_CLICK_SECRET: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every((s) => s.length >= 32), 'a comma-separated list of secrets of at least 32 characters each, newest first')
+    .optional(),
+  AISLE_AFFILIATE_CONFIG: z.string().min(1).optional(),
 });
 
 export type Config = Readonly<{
@@ -54,6 +62,14 @@ export type Config = Readonly<{
     dimensions: number | undefined;
     /** Where built model files are cached (the USE-lite ONNX graph). */
     cacheDir: string;
+  }>;
+  clickLinks: Readonly<{
+    /** Origin (and optional path prefix) click links start with: `{publicBaseUrl}/r/{impression_id}`. */
+    publicBaseUrl: string;
+    /** First signs, all verify; empty means "generate one and keep it in the database". */
+    secrets: readonly string[];
+    /** JSON file of affiliate parameters per merchant/network (README: Click links). */
+    affiliateConfigPath: string | undefined;
   }>;
 }>;
 
@@ -101,5 +117,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
       cacheDir: `${dataDir}/models`,
     }),
+    clickLinks: Object.freeze({
+      publicBaseUrl: publicBaseUrl(e),
+      secrets: Object.freeze([...(e.AISLE_CLICK_SECRET ?? [])]),
+      affiliateConfigPath: e.AISLE_AFFILIATE_CONFIG === undefined ? undefined : resolve(e.AISLE_AFFILIATE_CONFIG),
+    }),
   });
+}
+
+/**
+ * Where people reach this server: AISLE_PUBLIC_URL, else AISLE_BASE_URL without its `/v1`, else
+ * HOST:PORT (an unspecified bind address stands for this machine).
+ */
+function publicBaseUrl(e: z.infer<typeof envSchema>): string {
+  if (e.AISLE_PUBLIC_URL) return e.AISLE_PUBLIC_URL.replace(/\/+$/, '');
+  if (e.AISLE_BASE_URL) return e.AISLE_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const host = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return `http://${host}:${e.PORT}`;
 }

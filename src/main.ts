@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config.js';
@@ -7,6 +8,8 @@ import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { CatalogModelMismatchError } from './core/catalog/errors.js';
 import { ingestCatalog } from './core/catalog/ingest.js';
+import { AffiliateConfigSchema, EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './core/clicks/affiliate.js';
+import { generateClickSecret } from './core/clicks/click-links.js';
 import type { CatalogStore, Embedder, Logger } from './core/ports.js';
 import { readFeed } from './ingest/formats/detect.js';
 import { openCatalog, openEmbedder } from './runtime.js';
@@ -32,6 +35,22 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
   logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
 }
 
+/** AISLE_AFFILIATE_CONFIG's file, validated; a bad file stops the start with the reason. */
+async function loadAffiliateConfig(path: string | undefined): Promise<AffiliateConfig> {
+  if (path === undefined) return EMPTY_AFFILIATE_CONFIG;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Invalid AISLE_AFFILIATE_CONFIG (${path}): ${(err as Error).message}`);
+  }
+  const parsed = AffiliateConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid AISLE_AFFILIATE_CONFIG (${path}):\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -42,8 +61,16 @@ async function main(): Promise<void> {
   await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
   const rankingModel = await catalog.readCalibration(embedder.model);
   logger.info({ rankingModel: rankingModel?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'ranking model and relevance calibration');
+  const stores = createPgStores(db);
+  // Without AISLE_CLICK_SECRET the first process generates one and every later start (and every
+  // process on the same database) reuses it, so links already handed out keep working.
+  const clickSecrets = config.clickLinks.secrets.length > 0
+    ? config.clickLinks.secrets
+    : [await stores.secrets.getOrCreate('click_link', generateClickSecret, systemClock.now())];
   const core = createCore({
-    stores: createPgStores(db),
+    stores,
+    clickLinks: { publicBaseUrl: config.clickLinks.publicBaseUrl, secrets: clickSecrets },
+    affiliate: await loadAffiliateConfig(config.clickLinks.affiliateConfigPath),
     clock: systemClock,
     logger,
     defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,

@@ -23,6 +23,8 @@ export const errorRegistry = {
   unsupported_media_type: { status: 415, title: 'The request body has an unsupported content type' },
   pii_detected: { status: 422, title: 'The request contains personal data' },
   product_not_in_results: { status: 422, title: 'The product was not among the search results' },
+  impression_not_clicked: { status: 422, title: 'The impression has no click to attribute a conversion to' },
+  conversion_window_closed: { status: 422, title: 'The conversion falls outside the attribution window of its click' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'The service is temporarily unavailable' },

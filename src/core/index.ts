@@ -1,4 +1,9 @@
 import { AccountService } from './accounts/account-service.js';
+import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
+import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
+import { ClickService } from './clicks/click-service.js';
+import { ConversionService } from './clicks/conversion-service.js';
+import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { KeyService } from './keys/key-service.js';
@@ -18,6 +23,13 @@ export interface CoreDeps {
   embedder?: Embedder;
   /** Fitted by npm run calibrate; the fallback model when absent. */
   rankingModel?: RankingModel | null;
+  /**
+   * Signing of click links. main.ts always passes the configured or persisted secrets; without
+   * them a random secret is made, and links work only as long as this process lives (tests).
+   */
+  clickLinks?: { publicBaseUrl: string; secrets: readonly string[] };
+  /** Affiliate parameters per merchant or network for click redirects. */
+  affiliate?: AffiliateConfig;
 }
 
 /** The transport-free core: REST and MCP adapters call these services and nothing else. */
@@ -28,14 +40,22 @@ export interface Core {
   auth: Authenticator;
   rateLimiter: RateLimiter;
   health: Stores['health'];
+  clicks: ClickService;
+  conversions: ConversionService;
+  feedback: FeedbackService;
+  clickLinks: ClickLinkSigner;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
 }
 
 export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
+  const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: 'http://127.0.0.1:8787', secrets: [generateClickSecret()] });
+  const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
   const search =
-    deps.catalog && deps.embedder ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) }) : null;
+    deps.catalog && deps.embedder
+      ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, clickLinks, feedback, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) })
+      : null;
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
@@ -43,6 +63,10 @@ export function createCore(deps: CoreDeps): Core {
     auth: new Authenticator({ store: stores.keys, clock, logger }),
     rateLimiter: new RateLimiter({ store: stores.rateLimits, clock, logger }),
     health: stores.health,
+    clicks: new ClickService({ store: stores.clicks, clock, links: clickLinks, affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
+    conversions: new ConversionService({ store: stores.clicks, clock }),
+    feedback,
+    clickLinks,
     search: () => {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');
       return search;

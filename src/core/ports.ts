@@ -100,6 +100,9 @@ export interface HealthProbe {
 
 export interface Stores {
   searches: SearchStore;
+  clicks: ClickStore;
+  feedback: FeedbackStore;
+  secrets: SecretStore;
   keys: KeyStore;
   accounts: AccountStore;
   rateLimits: RateLimitStore;
@@ -225,4 +228,97 @@ export interface SearchStore {
   loadSession(accountId: string, sessionId: string, now: Date, ttlMs: number): Promise<SessionState | null>;
   /** The search, its impressions and the session update, in one transaction. */
   recordSearch(search: RecordedSearch): Promise<void>;
+}
+
+/** An impression as clicks see it, with the click of the asked-for kind it already has. */
+export interface ClickableImpression {
+  id: string;
+  accountId: string;
+  requestId: string;
+  productId: string;
+  createdAt: Date;
+  existingClick: StoredClick | null;
+}
+
+export interface StoredClick {
+  id: string;
+  impressionId: string;
+  accountId: string;
+  requestId: string;
+  productId: string;
+  billable: boolean;
+  destinationUrl: string | null;
+  clickedAt: Date;
+}
+
+export interface NewClick extends StoredClick {
+  keyId: string | null;
+  source: 'api' | 'link';
+  userAgentClass: 'api' | 'browser' | 'bot';
+}
+
+export interface StoredConversion {
+  id: string;
+  accountId: string;
+  clickId: string;
+  impressionId: string;
+  productId: string;
+  keyId: string;
+  orderId: string;
+  saleAmount: number;
+  commissionAmount: number;
+  currency: string;
+  createdAt: Date;
+}
+
+export interface ClickStore {
+  /** The impression (any account) and its existing click with this `billable` value, or null. */
+  findImpression(impressionId: string, billable: boolean): Promise<ClickableImpression | null>;
+  /**
+   * Inserts the click unless its impression already has one with the same `billable` value (a
+   * unique constraint decides, so concurrent calls agree); returns the row that holds.
+   */
+  recordClick(click: NewClick): Promise<{ click: StoredClick; inserted: boolean }>;
+  findClick(accountId: string, clickId: string): Promise<StoredClick | null>;
+  findConversionByOrder(accountId: string, orderId: string): Promise<StoredConversion | null>;
+  /** Inserts unless the account already has this order_id; returns the row that holds. */
+  recordConversion(conversion: StoredConversion): Promise<{ conversion: StoredConversion; inserted: boolean }>;
+}
+
+export interface NewFeedback {
+  id: string;
+  accountId: string;
+  keyId: string;
+  requestId: string;
+  productId: string;
+  relevant: boolean;
+  /** After the account's PII policy. */
+  reason: string | null;
+  userClicked: boolean | null;
+  query: string;
+  model: string | null;
+  queryVector: Float32Array | null;
+  createdAt: Date;
+}
+
+/** One vote as ranking uses it: the latest vote per (search, product). */
+export interface FeedbackVote {
+  productId: string;
+  relevant: boolean;
+  queryVector: Float32Array;
+}
+
+export interface FeedbackStore {
+  /** The search's stored (redacted) query and the products it returned, or null if not this account's. */
+  findSearch(accountId: string, requestId: string): Promise<{ query: string; productIds: string[] } | null>;
+  insert(feedback: NewFeedback): Promise<void>;
+  /** Changes whenever the account's feedback changes (in any process); cheap. */
+  version(accountId: string): Promise<string>;
+  /** The newest `limit` votes with a vector built by `model`, latest per (request, product). */
+  votes(accountId: string, model: string, limit: number): Promise<FeedbackVote[]>;
+}
+
+export interface SecretStore {
+  /** The named secret; created with `generate()` by the first process to ask, then shared. */
+  getOrCreate(name: string, generate: () => string, now: Date): Promise<string>;
 }

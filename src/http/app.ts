@@ -8,6 +8,8 @@ import { registerJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
 import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
+import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
 import { searchRoutes } from './routes/search.js';
 import { registerMetaRoutes } from './routes/meta.js';
@@ -63,6 +65,9 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   registerMetaRoutes(app, options.core);
   await app.register(keyRoutes, { prefix: '/v1', core: options.core });
   await app.register(searchRoutes, { prefix: '/v1', core: options.core });
+  await app.register(clickRoutes, { prefix: '/v1', core: options.core });
+  await app.register(feedbackRoutes, { prefix: '/v1', core: options.core });
+  await app.register(clickLinkRoutes, { core: options.core });
   await app.ready();
   return { app, routes };
 }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import { buildApp } from '../../src/http/app.js';
@@ -58,6 +58,8 @@ export interface TestAppOptions {
   defaultRateLimitPerMinute?: number;
   /** Enables search: a catalog and the embedder it was built with (see helpers/search.ts). */
   search?: { catalog: CatalogStore; embedder: Embedder };
+  /** Affiliate parameters for click redirects. */
+  affiliate?: CoreDeps['affiliate'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
     ...(options.search ?? {}),
+    ...(options.affiliate ? { affiliate: options.affiliate } : {}),
   });
   let adminKey = options.shared?.adminKey;
   let accountId = options.shared?.accountId;

@@ -32,8 +32,8 @@ export interface BenchServerOptions {
   logLevel?: string;
   /** The server default for new keys; benches create their own keys with explicit limits. */
   defaultRateLimitPerMinute?: number;
-  /** A catalog and its embedder, for benches that search. */
-  search?: { catalog: CatalogStore; embedder: Embedder };
+  /** A catalog and its embedder, for benches that search; a catalog alone serves click destinations. */
+  search?: { catalog: CatalogStore; embedder?: Embedder };
 }
 
 /**

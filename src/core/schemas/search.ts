@@ -46,6 +46,7 @@ export type SearchRequest = z.infer<typeof SearchRequestSchema>;
 export const AdResponseSchema = z.object({
   product_id: z.uuid(),
   impression_id: z.uuid().describe('Report a click on this result with POST /clicks/{impression_id}'),
+  click_url: z.string().describe('Signed link to put in front of a person: records the click and redirects to the merchant'),
   title: z.string(),
   description: z.string(),
   url: z.string(),

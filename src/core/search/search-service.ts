@@ -26,6 +26,10 @@ export interface SearchServiceDeps {
   clock: Clock;
   /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
   model?: RankingModel;
+  /** Signs each result's click_url. */
+  clickLinks: { urlFor(impressionId: string): string };
+  /** Rank multipliers from relevance feedback (CONTRACT §6). */
+  feedback?: { demotions(accountId: string, query: string): Promise<Map<string, number>> };
 }
 
 const formatPrice = (amount: number | null, currency: string | null): string => {
@@ -99,6 +103,9 @@ export class SearchService {
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
     const shown = new Set(session.shownProductIds);
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
+    // Feedback: products voted not relevant for this or a near-identical query rank lower (bounded).
+    const voted = candidates.length > 0 ? await this.deps.feedback?.demotions(principal.accountId, query) : undefined;
+    if (voted) for (const c of candidates) c.rankScore *= voted.get(c.product.productId) ?? 1;
 
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
     const ranked = this.order(qualifying, request.sort).slice(0, request.limit);
@@ -162,9 +169,11 @@ export class SearchService {
 
   private toAdResponse(c: Candidate, request: SearchRequest, implied: { minPrice?: number; maxPrice?: number }, usedTurn: string | null): AdResponse {
     const p = c.product;
+    const impressionId = newId();
     return {
       product_id: p.productId,
-      impression_id: newId(),
+      impression_id: impressionId,
+      click_url: this.deps.clickLinks.urlFor(impressionId),
       title: p.title,
       description: p.description,
       url: p.url ?? '',

@@ -1,10 +1,13 @@
 import type { Stores } from '../../core/ports.js';
 import { PgAccountStore } from './account-store.js';
+import { PgClickStore } from './click-store.js';
 import { openDb, type Db } from './db.js';
+import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgSearchStore } from './search-store.js';
+import { PgSecretStore } from './secret-store.js';
 
 export { openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
@@ -12,6 +15,9 @@ export { migrate } from './migrate.js';
 export function createPgStores(db: Db): Stores {
   return {
     searches: new PgSearchStore(db),
+    clicks: new PgClickStore(db),
+    feedback: new PgFeedbackStore(db),
+    secrets: new PgSecretStore(db),
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),
     rateLimits: new PgRateLimitStore(db),

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { idPrefixes, type IdKind } from '../ids.js';
+import { Timestamp } from './common.js';
+
+/** A UUID or its prefixed form (`clk_…`) in a request body; the service turns it into the bare UUID. */
+export const idInBody = (kind: IdKind) =>
+  z
+    .string()
+    .regex(new RegExp(`^(?:${idPrefixes[kind]}_)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`), `must be a UUID or ${idPrefixes[kind]}_<UUID>`);
+
+export const ImpressionIdParamsSchema = z
+  .object({ impression_id: z.string().describe('Impression id from a search result: a UUID or its `imp_` prefixed form') })
+  .strict();
+
+/** POST /clicks/{impression_id} takes no body, or `{}`. */
+export const ClickBodySchema = z.object({}).strict().nullish();
+
+export const ClickSchema = z.object({
+  click_id: z.uuid(),
+  impression_id: z.uuid(),
+  product_id: z.uuid(),
+  request_id: z.uuid(),
+  destination_url: z.string().nullable().describe('The merchant URL with affiliate parameters; null when the product has left the catalog'),
+  clicked_at: Timestamp.describe('When the click was first recorded'),
+  duplicate: z.boolean().describe('True when this impression was already clicked: the original click is returned and nothing is counted again'),
+});
+export type Click = z.infer<typeof ClickSchema>;
+
+export const LinkQuerySchema = z.object({ sig: z.string().max(200).optional() }).loose();
+
+// Stored as numeric(18,4): more decimals than four are rounded there.
+const Amount = z.number().min(0).max(1e12);
+
+export const ConversionRequestSchema = z
+  .object({
+    click_id: idInBody('click').optional().describe('The click the sale follows (an affiliate postback usually echoes it as a sub-id)'),
+    impression_id: idInBody('impression').optional().describe('Alternatively the impression; its billable click is used'),
+    order_id: z.string().trim().min(1).max(200).describe("The merchant's order id; a conversion is recorded once per order"),
+    sale_amount: Amount.describe('Order value'),
+    commission_amount: Amount.describe('Commission earned; revenue figures sum this'),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').describe('ISO 4217'),
+  })
+  .strict()
+  .refine((b) => (b.click_id === undefined) !== (b.impression_id === undefined), {
+    message: 'send exactly one of click_id and impression_id',
+    path: ['click_id'],
+  });
+export type ConversionRequest = z.infer<typeof ConversionRequestSchema>;
+
+export const ConversionSchema = z.object({
+  conversion_id: z.uuid(),
+  click_id: z.uuid(),
+  impression_id: z.uuid(),
+  product_id: z.uuid(),
+  order_id: z.string(),
+  sale_amount: z.number(),
+  commission_amount: z.number(),
+  currency: z.string(),
+  created_at: Timestamp,
+});
+export type Conversion = z.infer<typeof ConversionSchema>;

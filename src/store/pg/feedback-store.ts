@@ -1,0 +1,54 @@
+import type { FeedbackStore, FeedbackVote, NewFeedback } from '../../core/ports.js';
+import type { Db } from './db.js';
+
+const toBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+// pg answers bytea as a Buffer, PGlite as a Uint8Array; copy so the floats are aligned.
+const toVector = (bytes: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(bytes).buffer);
+
+export class PgFeedbackStore implements FeedbackStore {
+  constructor(private readonly db: Db) {}
+
+  async findSearch(accountId: string, requestId: string): Promise<{ query: string; productIds: string[] } | null> {
+    const rows = await this.db.query<{ query: string; product_ids: string[] }>(
+      `SELECT r.query, COALESCE(array_agg(i.product_id::text ORDER BY i.position) FILTER (WHERE i.id IS NOT NULL), '{}') AS product_ids
+       FROM search_requests r LEFT JOIN impressions i ON i.request_id = r.id
+       WHERE r.id = $1 AND r.account_id = $2 GROUP BY r.id`,
+      [requestId, accountId],
+    );
+    const r = rows[0];
+    return r ? { query: r.query, productIds: r.product_ids } : null;
+  }
+
+  async insert(f: NewFeedback): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO feedback (id, account_id, key_id, request_id, product_id, relevant, reason, user_clicked, query, model, query_vector, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [f.id, f.accountId, f.keyId, f.requestId, f.productId, f.relevant, f.reason, f.userClicked, f.query, f.model, f.queryVector ? toBytes(f.queryVector) : null, f.createdAt],
+      );
+      // outbox: feedback event
+    });
+  }
+
+  async version(accountId: string): Promise<string> {
+    const rows = await this.db.query<{ n: number; latest: Date | null }>(
+      `SELECT count(*)::int AS n, max(created_at) AS latest FROM feedback WHERE account_id = $1`,
+      [accountId],
+    );
+    const r = rows[0];
+    return `${r?.n ?? 0}:${r?.latest ? new Date(r.latest).getTime() : 0}`;
+  }
+
+  async votes(accountId: string, model: string, limit: number): Promise<FeedbackVote[]> {
+    const rows = await this.db.query<{ product_id: string; relevant: boolean; query_vector: Uint8Array }>(
+      `SELECT product_id, relevant, query_vector FROM (
+         SELECT DISTINCT ON (request_id, product_id) product_id, relevant, query_vector, created_at
+         FROM feedback WHERE account_id = $1 AND model = $2 AND query_vector IS NOT NULL
+         ORDER BY request_id, product_id, created_at DESC, id DESC
+       ) latest ORDER BY created_at DESC LIMIT $3`,
+      [accountId, model, limit],
+    );
+    return rows.map((r) => ({ productId: r.product_id, relevant: r.relevant, queryVector: toVector(r.query_vector) }));
+  }
+}
