@@ -29,7 +29,7 @@ import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
 import { foldOf, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
 
-const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' } } });
+const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' }, catalog: { type: 'string' } } });
 
 interface Metrics {
   ndcg: number;
@@ -67,7 +67,11 @@ async function main(): Promise<number> {
     const baselineRun = join(out, `${name}.bm25.run.tsv`);
     execFileSync(process.execPath, [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun], { stdio: 'ignore' });
 
-    const set = await openLabelledSet(setDir, work, { modelCache: values['model-cache'] ?? join(work, 'models'), ...(values.limit ? { limit: Number(values.limit) } : {}) });
+    const set = await openLabelledSet(setDir, work, {
+      modelCache: values['model-cache'] ?? join(work, 'models'),
+      ...(values.limit ? { limit: Number(values.limit) } : {}),
+      ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),
+    });
     // With --limit, every system is scored on the same queries: the qrels of the ones run.
     let qrels = join(setDir, 'qrels_dev.tsv');
     if (values.limit) {

@@ -46,13 +46,22 @@ export interface LabelledSet {
   close(): Promise<void>;
 }
 
-/** Imports `setDir`'s products.jsonl into a catalog under `work`, and reads its dev queries and grades. */
-export async function openLabelledSet(setDir: string, work: string, options: { modelCache: string; limit?: number }): Promise<LabelledSet> {
+/**
+ * Imports `setDir`'s products.jsonl into a catalog under `work` (or into `catalogUri`, where a
+ * catalog already imported there is reused: importing 54k products takes minutes), and reads
+ * its dev queries and grades.
+ */
+export async function openLabelledSet(setDir: string, work: string, options: { modelCache: string; limit?: number; catalogUri?: string }): Promise<LabelledSet> {
   const name = basename(setDir);
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: options.modelCache });
-  const catalog = await LanceCatalogStore.open({ uri: join(work, `catalog-${name}`), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
-  const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
-  process.stderr.write(`${name}: imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
+  const catalog = await LanceCatalogStore.open({ uri: options.catalogUri ?? join(work, `catalog-${name}`), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const existing = await catalog.info();
+  if (existing !== null && existing.productCount > 0 && options.catalogUri) {
+    process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
+  } else {
+    const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+    process.stderr.write(`${name}: imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
+  }
   const grades = new Map<string, number>();
   for await (const line of createInterface({ input: createReadStream(join(setDir, 'qrels_dev.tsv')) })) {
     const [q, p, g] = line.split('\t');

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         ]);
         stage.retrieve.push(performance.now() - t);
         t = performance.now();
-        const candidates = rankCandidates({ ...analyzeQuery(words, words, lexicon), words }, lexical, dense, lexicon, FALLBACK_MODEL)
+        const candidates = rankCandidates({ ...analyzeQuery(words, words, lexicon), words }, lexical, dense, lexicon, FALLBACK_MODEL, vector!)
           .sort((a, b) => b.rankScore - a.rankScore)
           .slice(0, 10);
         stage.fuse.push(performance.now() - t);

@@ -137,7 +137,13 @@ const firstPass = (x: readonly number[]) =>
   6.5 * x[FEATURE_INDEX.cosine]! + 1.2 * x[FEATURE_INDEX.bm25]! + 2.2 * x[FEATURE_INDEX.coverage]! + 1.6 * x[FEATURE_INDEX.titleCoverage]!;
 
 /** Features for the union of both retrievals. */
-export function computeFeatures(query: AnalyzedQuery, lexical: readonly ScoredProduct[], dense: readonly ScoredProduct[], lexicon: Lexicon): FeatureRow[] {
+export function computeFeatures(
+  query: AnalyzedQuery,
+  lexical: readonly ScoredProduct[],
+  dense: readonly ScoredProduct[],
+  lexicon: Lexicon,
+  queryVector: Float32Array | null,
+): FeatureRow[] {
   const maxBm25 = Math.max(1e-9, ...lexical.map((r) => r.score));
   const idfSum = query.terms.reduce((s, t) => s + t.weight, 0) || 1;
   const lexicalById = new Map(lexical.map((r, rank) => [r.product.productId, { bm25: r.score, rank }]));
@@ -155,7 +161,10 @@ export function computeFeatures(query: AnalyzedQuery, lexical: readonly ScoredPr
     const terms = productTerms(product);
     const lex = lexicalById.get(product.productId);
     const den = denseById.get(product.productId);
-    const cosine = den?.cosine ?? lowestCosine;
+    // A product only the full text found has no distance from the vector search; its own vector
+    // gives the exact cosine, else the lowest the vector search returned bounds it.
+    const vector = vectors.get(product.productId);
+    const cosine = den?.cosine ?? (vector && queryVector ? cosineOf(queryVector, vector) : lowestCosine);
     const share = (has: (t: string) => boolean) => query.terms.reduce((s, t) => s + (has(t.term) ? t.weight : 0), 0) / idfSum;
     const titleBigrams = new Set<string>();
     for (let i = 0; i + 1 < terms.title.length; i++) titleBigrams.add(`${terms.title[i]} ${terms.title[i + 1]}`);
@@ -182,6 +191,18 @@ export function computeFeatures(query: AnalyzedQuery, lexical: readonly ScoredPr
 
   addFeedbackFeatures(rows, vectors, lexicon);
   return rows;
+}
+
+function cosineOf(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return dot / (Math.sqrt(na * nb) || 1);
 }
 
 /** prfCosine, prfGap and prfTitle: likeness to the first PRF_DEPTH candidates of the first pass. */

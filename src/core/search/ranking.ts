@@ -93,9 +93,10 @@ export function rankCandidates(
   dense: readonly ScoredProduct[],
   lexicon: Lexicon,
   model: RankingModel,
+  queryVector: Float32Array | null,
 ): Candidate[] {
   const w = weightVector(model);
-  return computeFeatures(query, lexical, dense, lexicon).map(({ product, terms, x }) => {
+  return computeFeatures(query, lexical, dense, lexicon, queryVector).map(({ product, terms, x }) => {
     const score = scoreRow(x, model.bias, w);
     const probability = toProbability(score, model);
     const matchedTerms = [...new Set(query.words.filter((word) => lexicalTermsAllIn(word, terms.all)).map(displayWord))];

@@ -209,15 +209,17 @@ export async function retrieveCandidates(
   const lexicon = await deps.lexicon.get();
   const words = lexicon.correct(requestWords(input.matchText)).words;
   const current = lexicon.correct(requestWords(input.currentQuery)).words;
+  let queryVector: Float32Array | null = null;
   const dense = async () => {
     const [vector] = await deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+    queryVector = vector!;
     return deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
   };
   const [denseResults, lexicalResults] = await Promise.all([
     input.retrieval === 'lexical' ? [] : dense(),
     input.retrieval === 'dense' || words.length === 0 ? [] : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
   ]);
-  return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model);
+  return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model, queryVector);
 }
 
 /** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */
