@@ -99,6 +99,17 @@ describe('POST /v1/search', () => {
     for (const r of keyword.results) expect(JSON.stringify(r).toLowerCase()).toContain('waterproof');
   });
 
+  it('demotes products already shown in the session, except the ones the person clicked', async () => {
+    const first = await search({ query: 'espresso machine', limit: 3, min_relevance_score: 0 });
+    const [top, second] = first.results;
+    expectStatus(await call(t.app, t.adminKey, 'POST', `/v1/clicks/${second!.impression_id}`), 201);
+    const again = await search({ query: 'espresso machine', limit: 10, min_relevance_score: 0, session_id: first.metadata.session_id });
+    const rank = (id: string) => again.results.findIndex((r) => r.product_id === id);
+    // The clicked product keeps its place ahead of the shown-but-ignored one it used to follow.
+    expect(rank(second!.product_id)).toBeGreaterThanOrEqual(0);
+    expect(rank(second!.product_id)).toBeLessThan(rank(top!.product_id) === -1 ? Infinity : rank(top!.product_id));
+  });
+
   it('does not fill every slot with colour variants of one product', async () => {
     const body = await search({ query: 'Fernrunner trail running shoe', limit: 3, min_relevance_score: 0 });
     expect(body.results.filter((r) => r.title.includes('Fernrunner'))).toHaveLength(1);

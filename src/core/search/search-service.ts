@@ -101,7 +101,9 @@ export class SearchService {
       { matchText, currentQuery, filter, retrieval, model: this.model },
     );
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
-    const shown = new Set(session.shownProductIds);
+    // Shown products are demoted; shown products the person clicked count as interest instead.
+    const clicked = new Set(session.clickedProductIds);
+    const shown = new Set(session.shownProductIds.filter((id) => !clicked.has(id)));
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
     // Feedback: products voted not relevant for this or a near-identical query rank lower (bounded).
     const voted = candidates.length > 0 ? await this.deps.feedback?.demotions(principal.accountId, query) : undefined;

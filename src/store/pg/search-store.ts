@@ -5,11 +5,19 @@ export class PgSearchStore implements SearchStore {
   constructor(private readonly db: Db) {}
 
   async loadSession(accountId: string, sessionId: string, now: Date, ttlMs: number): Promise<SessionState | null> {
-    const rows = await this.db.query<{ state: SessionState }>(
-      `SELECT state FROM search_sessions WHERE account_id = $1 AND id = $2 AND last_used_at > $3`,
+    // The session row and the products clicked in it (billable clicks on its impressions), in one
+    // round trip. Clicks are not written into the session row: that would put a second write on
+    // the hot click path.
+    const rows = await this.db.query<{ state: SessionState; clicked: string[] | null }>(
+      `SELECT s.state,
+              (SELECT array_agg(DISTINCT i.product_id::text) FROM impressions i JOIN clicks c ON c.impression_id = i.id AND c.billable
+                WHERE i.account_id = s.account_id AND i.session_id = s.id) AS clicked
+         FROM search_sessions s WHERE s.account_id = $1 AND s.id = $2 AND s.last_used_at > $3`,
       [accountId, sessionId, new Date(now.getTime() - ttlMs)],
     );
-    return rows[0]?.state ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    return { ...row.state, clickedProductIds: [...new Set([...row.state.clickedProductIds, ...(row.clicked ?? [])])] };
   }
 
   recordSearch(s: RecordedSearch): Promise<void> {

@@ -18,6 +18,8 @@ CREATE TABLE clicks (
   CONSTRAINT clicks_one_per_impression UNIQUE (impression_id, billable)
 );
 CREATE INDEX clicks_account_time ON clicks (account_id, clicked_at);
+-- A session's clicked products are read at every search in that session (clicks join impressions).
+CREATE INDEX impressions_session ON impressions (account_id, session_id);
 
 CREATE TABLE conversions (
   id                uuid PRIMARY KEY,
