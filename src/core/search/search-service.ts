@@ -96,17 +96,17 @@ export class SearchService {
     );
     const filter = this.catalogFilter(request, price);
 
-    const candidates = await retrieveCandidates(
-      { ...this.deps, lexicon: this.lexicon },
-      { matchText, currentQuery, filter, retrieval, model: this.model },
-    );
+    // Feedback votes are looked up while the retrievals run, not after them.
+    const [candidates, voted] = await Promise.all([
+      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { matchText, currentQuery, filter, retrieval, model: this.model }),
+      this.deps.feedback?.demotions(principal.accountId, query),
+    ]);
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
     const clicked = new Set(session.clickedProductIds);
     const shown = new Set(session.shownProductIds.filter((id) => !clicked.has(id)));
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
     // Feedback: products voted not relevant for this or a near-identical query rank lower (bounded).
-    const voted = candidates.length > 0 ? await this.deps.feedback?.demotions(principal.accountId, query) : undefined;
     if (voted) for (const c of candidates) c.rankScore *= voted.get(c.product.productId) ?? 1;
 
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
