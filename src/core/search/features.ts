@@ -31,7 +31,7 @@ export const FEATURE_NAMES = [
   'titleShare',
   /** 1 when every query term is in the title. */
   'allInTitle',
-  /** Share of the query's numbers and measures (0p5in, 2x4) found in the product; 0.5 when it has none. */
+  /** Share of the query's numbers and measures (in0p5, 2 x 4) found in the product; 0.5 when it has none. */
   'numbers',
   /** The last query term (usually the head noun: "metal screws") is in the title. */
   'lastInTitle',

@@ -1,8 +1,8 @@
 /**
  * Lexical normalisation shared by the full-text index and the query: measures written the way
  * a catalog writes them and the way a person types them must meet on one token. "1/2 in.",
- * "1/2 inch", '1/2"' and "0.5 in" all become `0p5 0p5in`; "2 in. x 4 in. x 8 ft." becomes
- * `2 2in x 4 4in x 8 8ft`, so the query "2x4" (`2 x 4`) matches it on both numbers.
+ * "1/2 inch", '1/2"' and "0.5 in" all become `0p5 in0p5`; "2 in. x 4 in. x 8 ft." becomes
+ * `2 in2 x 4 in4 x 8 ft8`, so the query "2x4" (`2 x 4`) matches it on both numbers.
  * The number stays a token of its own beside the number-with-unit token, so a query that omits
  * the unit still matches, and one that names it matches more precisely.
  */
@@ -10,6 +10,7 @@ import { stemmer } from 'stemmer';
 import type { CatalogStore } from '../ports.js';
 
 /** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
+export const UNIT_NAMES = ['in', 'ft', 'lb', 'oz', 'gal', 'qt', 'cuft', 'sqft', 'mm', 'cm', 'volt', 'watt', 'amp', 'gauge', 'btu', 'gpm', 'psi', 'pack', 'light'];
 const UNITS: readonly [RegExp, string][] = [
   [/^(?:inch(?:es)?|in\.?|"|'')/, 'in'],
   [/^(?:feet|foot|ft\.?|')/, 'ft'],
@@ -49,7 +50,10 @@ export function canonicalText(text: string): string {
   s = s.replace(/(\d+)\/(\d+)/g, (m, b: string, c: string) => (MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(b) / Number(c)) : m));
   // "2x4" → "2 x 4"
   s = s.replace(/(\d)\s*x\s*(?=\d)/g, '$1 x ');
-  s = s.replace(/(\d+(?:\.\d+)?)\s*-?\s*([a-z"'][a-z.]*(?:\s?[a-z.]+)?)/g, (m, num: string, rest: string) => {
+  // A number that starts a word ("12-gauge", "1.5 in."), not the tail of one ("in0p5", "sm-g991u"),
+  // followed by a unit that ends a word. The output must come out of this function unchanged
+  // (queries pass through it twice), hence the unit-first token: "in0p5" cannot match again.
+  s = s.replace(/(?<![\p{L}\p{N}])(\d+(?:\.\d+)?)\s*-?\s*([a-z"'][a-z.]*(?:\s?[a-z.]+)?)(?![\p{L}\p{N}])/gu, (m, num: string, rest: string) => {
     for (const [re, unit] of UNITS) {
       const u = re.exec(rest);
       if (!u) continue;
@@ -57,7 +61,7 @@ export function canonicalText(text: string): string {
       // "4 inches" yes, "4 amazing" no: the unit must end the word.
       if (/^[a-z]/.test(after) && !u[0].endsWith('.')) continue;
       const n = num.replace('.', 'p');
-      return ` ${n} ${n}${unit} ${after}`;
+      return ` ${n} ${unit}${n} ${after}`;
     }
     return m;
   });

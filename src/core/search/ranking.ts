@@ -1,7 +1,7 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, type AnalyzedQuery, type FeatureName } from './features.js';
-import { lexicalTerms, type Lexicon } from './lexical.js';
+import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
   product: CatalogProduct;
@@ -78,8 +78,12 @@ export const FEATURE_BM25 = FEATURE_INDEX.bm25;
 
 export const toProbability = (score: number, model: RankingModel): number => sigmoid(model.scale * score + model.offset);
 
-/** Canonical number tokens read back as written: 0p5in → 0.5in. */
-const displayWord = (w: string) => w.replace(/(\d)p(\d)/g, '$1.$2');
+/** Canonical measure tokens read back as people write them: in0p5 → 0.5 in, 0p5 → 0.5. */
+const MEASURE = new RegExp(`^(${UNIT_NAMES.join('|')})(\\d+(?:p\\d+)?)$`);
+const displayWord = (w: string) => {
+  const m = MEASURE.exec(w);
+  return (m ? `${m[2]} ${m[1]}` : w).replace(/(\d)p(\d)/g, '$1.$2');
+};
 
 const lexicalTermsAllIn = (word: string, terms: ReadonlySet<string>) => {
   const ts = lexicalTerms(word);

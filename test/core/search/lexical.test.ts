@@ -5,19 +5,19 @@ import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 
 describe('canonicalText: one spelling for measures', () => {
   it.each([
-    ['1/2 in. x 10 ft. PVC Pipe', ['0p5', '0p5in', 'x', '10', '10ft', 'pvc', 'pipe']],
-    ['1/2 inch pvc pipe', ['0p5', '0p5in', 'pvc', 'pipe']],
-    ['1/2" pvc', ['0p5', '0p5in', 'pvc']],
-    ['1-1/2 in. copper', ['1p5', '1p5in', 'copper']],
+    ['1/2 in. x 10 ft. PVC Pipe', ['0p5', 'in0p5', 'x', '10', 'ft10', 'pvc', 'pipe']],
+    ['1/2 inch pvc pipe', ['0p5', 'in0p5', 'pvc', 'pipe']],
+    ['1/2" pvc', ['0p5', 'in0p5', 'pvc']],
+    ['1-1/2 in. copper', ['1p5', 'in1p5', 'copper']],
     ['1 1/2 copper', ['1p5', 'copper']],
     ['2x4', ['2', 'x', '4']],
-    ['2 in. x 4 in. x 8 ft. Stud', ['2', '2in', 'x', '4', '4in', 'x', '8', '8ft', 'stud']],
+    ['2 in. x 4 in. x 8 ft. Stud', ['2', 'in2', 'x', '4', 'in4', 'x', '8', 'ft8', 'stud']],
     ['.105 trimmer line', ['0p105', 'trimmer', 'line']],
-    ['Whirlpool 1.9 cu. ft. Microwave', ['whirlpool', '1p9', '1p9cuft', 'microwave']],
-    ['12-Gauge Angle', ['12', '12gauge', 'angle']],
-    ['5 gallon bucket', ['5', '5gal', 'bucket']],
-    ['60 Watt bulb', ['60', '60watt', 'bulb']],
-    ["6' x 8' fence panel", ['6', '6ft', 'x', '8', '8ft', 'fence', 'panel']],
+    ['Whirlpool 1.9 cu. ft. Microwave', ['whirlpool', '1p9', 'cuft1p9', 'microwave']],
+    ['12-Gauge Angle', ['12', 'gauge12', 'angle']],
+    ['5 gallon bucket', ['5', 'gal5', 'bucket']],
+    ['60 Watt bulb', ['60', 'watt60', 'bulb']],
+    ["6' x 8' fence panel", ['6', 'ft6', 'x', '8', 'ft8', 'fence', 'panel']],
   ])('%s', (text, tokens) => {
     expect(wordTokens(text)).toEqual(tokens);
   });
@@ -28,8 +28,16 @@ describe('canonicalText: one spelling for measures', () => {
     expect(canonicalText('Model 9/11 SM-G991U')).toContain('9/11');
   });
 
+  it('is idempotent: canonical text stays as it is (a query is canonicalised again by the full-text search)', () => {
+    for (const text of ['1/2 in. x 10 ft. PVC Pipe', '1-1/2 in. copper', '2x4', 'Whirlpool 1.9 cu. ft.', '12-Gauge Angle', "6' x 8' fence", '3x30x.75 in. filler']) {
+      const once = canonicalText(text);
+      expect(wordTokens(once), text).toEqual(wordTokens(text));
+      expect(canonicalText(once).trim().split(/\s+/), text).toEqual(once.trim().split(/\s+/));
+    }
+  });
+
   it('stems after canonicalising, so the index and the query agree', () => {
-    expect(lexicalTerms('Running Shoes, 1/2 in.')).toEqual(['run', 'shoe', '0p5', '0p5in']);
+    expect(lexicalTerms('Running Shoes, 1/2 in.')).toEqual(['run', 'shoe', '0p5', 'in0p5']);
   });
 });
 
@@ -65,7 +73,7 @@ describe('Lexicon', () => {
   });
 
   it('leaves known words, numbers and short words as typed', () => {
-    expect(lexicon.correct(['garden', 'hose', '0p5in', 'kti']).corrections).toEqual([]);
+    expect(lexicon.correct(['garden', 'hose', 'in0p5', 'kti']).corrections).toEqual([]);
   });
 
   it('weighs rare terms more than common ones', () => {
