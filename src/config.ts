@@ -28,6 +28,11 @@ const envSchema = z.object({
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
+  AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
+  AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
+  AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  AISLE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
 });
 
 export type Config = Readonly<{
@@ -54,6 +59,15 @@ export type Config = Readonly<{
     dimensions: number | undefined;
     /** Where built model files are cached (the USE-lite ONNX graph). */
     cacheDir: string;
+  }>;
+  webhooks: Readonly<{
+    /** http and private/loopback destinations allowed: local development and tests only. */
+    allowPrivate: boolean;
+    /** Run the delivery worker inside the API process (npm start); `npm run worker` runs more. */
+    inProcessWorker: boolean;
+    concurrency: number;
+    pollMs: number;
+    leaseMs: number;
   }>;
 }>;
 
@@ -100,6 +114,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.AISLE_EMBEDDING_API_KEY,
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
       cacheDir: `${dataDir}/models`,
+    }),
+    webhooks: Object.freeze({
+      allowPrivate: e.AISLE_WEBHOOK_ALLOW_PRIVATE,
+      inProcessWorker: e.AISLE_WEBHOOK_WORKER,
+      concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
+      pollMs: e.AISLE_WEBHOOK_POLL_MS,
+      leaseMs: e.AISLE_WEBHOOK_LEASE_MS,
     }),
   });
 }

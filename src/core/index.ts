@@ -7,6 +7,8 @@ import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
 import type { Calibration } from './search/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { HostResolver } from './webhooks/url-guard.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface CoreDeps {
   stores: Stores;
@@ -18,7 +20,13 @@ export interface CoreDeps {
   embedder?: Embedder;
   /** Fitted by npm run calibrate; the fallback calibration when absent. */
   calibration?: Calibration | null;
+  /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
+  webhooks?: { allowPrivate: boolean; resolver: HostResolver };
 }
+
+const noResolver: HostResolver = {
+  resolve: () => Promise.reject(new Error('no resolver configured')),
+};
 
 /** The transport-free core: REST and MCP adapters call these services and nothing else. */
 export interface Core {
@@ -27,6 +35,7 @@ export interface Core {
   accounts: AccountService;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  webhooks: WebhookService;
   health: Stores['health'];
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
@@ -42,6 +51,12 @@ export function createCore(deps: CoreDeps): Core {
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
     auth: new Authenticator({ store: stores.keys, clock, logger }),
     rateLimiter: new RateLimiter({ store: stores.rateLimits, clock, logger }),
+    webhooks: new WebhookService({
+      store: stores.webhooks,
+      clock,
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      resolver: deps.webhooks?.resolver ?? noResolver,
+    }),
     health: stores.health,
     search: () => {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');

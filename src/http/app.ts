@@ -10,6 +10,7 @@ import { classifyError, registerProblemHandlers, sendProblem } from './problem.j
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
 import { keyRoutes } from './routes/keys.js';
 import { searchRoutes } from './routes/search.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { registerMetaRoutes } from './routes/meta.js';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   registerMetaRoutes(app, options.core);
   await app.register(keyRoutes, { prefix: '/v1', core: options.core });
   await app.register(searchRoutes, { prefix: '/v1', core: options.core });
+  await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
   await app.ready();
   return { app, routes };
 }

@@ -5,9 +5,12 @@ import { PgKeyStore } from './key-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgSearchStore } from './search-store.js';
+import { PgWebhookStore } from './webhook-store.js';
 
 export { openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
+export { appendEvent, type OutboxEvent } from './outbox.js';
+export { PgWebhookStore } from './webhook-store.js';
 
 export function createPgStores(db: Db): Stores {
   return {
@@ -15,6 +18,7 @@ export function createPgStores(db: Db): Stores {
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),
     rateLimits: new PgRateLimitStore(db),
+    webhooks: new PgWebhookStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

@@ -1,5 +1,6 @@
 import * as m001 from './001-accounts-keys.js';
 import * as m002 from './002-search.js';
+import * as m004 from './004-webhooks.js';
 
 export interface Migration {
   version: number;
@@ -11,6 +12,8 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'accounts-keys', sql: m001.sql },
   { version: 2, name: 'search', sql: m002.sql },
+  // 3 is the clicks/conversions/feedback migration on its own branch; versions apply in order once merged.
+  { version: 4, name: 'webhooks', sql: m004.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
