@@ -130,15 +130,17 @@ interface ClaimRow {
 // Due pending deliveries, plus deliveries whose worker died holding the lease. SKIP LOCKED lets
 // any number of workers claim side by side without waiting on each other or taking the same row.
 const CLAIM = `
-WITH due AS (
-  (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-   WHERE d.status = 'pending' AND d.next_attempt_at <= $1 ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
-  UNION ALL
-  (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
-   WHERE d.status = 'delivering' AND d.lease_until <= $1 ORDER BY d.lease_until LIMIT $2 FOR UPDATE OF d SKIP LOCKED)
+WITH due_pending AS (
+  SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
+  WHERE d.status = 'pending' AND d.next_attempt_at <= $1 ORDER BY d.next_attempt_at LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+), lease_expired AS (
+  SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'enabled'
+  WHERE d.status = 'delivering' AND d.lease_until <= $1 ORDER BY d.lease_until LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+), picked AS (
+  SELECT id FROM lease_expired UNION ALL SELECT id FROM due_pending LIMIT $2
 ), claimed AS (
   UPDATE webhook_deliveries d SET status = 'delivering', lease_until = $3, lease_token = gen_random_uuid()
-  FROM (SELECT id FROM due LIMIT $2) picked WHERE d.id = picked.id
+  FROM picked WHERE d.id = picked.id
   RETURNING d.id, d.lease_token, d.event_id, d.endpoint_id, d.attempt_count
 )
 SELECT c.id, c.lease_token, c.event_id, e.payload, c.endpoint_id, w.url, w.secret, w.previous_secret,
