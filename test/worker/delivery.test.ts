@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 afterAll(async () => t.close());
 
-async function receiver(respond?: ConstructorParameters<typeof Receiver>[0] | Parameters<typeof Receiver.start>[0]): Promise<Receiver> {
+async function receiver(respond?: Parameters<typeof Receiver.start>[0]): Promise<Receiver> {
   const r = await Receiver.start(respond);
   receivers.push(r);
   return r;
