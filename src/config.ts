@@ -30,8 +30,8 @@ const envSchema = z.object({
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
   AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
-  AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
-  AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
+  AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   AISLE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
 });
 

@@ -311,6 +311,12 @@ export interface AttemptRecord {
   next: NextStep;
 }
 
+export interface CompletedAttempt {
+  claim: ClaimedDelivery;
+  attempt: AttemptRecord;
+  disableIfFailingSince: Date;
+}
+
 /** The worker's side of the outbox: SKIP LOCKED claims under a lease. */
 export interface DeliveryQueue {
   /** Claims up to `limit` due deliveries of enabled endpoints, leasing them until `leaseUntil`. */
@@ -321,6 +327,8 @@ export interface DeliveryQueue {
    * was lost (another worker took over): nothing is written.
    */
   complete(claim: ClaimedDelivery, attempt: AttemptRecord, disableIfFailingSince: Date): Promise<boolean>;
+  /** complete() for several deliveries in one transaction (one commit); a result per item. */
+  completeMany(items: readonly CompletedAttempt[]): Promise<boolean[]>;
   /** Hands unsent claims back (graceful stop) without counting an attempt. */
   release(claims: readonly ClaimedDelivery[]): Promise<void>;
 }

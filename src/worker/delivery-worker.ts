@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { prefixedId } from '../core/ids.js';
-import type { ClaimedDelivery, DeliveryQueue, Logger } from '../core/ports.js';
+import type { ClaimedDelivery, CompletedAttempt, DeliveryQueue, Logger } from '../core/ports.js';
 import { DISABLE_AFTER_MS, nextStep } from '../core/webhooks/retry-policy.js';
 import { signPayload } from '../core/webhooks/signing.js';
 import type { Transport } from './transport.js';
@@ -34,6 +34,10 @@ export class DeliveryWorker {
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private wake: (() => void) | null = null;
+  private slotFreed: (() => void) | null = null;
+  /** Attempts waiting to be recorded; written together by one flush (one commit). */
+  private unrecorded: { item: CompletedAttempt; settle: (kept: boolean | Error) => void }[] = [];
+  private flushing: Promise<void> | null = null;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     if (deps.leaseMs > MAX_LEASE_MS) throw new Error(`lease ${deps.leaseMs} ms exceeds ${MAX_LEASE_MS} ms`);
@@ -68,22 +72,23 @@ export class DeliveryWorker {
   }
 
   private async run(): Promise<void> {
+    // Claims come in batches of at least a quarter of the slots, not one per freed slot: each claim is a commit.
+    const batch = Math.ceil(this.deps.concurrency / 4);
     while (this.running) {
       const free = this.deps.concurrency - this.inFlight.size;
+      if (free < batch) {
+        await this.sleep(null, true);
+        continue;
+      }
       let claimed = 0;
-      if (free > 0) {
-        try {
-          const claims = await this.claim(free);
-          claimed = claims.length;
-          for (const c of claims) this.track(this.deliver(c));
-        } catch (err) {
-          this.deps.logger.error({ err }, 'webhook claim failed; retrying after the poll interval');
-        }
+      try {
+        const claims = await this.claim(free);
+        claimed = claims.length;
+        for (const c of claims) this.track(this.deliver(c));
+      } catch (err) {
+        this.deps.logger.error({ err }, 'webhook claim failed; retrying after the poll interval');
       }
-      // Something was due: look again at once (or when a slot frees up). Nothing: sleep.
-      if (claimed === 0 || this.inFlight.size >= this.deps.concurrency) {
-        await this.sleep(claimed === 0 ? this.deps.pollMs : null);
-      }
+      if (claimed === 0) await this.sleep(this.deps.pollMs, false);
     }
   }
 
@@ -96,26 +101,27 @@ export class DeliveryWorker {
     this.inFlight.add(p);
     void p.finally(() => {
       this.inFlight.delete(p);
-      this.wake?.();
+      this.slotFreed?.();
     });
   }
 
-  /** Resolves after `ms` (null: only when woken), or at once when woken by a finished delivery or stop(). */
-  private sleep(ms: number | null): Promise<void> {
+  /** Resolves after `ms` (null: no timeout), on stop(), and, when `onSlot`, as soon as a delivery finishes. */
+  private sleep(ms: number | null, onSlot: boolean): Promise<void> {
     return new Promise((resolve) => {
-      const timer = ms === null ? null : setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         if (timer) clearTimeout(timer);
-        self.wake = null;
+        this.wake = null;
+        this.slotFreed = null;
         resolve();
-      }
+      };
+      const timer = ms === null ? null : setTimeout(done, ms);
       this.wake = done;
+      if (onSlot) this.slotFreed = done;
     });
   }
 
   private async deliver(c: ClaimedDelivery): Promise<void> {
-    const { clock, transport, queue, logger } = this.deps;
+    const { clock, transport, logger } = this.deps;
     try {
       const startedAt = clock.now();
       const headers = {
@@ -127,9 +133,9 @@ export class DeliveryWorker {
       const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
       const now = clock.now();
       const next = nextStep(c.attemptCount + 1, ok ? { ok: true } : { ok: false, retryAfter: result.statusCode === null ? undefined : result.retryAfter }, now, this.deps.random);
-      const kept = await queue.complete(
-        c,
-        {
+      const kept = await this.record({
+        claim: c,
+        attempt: {
           startedAt,
           ok,
           next,
@@ -138,12 +144,34 @@ export class DeliveryWorker {
           error: result.statusCode === null ? result.error : null,
           responseBody: result.statusCode === null ? null : result.body,
         },
-        new Date(now.getTime() - DISABLE_AFTER_MS),
-      );
+        disableIfFailingSince: new Date(now.getTime() - DISABLE_AFTER_MS),
+      });
       if (!kept) logger.warn({ delivery: c.id }, 'webhook lease was lost before the attempt was recorded; another worker resends it');
     } catch (err) {
       // The lease expires and another claim resends it: nothing is lost, at worst sent twice.
       logger.error({ err, delivery: c.id }, 'webhook delivery could not be recorded');
+    }
+  }
+
+  /** Queues the attempt for the next flush; attempts finishing during a flush share the following one. */
+  private record(item: CompletedAttempt): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.unrecorded.push({ item, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
+      this.flushing ??= this.flush().finally(() => {
+        this.flushing = null;
+      });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.unrecorded.length > 0) {
+      const batch = this.unrecorded.splice(0, 100);
+      try {
+        const kept = await this.deps.queue.completeMany(batch.map((b) => b.item));
+        batch.forEach((b, i) => b.settle(kept[i] ?? false));
+      } catch (err) {
+        batch.forEach((b) => b.settle(err instanceof Error ? err : new Error(String(err))));
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import type {
   AttemptRecord,
   ClaimedDelivery,
+  CompletedAttempt,
   DeliveryQueue,
   DeliveryStatus,
   KeyCursor,
@@ -147,6 +148,30 @@ SELECT c.id, c.lease_token, c.event_id, e.payload, c.endpoint_id, w.url, w.secre
   w.previous_secret_expires_at, c.attempt_count
 FROM claimed c JOIN webhook_events e ON e.id = c.event_id JOIN webhook_endpoints w ON w.id = c.endpoint_id`;
 
+// One statement per attempt: move the delivery
+// on (only while this worker still holds the lease), record the attempt, and update the endpoint's
+// failure run. A failure starts the run at its first failed attempt and disables the endpoint once
+// the run is old enough; a success ends it. Successes on a healthy endpoint touch no endpoint row,
+// so parallel deliveries to one endpoint do not queue on its lock.
+const COMPLETE = `
+WITH moved AS (
+  UPDATE webhook_deliveries SET status = $3, attempt_count = $4, next_attempt_at = $5, lease_until = NULL, lease_token = NULL,
+    last_attempt_at = $6, last_status_code = $7, last_duration_ms = $8, last_error = $9, last_response_body = $10
+  WHERE id = $1 AND lease_token = $2
+  RETURNING id, endpoint_id
+), attempt AS (
+  INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, duration_ms, error, response_body)
+  SELECT $11, id, $4, $6, $7, $8, $9, $10 FROM moved
+), health AS (
+  UPDATE webhook_endpoints w SET
+    failing_since = CASE WHEN $12::boolean THEN NULL ELSE COALESCE(w.failing_since, $6) END,
+    status = CASE WHEN NOT $12::boolean AND COALESCE(w.failing_since, $6) <= $13 THEN 'disabled' ELSE w.status END,
+    disabled_reason = CASE WHEN NOT $12::boolean AND COALESCE(w.failing_since, $6) <= $13 THEN 'failing' ELSE w.disabled_reason END,
+    updated_at = CASE WHEN NOT $12::boolean AND COALESCE(w.failing_since, $6) <= $13 THEN $6 ELSE w.updated_at END
+  FROM moved WHERE w.id = moved.endpoint_id AND w.status = 'enabled' AND (NOT $12::boolean OR w.failing_since IS NOT NULL)
+)
+SELECT count(*)::int AS n FROM moved`;
+
 export class PgWebhookStore extends PgWebhookRepository implements WebhookStore, DeliveryQueue {
   constructor(private readonly db: Db) {
     super(db);
@@ -226,36 +251,35 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     }));
   }
 
-  complete(claim: ClaimedDelivery, a: AttemptRecord, disableIfFailingSince: Date): Promise<boolean> {
+  async complete(claim: ClaimedDelivery, attempt: AttemptRecord, disableIfFailingSince: Date): Promise<boolean> {
+    const [kept] = await this.completeMany([{ claim, attempt, disableIfFailingSince }]);
+    return kept ?? false;
+  }
+
+  completeMany(items: readonly CompletedAttempt[]): Promise<boolean[]> {
+    // One commit for the batch: commits (fsync), not statements, bound a worker's throughput.
     return this.db.transaction(async (tx) => {
-      const attempt = claim.attemptCount + 1;
-      const next = a.next;
-      const moved = await tx.query(
-        `UPDATE webhook_deliveries SET status = $3, attempt_count = $4, next_attempt_at = $5, lease_until = NULL, lease_token = NULL,
-           last_attempt_at = $6, last_status_code = $7, last_duration_ms = $8, last_error = $9, last_response_body = $10
-         WHERE id = $1 AND lease_token = $2 RETURNING id`,
-        [claim.id, claim.leaseToken, next.status, attempt, next.status === 'pending' ? next.nextAttemptAt : null, a.startedAt, a.statusCode, a.durationMs, a.error, a.responseBody],
-      );
-      if (moved.length === 0) return false;
-      await tx.query(
-        `INSERT INTO webhook_attempts (id, delivery_id, attempt, started_at, status_code, duration_ms, error, response_body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [newId(), claim.id, attempt, a.startedAt, a.statusCode, a.durationMs, a.error, a.responseBody],
-      );
-      if (a.ok) {
-        await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [claim.endpointId]);
-      } else {
-        // The failure run starts at its first failed attempt; once it is old enough, the endpoint is disabled.
-        await tx.query(
-          `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),
-             status = CASE WHEN COALESCE(failing_since, $2) <= $3 THEN 'disabled' ELSE status END,
-             disabled_reason = CASE WHEN COALESCE(failing_since, $2) <= $3 THEN 'failing' ELSE disabled_reason END,
-             updated_at = CASE WHEN COALESCE(failing_since, $2) <= $3 THEN $2 ELSE updated_at END
-           WHERE id = $1 AND status = 'enabled'`,
-          [claim.endpointId, a.startedAt, disableIfFailingSince],
-        );
+      const results: boolean[] = [];
+      for (const { claim, attempt: a, disableIfFailingSince } of items) {
+        const next = a.next;
+        const rows = await tx.query<{ n: number }>(COMPLETE, [
+          claim.id,
+          claim.leaseToken,
+          next.status,
+          claim.attemptCount + 1,
+          next.status === 'pending' ? next.nextAttemptAt : null,
+          a.startedAt,
+          a.statusCode,
+          a.durationMs,
+          a.error,
+          a.responseBody,
+          newId(),
+          a.ok,
+          disableIfFailingSince,
+        ]);
+        results.push((rows[0]?.n ?? 0) > 0);
       }
-      return true;
+      return results;
     });
   }
 
