@@ -329,6 +329,4 @@ export interface DeliveryQueue {
   complete(claim: ClaimedDelivery, attempt: AttemptRecord, disableIfFailingSince: Date): Promise<boolean>;
   /** complete() for several deliveries in one transaction (one commit); a result per item. */
   completeMany(items: readonly CompletedAttempt[]): Promise<boolean[]>;
-  /** Hands unsent claims back (graceful stop) without counting an attempt. */
-  release(claims: readonly ClaimedDelivery[]): Promise<void>;
 }

@@ -282,13 +282,4 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
       return results;
     });
   }
-
-  async release(claims: readonly ClaimedDelivery[]): Promise<void> {
-    if (claims.length === 0) return;
-    await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'pending', lease_until = NULL, lease_token = NULL
-       WHERE id = ANY ($1::uuid[]) AND lease_token = ANY ($2::uuid[])`,
-      [claims.map((c) => c.id), claims.map((c) => c.leaseToken)],
-    );
-  }
 }
