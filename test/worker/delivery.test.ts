@@ -273,12 +273,20 @@ describe('endpoint health', () => {
         expect(s.status, `day ${d}`).toBe(clock.now().getTime() - runStart >= 5 * day ? 'disabled' : 'enabled');
       }
       expect(await status()).toMatchObject({ status: 'disabled', disabled_reason: 'failing' });
-      // A disabled endpoint gets no new deliveries and its queued ones wait.
+      // A disabled endpoint gets no new deliveries, and its queued ones are parked until it is re-enabled.
       const before = r.received.length;
       expect((await emit(sub.accountId)).length).toBe(1);
+      const waiting = (await deliveriesOf(sub.id)).filter((d) => d.status === 'pending');
+      expect(waiting.length).toBeGreaterThan(0);
+      expect(waiting.every((d) => d.next_attempt_at === null)).toBe(true);
       clock.advance(day);
       expect(await w.worker.drain()).toBe(0);
       expect(r.received.length).toBe(before);
+
+      r.respond = (_req, res) => void res.end('ok');
+      expect((await call(t.app, sub.key, 'PATCH', `/v1/webhooks/${sub.id}`, { status: 'enabled' })).json()).toMatchObject({ status: 'enabled', failing_since: null });
+      expect(await w.worker.drain()).toBe(waiting.length);
+      expect((await deliveriesOf(sub.id)).filter((d) => d.status === 'pending')).toEqual([]);
     } finally {
       clock.advance(start - clock.now().getTime());
     }

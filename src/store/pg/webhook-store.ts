@@ -112,8 +112,16 @@ class PgWebhookRepository implements WebhookRepository {
        WHERE account_id = $1 AND id = $2`,
       [e.accountId, e.id, e.url, e.events, e.description, e.status, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.updatedAt],
     );
+    if (e.status === 'disabled') await parkDeliveries(this.q, e.id);
+    else await this.q.query(UNPARK, [e.id, e.updatedAt]);
   }
 }
+
+// A disabled endpoint's waiting deliveries are parked (no next_attempt_at), so claims, which range
+// over due times, never rescan them; re-enabling makes them due at once.
+const PARK = `UPDATE webhook_deliveries SET next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NOT NULL`;
+const UNPARK = `UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NULL`;
+const parkDeliveries = (q: Queryable, endpointId: string) => q.query(PARK, [endpointId]);
 
 interface ClaimRow {
   id: string;
@@ -169,8 +177,11 @@ WITH moved AS (
     disabled_reason = CASE WHEN NOT $12::boolean AND COALESCE(w.failing_since, $6) <= $13 THEN 'failing' ELSE w.disabled_reason END,
     updated_at = CASE WHEN NOT $12::boolean AND COALESCE(w.failing_since, $6) <= $13 THEN $6 ELSE w.updated_at END
   FROM moved WHERE w.id = moved.endpoint_id AND w.status = 'enabled' AND (NOT $12::boolean OR w.failing_since IS NOT NULL)
+  RETURNING w.status
 )
-SELECT count(*)::int AS n FROM moved`;
+SELECT (SELECT count(*)::int FROM moved) AS n,
+  EXISTS (SELECT 1 FROM health WHERE status = 'disabled')
+    OR EXISTS (SELECT 1 FROM webhook_endpoints w JOIN moved ON w.id = moved.endpoint_id WHERE w.status = 'disabled') AS disabled`;
 
 export class PgWebhookStore extends PgWebhookRepository implements WebhookStore, DeliveryQueue {
   constructor(private readonly db: Db) {
@@ -262,7 +273,7 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
       const results: boolean[] = [];
       for (const { claim, attempt: a, disableIfFailingSince } of items) {
         const next = a.next;
-        const rows = await tx.query<{ n: number }>(COMPLETE, [
+        const rows = await tx.query<{ n: number; disabled: boolean }>(COMPLETE, [
           claim.id,
           claim.leaseToken,
           next.status,
@@ -277,6 +288,9 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
           a.ok,
           disableIfFailingSince,
         ]);
+        // Disabled now or earlier (by another item of this batch, or a PATCH while this attempt was in flight):
+        // park after the statement above, since one statement must not update the same delivery twice.
+        if (rows[0]?.disabled) await parkDeliveries(tx, claim.endpointId);
         results.push((rows[0]?.n ?? 0) > 0);
       }
       return results;
