@@ -12,7 +12,17 @@ describe('npm start runs the webhook worker in-process', () => {
   it('delivers a signed test event with no separate worker, and stops cleanly', async () => {
     const receiver = await Receiver.start();
     try {
-      const server = runTs('src/main.ts', [], childEnv(tempDir('wh-main'), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WEBHOOK_ALLOW_PRIVATE: 'true', AISLE_WEBHOOK_POLL_MS: '50' }));
+      // Nothing here searches: an unreachable OpenAI-compatible embedder with a declared size is never called,
+      // which spares the suite a second local model build next to test/main.test.ts.
+      const server = runTs('src/main.ts', [], childEnv(tempDir('wh-main'), {
+        AISLE_SAMPLE_CATALOG: 'false',
+        AISLE_EMBEDDING_PROVIDER: 'openai',
+        AISLE_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1',
+        AISLE_EMBEDDING_MODEL: 'unused',
+        AISLE_EMBEDDING_DIMENSIONS: '8',
+        AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
+        AISLE_WEBHOOK_POLL_MS: '50',
+      }));
       children.push(server);
       const [, key] = await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/);
       const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
