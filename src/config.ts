@@ -36,6 +36,11 @@ const envSchema = z.object({
     .refine((list) => list.length > 0 && list.every((s) => s.length >= 32), 'a comma-separated list of secrets of at least 32 characters each, newest first')
     .optional(),
   AISLE_AFFILIATE_CONFIG: z.string().min(1).optional(),
+  AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
+  AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
+  AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  AISLE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
 });
 
 export type Config = Readonly<{
@@ -70,6 +75,15 @@ export type Config = Readonly<{
     secrets: readonly string[];
     /** JSON file of affiliate parameters per merchant/network (README: Click links). */
     affiliateConfigPath: string | undefined;
+  }>;
+  webhooks: Readonly<{
+    /** http and private/loopback destinations allowed: local development and tests only. */
+    allowPrivate: boolean;
+    /** Run the delivery worker inside the API process (npm start); `npm run worker` runs more. */
+    inProcessWorker: boolean;
+    concurrency: number;
+    pollMs: number;
+    leaseMs: number;
   }>;
 }>;
 
@@ -121,6 +135,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicBaseUrl: publicBaseUrl(e),
       secrets: Object.freeze([...(e.AISLE_CLICK_SECRET ?? [])]),
       affiliateConfigPath: e.AISLE_AFFILIATE_CONFIG === undefined ? undefined : resolve(e.AISLE_AFFILIATE_CONFIG),
+    }),
+    webhooks: Object.freeze({
+      allowPrivate: e.AISLE_WEBHOOK_ALLOW_PRIVATE,
+      inProcessWorker: e.AISLE_WEBHOOK_WORKER,
+      concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
+      pollMs: e.AISLE_WEBHOOK_POLL_MS,
+      leaseMs: e.AISLE_WEBHOOK_LEASE_MS,
     }),
   });
 }

@@ -14,6 +14,8 @@ import type { CatalogStore, Embedder, Logger } from './core/ports.js';
 import { readFeed } from './ingest/formats/detect.js';
 import { openCatalog, openEmbedder } from './runtime.js';
 import { createPgStores, openMigratedDb } from './store/pg/index.js';
+import { createDeliveryWorker } from './worker/create.js';
+import { systemResolver } from './worker/dns.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     catalog,
     embedder,
     rankingModel,
+    webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
   });
   // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
   await core.search().warm();
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
   }
 
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy });
+  const delivery = config.webhooks.inProcessWorker ? createDeliveryWorker(config, db, logger) : null;
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -97,12 +101,15 @@ async function main(): Promise<void> {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     await app.close();
+    // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
+    await delivery?.close();
     await embedder.close();
     await catalog.close();
     await db.close();
   });
 
   const address = await app.listen({ host: config.host, port: config.port });
+  delivery?.worker.start();
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
   process.stderr.write(`Aisle listening on ${address} (API ${address}/v1, docs ${address}/docs)\n`);
 }

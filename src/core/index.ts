@@ -12,6 +12,8 @@ import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
 import type { RankingModel } from './search/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { HostResolver } from './webhooks/url-guard.js';
+import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface CoreDeps {
   stores: Stores;
@@ -30,7 +32,13 @@ export interface CoreDeps {
   clickLinks?: { publicBaseUrl: string; secrets: readonly string[] };
   /** Affiliate parameters per merchant or network for click redirects. */
   affiliate?: AffiliateConfig;
+  /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
+  webhooks?: { allowPrivate: boolean; resolver: HostResolver };
 }
+
+const noResolver: HostResolver = {
+  resolve: () => Promise.reject(new Error('no resolver configured')),
+};
 
 /** The transport-free core: REST and MCP adapters call these services and nothing else. */
 export interface Core {
@@ -39,6 +47,7 @@ export interface Core {
   accounts: AccountService;
   auth: Authenticator;
   rateLimiter: RateLimiter;
+  webhooks: WebhookService;
   health: Stores['health'];
   clicks: ClickService;
   conversions: ConversionService;
@@ -62,6 +71,12 @@ export function createCore(deps: CoreDeps): Core {
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
     auth: new Authenticator({ store: stores.keys, clock, logger }),
     rateLimiter: new RateLimiter({ store: stores.rateLimits, clock, logger }),
+    webhooks: new WebhookService({
+      store: stores.webhooks,
+      clock,
+      allowPrivate: deps.webhooks?.allowPrivate ?? false,
+      resolver: deps.webhooks?.resolver ?? noResolver,
+    }),
     health: stores.health,
     clicks: new ClickService({ store: stores.clicks, clock, links: clickLinks, affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     conversions: new ConversionService({ store: stores.clicks, clock }),

@@ -12,6 +12,7 @@ import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
 import { searchRoutes } from './routes/search.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { registerMetaRoutes } from './routes/meta.js';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -68,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(clickRoutes, { prefix: '/v1', core: options.core });
   await app.register(feedbackRoutes, { prefix: '/v1', core: options.core });
   await app.register(clickLinkRoutes, { core: options.core });
+  await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
   await app.ready();
   return { app, routes };
 }

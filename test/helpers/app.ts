@@ -9,6 +9,8 @@ import { buildApp } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
+import type { HostResolver } from '../../src/core/webhooks/url-guard.js';
+import { systemResolver } from '../../src/worker/dns.js';
 import { createTestDb, type TestDb } from './db.js';
 
 /** A clock tests move by hand: expiry, grace periods and rate-limit windows without sleeping. */
@@ -60,6 +62,8 @@ export interface TestAppOptions {
   search?: { catalog: CatalogStore; embedder: Embedder };
   /** Affiliate parameters for click redirects. */
   affiliate?: CoreDeps['affiliate'];
+  /** The webhook SSRF guard: private destinations refused and system DNS unless given. */
+  webhooks?: { allowPrivate: boolean; resolver?: HostResolver };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -75,6 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
     ...(options.search ?? {}),
     ...(options.affiliate ? { affiliate: options.affiliate } : {}),
+    webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
   });
   let adminKey = options.shared?.adminKey;
   let accountId = options.shared?.accountId;

@@ -8,6 +8,8 @@ export const usingRealPostgres = (): boolean => Boolean(process.env.DATABASE_URL
 
 export interface TestDb {
   db: Db;
+  /** The database's URL on real Postgres (child processes connect to it); undefined on PGlite. */
+  url?: string;
   /** Opens another handle on the same database (a second process's pool); real Postgres only. */
   openAnother(): Promise<Db>;
   cleanup(): Promise<void>;
@@ -32,6 +34,7 @@ export async function createTestDb(): Promise<TestDb> {
     const db = await open();
     return {
       db,
+      url: target.toString(),
       openAnother: open,
       cleanup: async () => {
         await Promise.all(handles.map((h) => h.close().catch(() => undefined)));

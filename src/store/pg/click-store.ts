@@ -1,5 +1,7 @@
 import type { ClickableImpression, ClickStore, NewClick, StoredClick, StoredConversion } from '../../core/ports.js';
+import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
+import { appendEvent } from './outbox.js';
 
 const CLICK_COLUMNS = 'id, impression_id, account_id, request_id, product_id, billable, destination_url, clicked_at';
 const CONVERSION_COLUMNS =
@@ -90,7 +92,10 @@ export class PgClickStore implements ClickStore {
         [c.id, c.impressionId, c.accountId, c.requestId, c.productId, c.keyId, c.source, c.billable, c.userAgentClass, c.destinationUrl, c.clickedAt],
       );
       if (inserted[0]) {
-        // outbox: click event (billable clicks only: `if (c.billable)`)
+        // Only a billable click is news to subscribers; the event commits with the click or not at all.
+        if (c.billable) {
+          await appendEvent(tx, { accountId: c.accountId, type: 'click', createdAt: c.clickedAt, data: eventData.click({ clickId: c.id, impressionId: c.impressionId, productId: c.productId, requestId: c.requestId }) });
+        }
         return { click: toClick(inserted[0]), inserted: true };
       }
       const existing = await tx.query<ClickRow>(`SELECT ${CLICK_COLUMNS} FROM clicks WHERE impression_id = $1 AND billable = $2`, [c.impressionId, c.billable]);
@@ -118,7 +123,12 @@ export class PgClickStore implements ClickStore {
         [v.id, v.accountId, v.clickId, v.impressionId, v.productId, v.keyId, v.orderId, v.saleAmount, v.commissionAmount, v.currency, v.createdAt],
       );
       if (inserted[0]) {
-        // outbox: conversion event
+        await appendEvent(tx, {
+          accountId: v.accountId,
+          type: 'conversion',
+          createdAt: v.createdAt,
+          data: eventData.conversion({ conversionId: v.id, clickId: v.clickId, impressionId: v.impressionId, productId: v.productId, orderId: v.orderId, saleAmount: v.saleAmount, commissionAmount: v.commissionAmount, currency: v.currency }),
+        });
         return { conversion: toConversion(inserted[0]), inserted: true };
       }
       const existing = await tx.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [v.accountId, v.orderId]);

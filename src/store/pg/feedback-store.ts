@@ -1,5 +1,7 @@
 import type { FeedbackStore, FeedbackVote, NewFeedback } from '../../core/ports.js';
+import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
+import { appendEvent } from './outbox.js';
 
 const toBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
@@ -27,7 +29,12 @@ export class PgFeedbackStore implements FeedbackStore {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [f.id, f.accountId, f.keyId, f.requestId, f.productId, f.relevant, f.reason, f.userClicked, f.query, f.model, f.queryVector ? toBytes(f.queryVector) : null, f.createdAt],
       );
-      // outbox: feedback event
+      await appendEvent(tx, {
+        accountId: f.accountId,
+        type: 'feedback',
+        createdAt: f.createdAt,
+        data: eventData.feedback({ feedbackId: f.id, requestId: f.requestId, productId: f.productId, relevant: f.relevant, reason: f.reason }),
+      });
     });
   }
 

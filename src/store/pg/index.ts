@@ -8,9 +8,12 @@ import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgSearchStore } from './search-store.js';
 import { PgSecretStore } from './secret-store.js';
+import { PgWebhookStore } from './webhook-store.js';
 
 export { openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
+export { appendEvent, type OutboxEvent } from './outbox.js';
+export { PgWebhookStore } from './webhook-store.js';
 
 export function createPgStores(db: Db): Stores {
   return {
@@ -21,6 +24,7 @@ export function createPgStores(db: Db): Stores {
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),
     rateLimits: new PgRateLimitStore(db),
+    webhooks: new PgWebhookStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

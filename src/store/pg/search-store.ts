@@ -1,5 +1,7 @@
 import type { RecordedSearch, SearchStore, SessionState } from '../../core/ports.js';
+import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
+import { appendEvent } from './outbox.js';
 
 export class PgSearchStore implements SearchStore {
   constructor(private readonly db: Db) {}
@@ -42,6 +44,12 @@ export class PgSearchStore implements SearchStore {
          ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at`,
         [s.accountId, s.sessionId, JSON.stringify(s.session), s.createdAt],
       );
+      await appendEvent(tx, {
+        accountId: s.accountId,
+        type: 'search',
+        createdAt: s.createdAt,
+        data: eventData.search({ requestId: s.requestId, sessionId: s.sessionId, query: s.query, productIds: s.impressions.map((i) => i.productId) }),
+      });
     });
   }
 }

@@ -31,7 +31,9 @@ describe('migrate', () => {
       expect(applied.flat().sort()).toEqual(migrations.map((m) => m.version));
       expect(applied.filter((a) => a.length > 0)).toHaveLength(1);
       const rows = await dbs[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-      expect(rows[0]?.n).toBe(latestVersion());
+      // Versions need not be contiguous while branches merge (004 before 003): count what the build knows.
+      expect(rows[0]?.n).toBe(migrations.length);
+      expect(latestVersion()).toBe(migrations.at(-1)?.version);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);

@@ -1,0 +1,45 @@
+import { newId } from '../../core/ids.js';
+import { envelope, type EventType } from '../../core/webhooks/events.js';
+import type { Queryable } from './db.js';
+
+export interface OutboxEvent {
+  accountId: string;
+  type: EventType;
+  /** The event's `data`, built with core/webhooks/events.ts `eventData.<type>(…)` (prefixed ids). */
+  data: Record<string, unknown>;
+  createdAt: Date;
+  /** Defaults to a new UUID; the envelope carries it as `evt_…` and every attempt as `webhook-id`. */
+  id?: string;
+}
+
+// One round trip: the event row is written only when some enabled endpoint of the account
+// subscribes to the type (no outbox growth for accounts without webhooks), and one pending,
+// immediately due delivery per such endpoint.
+const APPEND = `
+WITH targets AS (
+  SELECT id FROM webhook_endpoints WHERE account_id = $2 AND status = 'enabled' AND $3 = ANY (events)
+), event AS (
+  INSERT INTO webhook_events (id, account_id, type, payload, created_at)
+  SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets)
+  RETURNING id
+)
+INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+SELECT gen_random_uuid(), event.id, targets.id, $2, 'pending', $5, $5 FROM event CROSS JOIN targets`;
+
+/**
+ * The transactional outbox. Call it with the transaction that records the fact (search, click,
+ * conversion, feedback): the event and its deliveries commit or roll back with it, so a
+ * subscriber hears of exactly the facts that exist. Returns the event id and how many
+ * deliveries were queued (0: nobody subscribes, and nothing was written).
+ *
+ *   await db.transaction(async (tx) => {
+ *     await tx.query('INSERT INTO clicks …');
+ *     await appendEvent(tx, { accountId, type: 'click', data: eventData.click({ … }), createdAt: now });
+ *   });
+ */
+export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<{ eventId: string; deliveries: number }> {
+  const eventId = event.id ?? newId();
+  const payload = envelope(eventId, event.type, event.createdAt, event.data);
+  const rows = await tx.query(`${APPEND} RETURNING 1`, [eventId, event.accountId, event.type, payload, event.createdAt]);
+  return { eventId, deliveries: rows.length };
+}

@@ -1,0 +1,118 @@
+import type { LookupAddress } from 'node:dns';
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { checkUrlShape, classifyAddress } from '../core/webhooks/url-guard.js';
+import { systemLookupAll, type LookupAll } from './dns.js';
+
+/** CONTRACT §8: a receiver has 10 s to answer. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How much of a response body an attempt records. */
+export const RECORDED_BODY_BYTES = 2048;
+
+export type SendResult =
+  | { statusCode: number; retryAfter: string | undefined; body: string; durationMs: number }
+  | { statusCode: null; error: string; durationMs: number };
+
+export interface Transport {
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+export interface HttpTransportOptions {
+  allowPrivate: boolean;
+  /** Tests shorten it; production uses the contract's 10 s. */
+  timeoutMs?: number;
+  /** Tests stand in for DNS (a rebinding resolver); production uses dns.lookup. */
+  lookupAll?: LookupAll;
+}
+
+class AddressRefusedError extends Error {
+  override readonly name = 'AddressRefusedError';
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * Webhook POSTs over undici. Redirects are never followed (undici's request does not, and no
+ * redirect interceptor is installed). The SSRF guard runs at connect time: the agent's
+ * `connect.lookup` resolves the host, refuses unless every address is public unicast, and hands
+ * the socket exactly the addresses it checked, so a DNS answer that changes between the check
+ * and the connect (rebinding) cannot reach a private address. IP-literal hosts never reach a
+ * lookup; `checkUrlShape` judges them before the request.
+ */
+export class HttpTransport implements Transport {
+  readonly timeoutMs: number;
+  private readonly agent: Agent;
+
+  constructor(private readonly options: HttpTransportOptions) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+    const lookupAll = options.lookupAll ?? systemLookupAll;
+    const lookup = (hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
+      lookupAll(hostname, (err, addresses) => {
+        if (err) return callback(err, []);
+        const bad = options.allowPrivate ? undefined : addresses.find((a) => classifyAddress(a.address) !== 'public');
+        if (bad !== undefined || addresses.length === 0) {
+          const why = bad ? `${hostname} resolves to a ${classifyAddress(bad.address)} address (${bad.address})` : `${hostname} has no address`;
+          return callback(new AddressRefusedError(`refused: ${why}`), []);
+        }
+        if (opts.all) return callback(null, addresses);
+        const first = addresses[0]!;
+        return callback(null, first.address, first.family);
+      });
+    };
+    this.agent = new Agent({ connect: { lookup: lookup as never, timeout: this.timeoutMs }, keepAliveTimeout: 4_000 });
+  }
+
+  async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
+    const shape = checkUrlShape(url, this.options.allowPrivate);
+    if (!shape.ok) return { statusCode: null, error: `refused: the URL ${shape.reason}`, durationMs: elapsed() };
+    try {
+      const res = await request(shape.url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      const text = await readPrefix(res.body, RECORDED_BODY_BYTES);
+      const retryAfter = res.headers['retry-after'];
+      return { statusCode: res.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: text, durationMs: elapsed() };
+    } catch (err) {
+      return { statusCode: null, error: describeFailure(err, this.timeoutMs), durationMs: elapsed() };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+/** The first `max` bytes as text; the rest of the body is discarded without being read. */
+async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= max) break;
+  }
+  body.destroy();
+  // Cut on a byte boundary, then drop a split UTF-8 sequence at the end.
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
+}
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof AddressRefusedError) return e.message;
+    if (e.name === 'TimeoutError' || e.name === 'HeadersTimeoutError' || e.name === 'BodyTimeoutError' || e.name === 'ConnectTimeoutError') {
+      return `timeout: no complete answer within ${timeoutMs} ms`;
+    }
+  }
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.cause?.code ?? e.code;
+  return `connection failed${code ? ` (${code})` : ''}: ${e.cause?.message ?? e.message ?? String(err)}`.slice(0, 300);
+}
