@@ -24,6 +24,8 @@ const { values } = parseArgs({
     sets: { type: 'string', default: '../shared/data/eval/crowdflower,../shared/data/eval/homedepot' },
     'queries-per-set': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
+    /** Keeps each set's imported catalog in DIR/<set name> and reuses it next time (as eval --catalog). */
+    'catalog-dir': { type: 'string' },
   },
 });
 
@@ -49,7 +51,11 @@ async function main(): Promise<number> {
     const offTopic: { x: number[]; fold: number }[] = [];
     let model = '';
     for (const dir of sets) {
-      const set = await openLabelledSet(dir, work, { modelCache: join(work, 'models'), ...(values['queries-per-set'] ? { limit: Number(values['queries-per-set']) } : {}) });
+      const set = await openLabelledSet(dir, work, {
+        modelCache: join(work, 'models'),
+        ...(values['queries-per-set'] ? { limit: Number(values['queries-per-set']) } : {}),
+        ...(values['catalog-dir'] ? { catalogUri: join(resolve(values['catalog-dir']), basename(dir)) } : {}),
+      });
       try {
         queries.push(...(await trainingQueries(set)));
         // Each off-topic request's 20 candidates stay together in one fold.
