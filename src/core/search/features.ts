@@ -72,8 +72,8 @@ export interface AnalyzedQuery {
  * to one that is.
  */
 export function analyzeQuery(matchWords: readonly string[], currentWords: readonly string[], lexicon: Lexicon): AnalyzedQuery {
-  const current = new Set(currentWords.map((w) => lexicalTermsOf(w)).flat());
-  const ordered = matchWords.flatMap(lexicalTermsOf);
+  const current = new Set(currentWords.flatMap(lexicalTerms));
+  const ordered = matchWords.flatMap(lexicalTerms);
   const unique = [...new Set(ordered)];
   const currentOrdered = ordered.filter((t) => current.has(t));
   const bigrams: string[] = [];
@@ -86,8 +86,6 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
     bigrams,
   };
 }
-
-const lexicalTermsOf = (word: string) => lexicalTerms(word);
 
 export interface ProductTerms {
   title: string[];
@@ -130,11 +128,13 @@ export interface FeatureRow {
 const PRF_DEPTH = 10;
 
 /**
- * Orders candidates for the pseudo-relevance feedback. Fixed rather than learned, so the
- * feedback features mean the same at fitting time and at serving time.
+ * Orders candidates for the pseudo-relevance feedback, and is the hand-set fallback model's
+ * weighting too (ranking.ts). Fixed rather than learned, so the feedback features mean the same
+ * at fitting time and at serving time.
  */
+export const FIRST_PASS_WEIGHTS = { cosine: 6.5, bm25: 1.2, coverage: 2.2, titleCoverage: 1.6 } as const satisfies Partial<Record<FeatureName, number>>;
 const firstPass = (x: readonly number[]) =>
-  6.5 * x[FEATURE_INDEX.cosine]! + 1.2 * x[FEATURE_INDEX.bm25]! + 2.2 * x[FEATURE_INDEX.coverage]! + 1.6 * x[FEATURE_INDEX.titleCoverage]!;
+  Object.entries(FIRST_PASS_WEIGHTS).reduce((s, [name, w]) => s + w * x[FEATURE_INDEX[name as FeatureName]]!, 0);
 
 /** Features for the union of both retrievals. */
 export function computeFeatures(

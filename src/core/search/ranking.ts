@@ -1,6 +1,6 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
-import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, type AnalyzedQuery, type FeatureName } from './features.js';
+import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, type AnalyzedQuery, type FeatureName } from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
@@ -43,7 +43,7 @@ export interface RankingModel {
 export const FALLBACK_MODEL: RankingModel = {
   source: 'fallback',
   bias: -6.2,
-  weights: { cosine: 6.5, bm25: 1.2, coverage: 2.2, titleCoverage: 1.6 },
+  weights: FIRST_PASS_WEIGHTS,
   scale: 1,
   offset: 0,
 };
