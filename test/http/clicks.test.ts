@@ -23,6 +23,7 @@ beforeAll(async () => {
   t = await createTestApp({
     clock,
     search: sample,
+    webhooks: { allowPrivate: true },
     affiliate: AffiliateConfigSchema.parse({
       default: { params: { utm_source: 'aisle' } },
       networks: { impact: { params: { irclickid: '{click_id}' } } },
@@ -104,7 +105,8 @@ describe('POST /v1/clicks/:impression_id', () => {
     expect(await billableRows(r!.impression_id)).toBe(1);
   });
 
-  it('records exactly one billable click when 1,000 arrive at once, and every response names it', async () => {
+  it('records exactly one billable click when 1,000 arrive at once, every response names it, and the click webhook fires once', async () => {
+    expectStatus(await call(t.app, t.adminKey, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/clicks', events: ['click'] }), 201);
     const [r] = await impressions(1);
     const responses = await Promise.all(Array.from({ length: 1000 }, () => click(r!.impression_id)));
     const statuses = responses.map((res) => res.statusCode);
@@ -112,6 +114,8 @@ describe('POST /v1/clicks/:impression_id', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(999);
     expect(new Set(responses.map((res) => res.json().click_id)).size).toBe(1);
     expect(await billableRows(r!.impression_id)).toBe(1);
+    const events = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'click' AND payload LIKE $1`, [`%imp_${r!.impression_id}%`]);
+    expect(events[0]!.n).toBe(1);
   });
 
   it('answers 410 impression_expired more than 30 days after the impression', async () => {
