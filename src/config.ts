@@ -23,6 +23,7 @@ const envSchema = z.object({
   AISLE_SAMPLE_CATALOG: booleanFlag.default(true),
   AISLE_ANN_THRESHOLD: z.coerce.number().int().min(1).default(20_000),
   AISLE_ANN_INDEX: z.enum(['ivf_hnsw_sq', 'ivf_pq']).default('ivf_hnsw_sq'),
+  AISLE_CATALOG_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(256),
   AISLE_EMBEDDING_PROVIDER: z.enum(['use-lite', 'openai', 'transformers']).default('use-lite'),
   AISLE_EMBEDDING_MODEL: z.string().min(1).optional(),
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
@@ -58,6 +59,8 @@ export type Config = Readonly<{
     loadSampleWhenEmpty: boolean;
     annThreshold: number;
     annIndex: 'ivf_hnsw_sq' | 'ivf_pq';
+    /** Decoded products kept in memory by the search path; 0 turns the cache off. */
+    cacheBytes: number;
   }>;
   embedding: Readonly<{
     provider: 'use-lite' | 'openai' | 'transformers';
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loadSampleWhenEmpty: e.AISLE_SAMPLE_CATALOG,
       annThreshold: e.AISLE_ANN_THRESHOLD,
       annIndex: e.AISLE_ANN_INDEX,
+      cacheBytes: e.AISLE_CATALOG_CACHE_MB * 1024 * 1024,
     }),
     embedding: Object.freeze({
       provider: e.AISLE_EMBEDDING_PROVIDER,

@@ -18,5 +18,5 @@ export function openEmbedder(config: Config): Promise<Embedder> {
 
 /** The configured catalog (a local directory under the data dir by default, or an s3:// URI). */
 export function openCatalog(config: Config): Promise<LanceCatalogStore> {
-  return LanceCatalogStore.open({ uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex });
+  return LanceCatalogStore.open({ uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex, cacheBytes: config.catalog.cacheBytes });
 }

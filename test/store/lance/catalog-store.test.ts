@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogModelMismatchError } from '../../../src/core/catalog/errors.js';
 import type { CatalogRow } from '../../../src/core/ports.js';
-import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../../helpers/catalog.js';
 
 const DIMS = 16;
@@ -90,6 +90,39 @@ describe('LanceCatalogStore', () => {
     const replaced = await importRows(store, rows(500, 510), true);
     expect(replaced.productCount).toBe(10);
     expect(await store.getByIds([changed[0]!.product.productId])).toEqual([]);
+  });
+
+  it('serves the new version of a changed product after an upsert, never a cached old row', async () => {
+    const store = await open();
+    const data = rows(0, 100);
+    await importRows(store, data);
+    const target = data[7]!;
+    // Twice: the second search answers from the decoded-row cache.
+    for (let i = 0; i < 2; i++) {
+      expect((await store.vectorSearch(target.vector, { limit: 1, withVectors: true }))[0]).toMatchObject({ product: target.product, vector: target.vector });
+      expect((await store.textSearch('product 7', { limit: 3 })).map((r) => r.product)).toContainEqual(target.product);
+    }
+    const writer = await store.openWriter({ model: 'test-model', dimensions: DIMS, replace: false });
+    await writer.write([{ ...target, product: { ...target.product, title: 'Product 7 renamed', priceAmount: 1 } }]);
+    await writer.commit();
+    const [best] = await store.vectorSearch(target.vector, { limit: 1 });
+    expect(best?.product).toMatchObject({ productId: target.product.productId, title: 'Product 7 renamed', priceAmount: 1 });
+    expect(best?.vector).toBeUndefined();
+    expect((await store.textSearch('renamed', { limit: 3 }))[0]?.product.title).toBe('Product 7 renamed');
+  });
+
+  it('answers the same with the decoded-row cache turned off', async () => {
+    const uri = tempCatalogUri();
+    const cached = await open(uri);
+    const data = rows(0, 200);
+    await importRows(cached, data);
+    const uncached = await LanceCatalogStore.open({ uri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq', cacheBytes: 0 });
+    stores.push(uncached);
+    for (const r of data.slice(0, 20)) {
+      const a = await cached.vectorSearch(r.vector, { limit: 10, withVectors: true });
+      expect(await uncached.vectorSearch(r.vector, { limit: 10, withVectors: true })).toEqual(a);
+    }
+    expect(await uncached.textSearch('product 12', { limit: 10 })).toEqual(await cached.textSearch('product 12', { limit: 10 }));
   });
 
   it('refuses a different embedding model unless replacing, naming the re-index command', async () => {
