@@ -183,6 +183,11 @@ export interface CatalogStore {
   /** Re-reads the serving pointer (a new import by another process); true when it moved. */
   refresh(): Promise<boolean>;
   /**
+   * Loads what the store keeps in memory for searching (optional; searches work without it),
+   * calling `prepare` on each product it keeps so derived data is computed ahead too.
+   */
+  warm?(prepare?: (product: CatalogProduct) => unknown): Promise<void>;
+  /**
    * Starts an import. `replace` drops the current products on commit; otherwise rows upsert by
    * product id. Throws CatalogModelMismatchError when the model differs and `replace` is false.
    */

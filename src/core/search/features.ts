@@ -10,7 +10,6 @@
  * words — lifts that to 0.80, because products that really fit a request resemble each other
  * more than they resemble the stray matches of one query word.
  */
-import { LRUCache } from 'lru-cache';
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import type { Lexicon } from './lexical.js';
@@ -90,23 +89,25 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
 export interface ProductTerms {
   title: string[];
   titleSet: Set<string>;
+  /** Adjacent title terms, "a b". */
+  titleBigrams: Set<string>;
   all: Set<string>;
 }
 
 /**
  * Products recur across searches and tokenising a description costs more than every other
- * feature together, so terms are kept per product; an entry is used only while the product's
- * text is unchanged (a re-import may change it under the same id).
+ * feature together, so terms are kept per product object: the catalog store hands back the same
+ * object for a row it keeps decoded (a re-import makes new rows and new objects), so an entry
+ * can never describe changed text, and it goes when the store drops the row.
  */
-const termsCache = new LRUCache<string, { source: CatalogProduct; terms: ProductTerms }>({ max: 50_000 });
-const sameText = (a: CatalogProduct, b: CatalogProduct) =>
-  a.title === b.title && a.description === b.description && a.brand === b.brand && a.category.join('>') === b.category.join('>') && JSON.stringify(a.attributes) === JSON.stringify(b.attributes);
+const termsCache = new WeakMap<CatalogProduct, ProductTerms>();
 
 export function productTerms(p: CatalogProduct): ProductTerms {
-  const hit = termsCache.get(p.productId);
-  if (hit && sameText(hit.source, p)) return hit.terms;
-  const terms = computeProductTerms(p);
-  termsCache.set(p.productId, { source: p, terms });
+  let terms = termsCache.get(p);
+  if (!terms) {
+    terms = computeProductTerms(p);
+    termsCache.set(p, terms);
+  }
   return terms;
 }
 
@@ -115,7 +116,9 @@ function computeProductTerms(p: CatalogProduct): ProductTerms {
   const attributes = Object.entries(p.attributes).map(([k, v]) => (v === true ? k : typeof v === 'boolean' ? '' : `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`));
   const title = lexicalTerms(p.title);
   const all = new Set([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' '))]);
-  return { title, titleSet: new Set(title), all };
+  const titleBigrams = new Set<string>();
+  for (let i = 0; i + 1 < title.length; i++) titleBigrams.add(`${title[i]} ${title[i + 1]}`);
+  return { title, titleSet: new Set(title), titleBigrams, all };
 }
 
 export interface FeatureRow {
@@ -166,8 +169,6 @@ export function computeFeatures(
     const vector = vectors.get(product.productId);
     const cosine = den?.cosine ?? (vector && queryVector ? cosineOf(queryVector, vector) : lowestCosine);
     const share = (has: (t: string) => boolean) => query.terms.reduce((s, t) => s + (has(t.term) ? t.weight : 0), 0) / idfSum;
-    const titleBigrams = new Set<string>();
-    for (let i = 0; i + 1 < terms.title.length; i++) titleBigrams.add(`${terms.title[i]} ${terms.title[i + 1]}`);
     const x = new Array<number>(FEATURE_NAMES.length).fill(0);
     x[FEATURE_INDEX.bm25] = lex ? lex.bm25 / maxBm25 : 0;
     x[FEATURE_INDEX.bm25Query] = lex ? lex.bm25 / idfSum : 0;
@@ -179,7 +180,7 @@ export function computeFeatures(
     x[FEATURE_INDEX.numbers] = query.numbers.length ? query.numbers.filter((t) => terms.all.has(t)).length / query.numbers.length : 0.5;
     x[FEATURE_INDEX.lastInTitle] = query.last !== undefined && terms.titleSet.has(query.last) ? 1 : 0;
     x[FEATURE_INDEX.firstInTitle] = query.first !== undefined && terms.titleSet.has(query.first) ? 1 : 0;
-    x[FEATURE_INDEX.bigrams] = query.bigrams.length ? query.bigrams.filter((b) => titleBigrams.has(b)).length / query.bigrams.length : 0;
+    x[FEATURE_INDEX.bigrams] = query.bigrams.length ? query.bigrams.filter((b) => terms.titleBigrams.has(b)).length / query.bigrams.length : 0;
     x[FEATURE_INDEX.lexicalRank] = lex ? 1 / (1 + lex.rank) : 0;
     x[FEATURE_INDEX.denseRank] = den ? 1 / (1 + den.rank) : 0;
     x[FEATURE_INDEX.inLexical] = lex ? 1 : 0;

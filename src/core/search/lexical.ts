@@ -128,6 +128,8 @@ export class Lexicon {
   private readonly wordDf = new Map<string, number>();
   private readonly termDf = new Map<string, number>();
   private readonly byLength = new Map<number, string[]>();
+  /** Corrections already worked out: a scan of the vocabulary costs about a millisecond per unknown word. */
+  private readonly corrected = new Map<string, string[] | null>();
   private documents = 0;
 
   /** One text per product: its title, brand, category and description. */
@@ -186,6 +188,16 @@ export class Lexicon {
   }
 
   private correctWord(word: string): string[] | null {
+    const known = this.corrected.get(word);
+    if (known !== undefined) return known;
+    const fixed = this.findCorrection(word);
+    // Bounded: the words people type are many, but each one is cheap to work out again.
+    if (this.corrected.size >= 20_000) this.corrected.clear();
+    this.corrected.set(word, fixed);
+    return fixed;
+  }
+
+  private findCorrection(word: string): string[] | null {
     if (this.documents === 0 || word.length < 4 || !/^[a-z]+$/.test(word)) return null;
     if ((this.wordDf.get(word) ?? 0) > 0 || (this.termDf.get(stem(word)) ?? 0) > 0) return null;
     const max = word.length >= 8 ? 2 : 1;

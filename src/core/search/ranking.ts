@@ -85,10 +85,6 @@ const displayWord = (w: string) => {
   return (m ? `${m[2]} ${m[1]}` : w).replace(/(\d)p(\d)/g, '$1.$2');
 };
 
-const lexicalTermsAllIn = (word: string, terms: ReadonlySet<string>) => {
-  const ts = lexicalTerms(word);
-  return ts.length > 0 && ts.every((t) => terms.has(t));
-};
 
 /** Merges the two retrievals into scored candidates. */
 export function rankCandidates(
@@ -100,10 +96,12 @@ export function rankCandidates(
   queryVector: Float32Array | null,
 ): Candidate[] {
   const w = weightVector(model);
+  // A query word matches a product when all its terms are the product's ("1/2 in." is two).
+  const wordTerms = query.words.map((word) => ({ shown: displayWord(word), terms: lexicalTerms(word) })).filter((q) => q.terms.length > 0);
   return computeFeatures(query, lexical, dense, lexicon, queryVector).map(({ product, terms, x }) => {
     const score = scoreRow(x, model.bias, w);
     const probability = toProbability(score, model);
-    const matchedTerms = [...new Set(query.words.filter((word) => lexicalTermsAllIn(word, terms.all)).map(displayWord))];
+    const matchedTerms = [...new Set(wordTerms.filter((q) => q.terms.every((t) => terms.all.has(t))).map((q) => q.shown))];
     return { product, x, cosine: x[FEATURE_INDEX.cosine]!, matchedTerms, score, probability, rankScore: probability };
   });
 }

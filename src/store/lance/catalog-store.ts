@@ -39,13 +39,19 @@ interface Serving {
   info: CatalogInfo;
   /** Decoded rows by row address, which is stable within one table version (a new version gets a new cache). */
   rows: LRUCache<bigint, Hydrated> | null;
+  /** Set once warm() ran for this version: the cache filled from one sequential scan. */
+  warmed: Promise<void> | null;
 }
 
-/** Rough in-memory size: the vector, the strings as UTF-16, and a fixed overhead for the objects. */
+/**
+ * Rough in-memory size: the vector, the strings as UTF-16, and a fixed allowance for the objects,
+ * the attributes and the ranking terms derived from the product (fitted to the RSS growth of the
+ * Home Depot catalog fully cached).
+ */
 function hydratedBytes(h: Hydrated): number {
   const p = h.product;
   const strings = p.title.length + p.description.length + (p.url?.length ?? 0) + (p.imageUrl?.length ?? 0) + (p.disclosureText?.length ?? 0) + (p.brand?.length ?? 0) + (p.merchant?.length ?? 0);
-  return h.vector.byteLength + 2 * strings + 600;
+  return h.vector.byteLength + 2 * strings + 1_600;
 }
 
 /**
@@ -56,6 +62,8 @@ function hydratedBytes(h: Hydrated): number {
  */
 export class LanceCatalogStore implements CatalogStore {
   private serving: Serving | null = null;
+  /** What warm() was last asked to compute per product; applied again when a new version is warmed. */
+  private prepare: ((product: CatalogProduct) => unknown) | null = null;
 
   private constructor(
     private readonly conn: lancedb.Connection,
@@ -83,9 +91,12 @@ export class LanceCatalogStore implements CatalogStore {
     if (this.serving && this.serving.info.version === info.version && this.serving.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
     const table = await this.conn.openTable(PRODUCTS_TABLE);
     await table.checkout(info.version);
+    const rewarm = this.serving?.warmed != null;
     this.serving?.table.close();
     const cacheBytes = this.options.cacheBytes ?? DEFAULT_PRODUCT_CACHE_BYTES;
-    this.serving = { table, info, rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null };
+    this.serving = { table, info, rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null, warmed: null };
+    // A process that warmed the previous version wants the new one warm too; searches meanwhile fill the cache on demand.
+    if (rewarm) this.warm().catch(() => {});
     return true;
   }
 
@@ -172,6 +183,39 @@ export class LanceCatalogStore implements CatalogStore {
       return info;
     } finally {
       table.close();
+    }
+  }
+
+  /**
+   * Fills the decoded-row cache from one sequential scan, up to its byte budget, so the first
+   * searches do not pay for decoding rows one take at a time (12 ms of CPU per search cold vs
+   * 5 warm on the Home Depot catalog). Idempotent per catalog version.
+   */
+  warm(prepare?: (product: CatalogProduct) => unknown): Promise<void> {
+    if (prepare) this.prepare = prepare;
+    const serving = this.serving;
+    if (!serving?.rows) return Promise.resolve();
+    serving.warmed ??= this.fill(serving, serving.rows);
+    return serving.warmed;
+  }
+
+  private async fill(serving: Serving, rows: LRUCache<bigint, Hydrated>): Promise<void> {
+    const prepare = this.prepare;
+    try {
+      for await (const batch of serving.table.query().select([...PRODUCT_COLUMNS, 'vector']).withRowId()) {
+        if (this.serving !== serving) return;
+        for (const { rowId, row, vector } of decodedRows(batch)) {
+          if (rows.has(rowId)) continue;
+          const hydrated = { product: fromRecord(row), vector };
+          // Stop at the budget rather than evict what searches have already pulled in.
+          if (rows.calculatedSize + hydratedBytes(hydrated) > rows.maxSize) return;
+          rows.set(rowId, hydrated);
+          prepare?.(hydrated.product);
+        }
+      }
+    } catch (err) {
+      // The version was replaced (and its table closed) mid-scan: nothing to warm any more.
+      if (this.serving === serving) throw err;
     }
   }
 
@@ -390,7 +434,7 @@ class LanceCatalogWriter implements CatalogWriter {
  * Rows read column by column from the Arrow table: measured on the Home Depot catalog, 2-4 ms
  * faster per 100 rows than toArray()'s row proxies.
  */
-function* decodedRows(table: ArrowTable): Generator<{ rowId: bigint; row: Record<string, unknown>; vector: Float32Array }> {
+function* decodedRows(table: Pick<ArrowTable, 'numRows' | 'getChild'>): Generator<{ rowId: bigint; row: Record<string, unknown>; vector: Float32Array }> {
   const columns = PRODUCT_COLUMNS.map((name) => [name, table.getChild(name)] as const);
   const rowIds = table.getChild('_rowid');
   const vectors = table.getChild('vector');

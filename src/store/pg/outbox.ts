@@ -14,17 +14,31 @@ export interface OutboxEvent {
 
 // One round trip: the event row is written only when some enabled endpoint of the account
 // subscribes to the type (no outbox growth for accounts without webhooks), and one pending,
-// immediately due delivery per such endpoint.
-const APPEND = `
-WITH targets AS (
+// immediately due delivery per such endpoint. Parameters: $1 event id, $2 account, $3 type,
+// $4 payload, $5 time. Split in two so a caller can fold it into a statement of its own.
+const APPEND_CTES = `
+targets AS (
   SELECT id FROM webhook_endpoints WHERE account_id = $2 AND status = 'enabled' AND $3 = ANY (events)
 ), event AS (
   INSERT INTO webhook_events (id, account_id, type, payload, created_at)
   SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets)
   RETURNING id
-)
+)`;
+const APPEND_FINAL = `
 INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
 SELECT gen_random_uuid(), event.id, targets.id, $2, 'pending', $5, $5 FROM event CROSS JOIN targets`;
+const APPEND = `WITH ${APPEND_CTES} ${APPEND_FINAL}`;
+
+/**
+ * The append as the tail of a caller's own `WITH …` statement, its parameters numbered from
+ * `$first`: `WITH a AS (INSERT …), ${cte} ${final}` with `params` appended to the caller's.
+ * One statement is atomic, so the event still commits or rolls back with the caller's writes.
+ */
+export function appendEventClause(first: number, event: OutboxEvent): { ctes: string; final: string; params: unknown[] } {
+  const renumber = (sql: string) => sql.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) + first - 1}`);
+  const eventId = event.id ?? newId();
+  return { ctes: renumber(APPEND_CTES), final: renumber(APPEND_FINAL), params: [eventId, event.accountId, event.type, envelope(eventId, event.type, event.createdAt, event.data), event.createdAt] };
+}
 
 /**
  * The transactional outbox. Call it with the transaction that records the fact (search, click,

@@ -1,7 +1,7 @@
 import type { RecordedSearch, SearchStore, SessionState } from '../../core/ports.js';
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
-import { appendEvent } from './outbox.js';
+import { appendEventClause } from './outbox.js';
 
 export class PgSearchStore implements SearchStore {
   constructor(private readonly db: Db) {}
@@ -22,34 +22,38 @@ export class PgSearchStore implements SearchStore {
     return { ...row.state, clickedProductIds: [...new Set([...row.state.clickedProductIds, ...(row.clicked ?? [])])] };
   }
 
-  recordSearch(s: RecordedSearch): Promise<void> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count,
-           total_matches, took_ms, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [s.requestId, s.accountId, s.keyId, s.sessionId, s.query, s.normalizedQuery, JSON.stringify(s.filters), s.impressions.length, s.totalMatches, s.tookMs, s.createdAt],
-      );
-      if (s.impressions.length > 0) {
-        // One statement for all rows: unnest keeps it a single round trip whatever the limit.
-        await tx.query(
-          `INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
-           SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $5
-           FROM unnest($6::uuid[], $7::uuid[], $8::int[]) AS i(id, product_id, position)`,
-          [s.requestId, s.accountId, s.keyId, s.sessionId, s.createdAt, s.impressions.map((i) => i.impressionId), s.impressions.map((i) => i.productId), s.impressions.map((i) => i.position)],
-        );
-      }
-      await tx.query(
-        `INSERT INTO search_sessions (account_id, id, state, created_at, last_used_at) VALUES ($1, $2, $3, $4, $4)
-         ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at`,
-        [s.accountId, s.sessionId, JSON.stringify(s.session), s.createdAt],
-      );
-      await appendEvent(tx, {
-        accountId: s.accountId,
-        type: 'search',
-        createdAt: s.createdAt,
-        data: eventData.search({ requestId: s.requestId, sessionId: s.sessionId, query: s.query, productIds: s.impressions.map((i) => i.productId) }),
-      });
+  /**
+   * The search row, its impressions, the session and the outbox event in ONE statement: atomic
+   * like a transaction, but one round trip instead of six (BEGIN … COMMIT), which is most of the
+   * write cost of a search on PGlite. Foreign keys are checked at the end of the statement, so the
+   * impressions may reference the search row inserted beside them.
+   */
+  async recordSearch(s: RecordedSearch): Promise<void> {
+    const event = appendEventClause(16, {
+      accountId: s.accountId,
+      type: 'search',
+      createdAt: s.createdAt,
+      data: eventData.search({ requestId: s.requestId, sessionId: s.sessionId, query: s.query, productIds: s.impressions.map((i) => i.productId) }),
     });
+    await this.db.query(
+      `WITH search AS (
+         INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count,
+           total_matches, took_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ), shown AS (
+         INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
+         SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $11
+         FROM unnest($12::uuid[], $13::uuid[], $14::int[]) AS i(id, product_id, position)
+       ), session AS (
+         INSERT INTO search_sessions (account_id, id, state, created_at, last_used_at) VALUES ($2, $4, $15::jsonb, $11, $11)
+         ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at
+       ), ${event.ctes} ${event.final}`,
+      [
+        s.requestId, s.accountId, s.keyId, s.sessionId, s.query, s.normalizedQuery, JSON.stringify(s.filters), s.impressions.length, s.totalMatches, s.tookMs, s.createdAt,
+        s.impressions.map((i) => i.impressionId), s.impressions.map((i) => i.productId), s.impressions.map((i) => i.position),
+        JSON.stringify(s.session),
+        ...event.params,
+      ],
+    );
   }
 }
