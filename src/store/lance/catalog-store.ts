@@ -236,7 +236,7 @@ export class LanceCatalogStore implements CatalogStore {
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);
     if (options.exact) query = query.bypassVectorIndex();
-    else if (serving.info.annIndex !== 'none') query = annIndexConfig(serving.info.annIndex).tune(query, options.limit);
+    else if (serving.info.annIndex !== 'none') query = annIndexConfig(serving.info.annIndex).tune(query, options.limit, serving.info.productCount);
     return this.hydrate(serving, await query.toArrow(), '_distance', options.withVectors ?? false);
   }
 

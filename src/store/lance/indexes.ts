@@ -5,19 +5,27 @@ import type { AnnIndexKind } from '../../core/ports.js';
 interface AnnConfig {
   index(rows: number): lancedb.Index;
   /** Query-time settings that keep recall@10 against exact search ≥ 0.95 (measured: tools/bench/ann.ts). */
-  tune(query: VectorQuery, limit: number): VectorQuery;
+  tune(query: VectorQuery, limit: number, rows: number): VectorQuery;
 }
 
 const partitionsFor = (rows: number) => Math.max(1, Math.min(1024, Math.round(Math.sqrt(rows))));
+const SMALL_CATALOG = 100_000;
+const hnswPartitions = (rows: number) => (rows < SMALL_CATALOG ? Math.max(1, Math.ceil(rows / 30_000)) : Math.max(1, Math.round(partitionsFor(rows) / 8)));
 
 const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
   ivf_hnsw_sq: {
-    index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(partitionsFor(rows) / 8)) }),
-    // Home Depot catalog, 54,667 real USE-lite vectors, 200 dev queries (tools/bench/ann.ts):
-    // nprobes 8 / ef 64 → recall@10 0.955; 10 / 64 → 0.963; 12 / 96 → 0.984 at ~9 ms p50
-    // (exact: ~50-70 ms). The margin over 0.95 is worth the extra milliseconds.
-    // HNSW refuses an ef below the number of results asked for.
-    tune: (q, limit) => q.nprobes(12).ef(Math.max(96, limit)),
+    index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
+    // Home Depot catalog, 54,667 real USE-lite vectors, 200 dev queries, limit 100, nprobes 12
+    // (LanceDB clamps it to the partition count), late-materialised (row ids only):
+    //   29 partitions (√n/8), ef 100: recall@10 0.984, recall@100 0.966, p50 4.0 ms, build 12 s
+    //    8 partitions,        ef 100: recall@10 0.997, recall@100 0.980, p50 3.5 ms, build 25 s
+    //    2 partitions,        ef 150: recall@10 0.996, recall@100 0.984, p50 2.1 ms, build 50 s
+    //    1 partition,         ef 150: recall@10 0.992, recall@100 0.968, p50 1.4 ms, build 52 s
+    // Fewer, larger graphs search faster at equal recall but build slower (a partition's graph is
+    // built on one core), so catalogs under 100k products get one partition per 30k; larger ones
+    // keep √n/8 (1M synthetic: recall@10 0.965 at nprobes 12, ef 96). HNSW refuses an ef below
+    // the number of results asked for.
+    tune: (q, limit, rows) => q.nprobes(12).ef(Math.max(rows < SMALL_CATALOG ? 150 : 96, limit)),
   },
   ivf_pq: {
     index: (rows) => lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: partitionsFor(rows), numSubVectors: 64 }),
