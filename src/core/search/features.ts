@@ -13,7 +13,7 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import type { Lexicon } from './lexical.js';
-import { lexicalTerms } from './lexical.js';
+import { lexicalTerms, wordTokens } from './lexical.js';
 
 export const FEATURE_NAMES = [
   /** BM25 over the best BM25 of this query (0..1); 0 when the lexical top-k missed it. */
@@ -51,6 +51,8 @@ export const FEATURE_NAMES = [
   'prfGap',
   /** IDF-weighted overlap of the title with the words of the first ten fused results' titles. */
   'prfTitle',
+  /** Share of the query's character trigrams found in the title's: survives typos, plurals and split or joined words. */
+  'titleTrigrams',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -63,6 +65,18 @@ export interface AnalyzedQuery {
   last: string | undefined;
   numbers: string[];
   bigrams: string[];
+  /** Character trigrams of the current turn's words. */
+  trigrams: string[];
+}
+
+/** Character trigrams of words, each padded with a space on both sides ("cap" → " ca", "cap", "ap "). */
+function trigramsOf(words: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of words) {
+    const padded = ` ${w} `;
+    for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
+  }
+  return out;
 }
 
 /**
@@ -83,6 +97,7 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
     last: currentOrdered.at(-1),
     numbers: unique.filter((t) => /\d/.test(t)),
     bigrams,
+    trigrams: [...trigramsOf(currentWords.flatMap(wordTokens))],
   };
 }
 
@@ -91,6 +106,7 @@ export interface ProductTerms {
   titleSet: Set<string>;
   /** Adjacent title terms, "a b". */
   titleBigrams: Set<string>;
+  titleTrigrams: Set<string>;
   all: Set<string>;
 }
 
@@ -118,7 +134,7 @@ function computeProductTerms(p: CatalogProduct): ProductTerms {
   const all = new Set([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' '))]);
   const titleBigrams = new Set<string>();
   for (let i = 0; i + 1 < title.length; i++) titleBigrams.add(`${title[i]} ${title[i + 1]}`);
-  return { title, titleSet: new Set(title), titleBigrams, all };
+  return { title, titleSet: new Set(title), titleBigrams, titleTrigrams: trigramsOf(wordTokens(p.title)), all };
 }
 
 export interface FeatureRow {
@@ -187,6 +203,7 @@ export function computeFeatures(
     x[FEATURE_INDEX.inDense] = den ? 1 : 0;
     x[FEATURE_INDEX.titleLength] = Math.log(1 + terms.title.length);
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
+    x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? query.trigrams.filter((t) => terms.titleTrigrams.has(t)).length / query.trigrams.length : 0;
     return { product, terms, x };
   });
 
