@@ -38,9 +38,16 @@ export class PgFeedbackStore implements FeedbackStore {
     });
   }
 
+  /**
+   * Changes whenever the account gets feedback: the newest time and how many rows carry it. Both
+   * come from the (account_id, created_at) index, so the check runs on every search at the same
+   * cost whatever the account's feedback volume (a count(*) grew with it). A row stamped earlier
+   * than the newest (clock skew between processes) is picked up with the next newer one.
+   */
   async version(accountId: string): Promise<string> {
-    const rows = await this.db.query<{ n: number; latest: Date | null }>(
-      `SELECT count(*)::int AS n, max(created_at) AS latest FROM feedback WHERE account_id = $1`,
+    const rows = await this.db.query<{ latest: Date | null; n: number }>(
+      `WITH latest AS (SELECT max(created_at) AS t FROM feedback WHERE account_id = $1)
+       SELECT latest.t AS latest, (SELECT count(*)::int FROM feedback WHERE account_id = $1 AND created_at = latest.t) AS n FROM latest`,
       [accountId],
     );
     const r = rows[0];
