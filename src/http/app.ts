@@ -11,6 +11,7 @@ import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.j
 import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
+import { LOCAL_MCP_HOSTS, mcpRoutes, type McpHttpOptions } from './routes/mcp.js';
 import { searchRoutes } from './routes/search.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { registerMetaRoutes } from './routes/meta.js';
@@ -22,6 +23,8 @@ export interface AppOptions {
   core: Core;
   logger: FastifyBaseLogger;
   trustProxy?: boolean;
+  /** Origin and Host checks of POST /mcp; loopback hosts and no browser origins when absent. */
+  mcp?: McpHttpOptions;
 }
 
 export interface AisleApp {
@@ -70,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(feedbackRoutes, { prefix: '/v1', core: options.core });
   await app.register(clickLinkRoutes, { core: options.core });
   await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
+  await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_MCP_HOSTS });
   await app.ready();
   return { app, routes };
 }

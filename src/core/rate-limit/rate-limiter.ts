@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
 import type { Logger, Principal, RateLimitStore } from '../ports.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -55,3 +56,10 @@ export class RateLimiter {
     };
   }
 }
+
+/** 429 rate_limited with Retry-After, as REST and MCP answer a refused decision. */
+export const rateLimitedError = (d: RateLimitDecision): AppError =>
+  new AppError('rate_limited', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfterSeconds} s.`, {
+    headers: { 'retry-after': String(d.retryAfterSeconds) },
+    extensions: { retry_after_seconds: d.retryAfterSeconds },
+  });

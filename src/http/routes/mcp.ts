@@ -1,0 +1,84 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import type { Core } from '../../core/index.js';
+import { createInProcessApi } from '../../mcp/in-process-api.js';
+import { buildMcpServer } from '../../mcp/server.js';
+import { principalOf } from '../auth.js';
+
+export interface McpHttpOptions {
+  /** Origins allowed besides none at all (non-browser clients send no Origin). */
+  allowedOrigins: readonly string[];
+  /** Host header values answered: `name` (any port) or `name:port`. */
+  allowedHosts: readonly string[];
+}
+
+export const LOCAL_MCP_HOSTS: McpHttpOptions = { allowedOrigins: [], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] };
+
+/** Headers that describe the HTTP/1.1 message rather than the request; a Web Request sets its own. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
+
+function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
+  if (host === undefined) return false;
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  const h = host.toLowerCase();
+  return allowed.some((a) => a.toLowerCase() === h || a.toLowerCase() === name);
+}
+
+/**
+ * DNS rebinding and cross-site calls: a browser always names the page's origin, and a rebound
+ * name arrives as the Host. Non-browser clients send no Origin and pass.
+ */
+function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !options.allowedOrigins.some((o) => o.toLowerCase() === origin.toLowerCase())) {
+    throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
+  }
+  if (!hostAllowed(req.headers.host, options.allowedHosts)) {
+    throw new AppError('host_not_allowed', `Host ${req.headers.host ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`);
+  }
+}
+
+function toWebRequest(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || HOP_HEADERS.has(name)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  // The transport reads only headers and body; the URL is for its request info.
+  return new Request('http://localhost/mcp', { method: req.method, headers });
+}
+
+/**
+ * CONTRACT §11: MCP over Streamable HTTP, stateless. The auth hook has authenticated the key and
+ * charged one rate-limit unit (scope `any`: each tool checks its own scope). Every request gets a
+ * new server and transport bound to its principal, so nothing is shared between callers. Answers
+ * are JSON (no SSE: nothing streams), and GET/DELETE get 405 from the not-found handler, which is
+ * what the transport specifies for a server without sessions or server-initiated messages.
+ */
+export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions }> = async (app, { core, options }) => {
+  app.post('/mcp', {
+    config: { scope: 'any' },
+    schema: { hide: true },
+    onRequest: async (req) => checkOriginAndHost(req, options),
+  }, async (req, reply) => {
+    const api = createInProcessApi(core, { principal: principalOf(req) });
+    const server = buildMcpServer(api, { logger: req.log, requestId: () => String(req.id) });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(toWebRequest(req), { parsedBody: req.body });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      const text = await response.text();
+      return reply.send(text === '' ? undefined : text);
+    } finally {
+      await server.close();
+    }
+  });
+};
