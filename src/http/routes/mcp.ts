@@ -15,8 +15,8 @@ export interface McpHttpOptions {
 
 export const LOCAL_MCP_HOSTS: McpHttpOptions = { allowedOrigins: [], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] };
 
-/** Headers that describe the HTTP/1.1 message rather than the request; a Web Request sets its own. */
-const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
+/** The headers the transport reads; the others (auth, Origin, Host) were checked before it runs. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
   if (host === undefined) return false;
@@ -46,9 +46,15 @@ function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void 
 
 function toWebRequest(req: FastifyRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || HOP_HEADERS.has(name)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  for (const name of TRANSPORT_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value !== 'string') continue;
+    // Node accepts some bytes the Fetch Headers class refuses; such a header counts as absent.
+    try {
+      headers.set(name, value);
+    } catch {
+      // left out
+    }
   }
   // The transport reads only headers and body; the URL is for its request info.
   return new Request('http://localhost/mcp', { method: req.method, headers });
