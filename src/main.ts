@@ -5,6 +5,8 @@ import { createLogger } from './logger.js';
 import { isStartupRefusal, openRuntime } from './runtime.js';
 import { createDeliveryWorker } from './worker/create.js';
 
+const REQUEST_LOG_PRUNE_INTERVAL_MS = 3_600_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -27,7 +29,9 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
+    // Closing the app flushes the request log's queue.
     await app.close();
+    await core.requestLogRetention.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
     await runtime.close();
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   delivery?.worker.start();
+  // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
+  core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
   process.stderr.write(`Aisle listening on ${address} (API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);
 }
