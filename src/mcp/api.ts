@@ -1,4 +1,5 @@
 import type { Problem } from '../core/errors.js';
+import type { Analytics, AnalyticsQuery } from '../core/schemas/analytics.js';
 import type { Click } from '../core/schemas/clicks.js';
 import type { Feedback, FeedbackRequest } from '../core/schemas/feedback.js';
 import type { SearchRequest, SearchResponse } from '../core/schemas/search.js';
@@ -19,6 +20,8 @@ export interface AisleApi {
   recordClick(impressionId: string): Promise<Click>;
   /** POST /v1/feedback (scope `events:write`). */
   submitFeedback(feedback: FeedbackRequest): Promise<Feedback>;
+  /** GET /v1/analytics (scope `analytics:read`). */
+  getAnalytics(query: AnalyticsQuery): Promise<Analytics>;
 }
 
 /** A problem a remote Aisle answered, carried as is (its request_id names the REST request). */

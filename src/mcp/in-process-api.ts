@@ -23,6 +23,7 @@ export function createInProcessApi(core: Core, caller: Caller): AisleApi {
     search: async (request) => core.search().search(await authorize('search'), { ...request, stream: false }),
     recordClick: async (impressionId) => (await core.clicks.recordClick(await authorize('events:write'), impressionId)).click,
     submitFeedback: async (feedback) => core.feedback.submit(await authorize('events:write'), feedback),
+    getAnalytics: async (query) => core.analytics.analytics(await authorize('analytics:read'), query),
   };
 }
 

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { errorRegistry, errorTypeUri, type ErrorCode, type Problem } from '../core/errors.js';
+import type { Analytics } from '../core/schemas/analytics.js';
 import type { Click } from '../core/schemas/clicks.js';
 import type { Feedback } from '../core/schemas/feedback.js';
 import type { SearchResponse } from '../core/schemas/search.js';
@@ -20,14 +21,19 @@ export interface RestApiOptions {
  * server answers are passed on unchanged; an unreachable server is a 503 `unavailable` problem.
  */
 export function createRestApi(options: RestApiOptions): AisleApi {
-  const call = async <T>(method: 'POST', path: string, body: unknown): Promise<T> => {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
     const url = `${options.baseUrl}${path}`;
     let res;
     try {
       res = await request(url, {
         method,
-        headers: { 'x-api-key': options.apiKey, 'content-type': 'application/json', accept: 'application/json', 'user-agent': options.userAgent },
-        body: JSON.stringify(body),
+        headers: {
+          'x-api-key': options.apiKey,
+          accept: 'application/json',
+          'user-agent': options.userAgent,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
       });
@@ -43,6 +49,10 @@ export function createRestApi(options: RestApiOptions): AisleApi {
     search: (req) => call<SearchResponse>('POST', '/search', req),
     recordClick: (impressionId) => call<Click>('POST', `/clicks/${encodeURIComponent(impressionId)}`, {}),
     submitFeedback: (feedback) => call<Feedback>('POST', '/feedback', feedback),
+    getAnalytics: (query) => {
+      const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      return call<Analytics>('GET', `/analytics${params.size > 0 ? `?${params}` : ''}`);
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from '../core/ports.js';
 import type { AisleApi } from './api.js';
 import { INTEGRATOR_RULES_URI, registerGuidance } from './guidance.js';
 import type { ToolContext } from './tool.js';
+import { registerGetAnalyticsTool } from './tools/get-analytics.js';
 import { registerRecordClickTool } from './tools/record-click.js';
 import { registerSearchProductsTool } from './tools/search-products.js';
 import { registerSubmitFeedbackTool } from './tools/submit-feedback.js';
@@ -13,7 +14,7 @@ export const MCP_SERVER_VERSION = '0.1.0';
 const INSTRUCTIONS =
   'Aisle recommends products from its catalog for what the user is talking about. Use search_products when the user wants to find or buy something; ' +
   "show each result's disclosure_text and give its click_url; call record_click when the user picks a product without the link; " +
-  `submit_feedback when they say a result is wrong. Rules: ${INTEGRATOR_RULES_URI}.`;
+  `submit_feedback when they say a result is wrong; get_analytics reads the account's clicks, CTR and revenue. Rules: ${INTEGRATOR_RULES_URI}.`;
 
 export interface McpServerOptions {
   logger: Logger;
@@ -31,6 +32,7 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerSearchProductsTool(server, ctx);
   registerRecordClickTool(server, ctx);
   registerSubmitFeedbackTool(server, ctx);
+  registerGetAnalyticsTool(server, ctx);
   registerGuidance(server);
   return server;
 }

@@ -126,7 +126,7 @@ describe('POST /mcp', () => {
     clock.advance(60_000);
   });
 
-  it('keeps two accounts apart when their clients call concurrently', async () => {
+  it('keeps two accounts apart when their clients call concurrently, down to their analytics', async () => {
     const other = await t.core.accounts.create('other account');
     const [a, b] = await Promise.all([connect({ 'x-api-key': t.adminKey }), connect({ 'x-api-key': other.firstKey.key })]);
     const queries = ['tent', 'headphones', 'running shoes', 'coffee grinder', 'desk lamp', 'backpack'];
@@ -144,5 +144,10 @@ describe('POST /mcp', () => {
       ...fromB.map((r) => callTool(b, 'record_click', { impression_id: r.results[0]!.impression_id })),
     ]);
     for (const result of own) expect(ClickSchema.parse(structured(result)).duplicate).toBe(false);
+
+    // The new account's figures are exactly its own searches and clicks (the range ends now; this clock stands still).
+    clock.advance(1000);
+    const figures = structured<{ metrics: { impressions: number; clicks: number } }>(await callTool(b, 'get_analytics', {})).metrics;
+    expect(figures).toMatchObject({ impressions: fromB.reduce((n, r) => n + r.results.length, 0), clicks: queries.length });
   });
 });

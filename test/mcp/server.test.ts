@@ -58,7 +58,7 @@ async function search(client: Client, args: Record<string, unknown>): Promise<Se
 describe('tools/list', () => {
   it('lists the tools with titles, descriptions, input and output schemas and all four hints', async () => {
     const { tools } = await admin.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback']);
+    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics']);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(100);
@@ -77,6 +77,8 @@ describe('tools/list', () => {
     expect(byName.submit_feedback!.inputSchema.required).toEqual(['request_id', 'product_id', 'relevant']);
     expect(byName.record_click!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
     expect(byName.search_products!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: false });
+    expect(byName.get_analytics!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(Object.keys(byName.get_analytics!.inputSchema.properties!)).toEqual(expect.arrayContaining(['metric', 'start_date', 'end_date']));
   });
 });
 
@@ -163,6 +165,41 @@ describe('record_click and submit_feedback', () => {
     expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
     const invalid = await callTool(admin, 'submit_feedback', { request_id, relevant: 'yes' });
     expect(structured<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
+  });
+});
+
+describe('get_analytics', () => {
+  const metrics = async (client: Client) => {
+    const result = await callTool(client, 'get_analytics', {});
+    expect(result.isError, text(result)).toBeFalsy();
+    return structured<{ metrics: { impressions: number; clicks: number } }>(result).metrics;
+  };
+
+  it('shows a search and a click on one of its impressions', async () => {
+    // The range is [start, end) with end = now, and this clock stands still: step past earlier writes, and later past the click.
+    clock.advance(1000);
+    const before = await metrics(admin);
+    const { results } = await search(admin, { query: 'insulated water bottle', limit: 4, min_relevance_score: 0 });
+    await callTool(admin, 'record_click', { impression_id: results[1]!.impression_id });
+    clock.advance(1000);
+    const after = await metrics(admin);
+    expect(after.impressions - before.impressions).toBe(results.length);
+    expect(after.clicks - before.clicks).toBe(1);
+    const top = await callTool(admin, 'get_analytics', { metric: 'top_products' });
+    expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(expect.objectContaining({ product_id: results[1]!.product_id }));
+    const ctr = await callTool(admin, 'get_analytics', { metric: 'ctr', granularity: 'day' });
+    expect(structured(ctr)).toMatchObject({ metric: 'ctr', granularity: 'day' });
+    expect(text(ctr)).toMatch(/^ctr \d/);
+  });
+
+  it('refuses bad ranges and metrics, and keys without analytics:read', async () => {
+    const bogus = await callTool(admin, 'get_analytics', { metric: 'bounce_rate' });
+    expect(structured(bogus)).toMatchObject({ code: 'validation_failed' });
+    const inverted = await callTool(admin, 'get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' });
+    expect(structured(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
+    const client = await connect(await keyWith(['search', 'events:write']));
+    expect(structured(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
+    await client.close();
   });
 });
 

@@ -55,16 +55,29 @@ function normalise(value: unknown): unknown {
 
 const outcome = (r: CallToolResult) => normalise({ isError: r.isError ?? false, structured: r.structuredContent, text: text(r) });
 
+async function analytics(client: Client): Promise<{ impressions: number; clicks: number }> {
+  const result = await callTool(client, 'get_analytics', {});
+  expect(result.isError, text(result)).toBeFalsy();
+  return structured<{ metrics: { impressions: number; clicks: number } }>(result).metrics;
+}
+
 /** Every tool with valid and invalid input; the normalised answers. */
 async function scenario(client: Client): Promise<unknown[]> {
   const { tools } = await client.listTools();
   const out: unknown[] = [tools.map((tool) => ({ name: tool.name, annotations: tool.annotations, input: tool.inputSchema, output: tool.outputSchema }))];
+  const before = await analytics(client);
   const found = await callTool(client, 'search_products', { query: 'waterproof trail running shoes', limit: 3 });
   const { request_id, results } = SearchResponseSchema.parse(structured(found));
   expect(results.length).toBeGreaterThan(0);
   const first = results[0]!;
+  const clicked = await callTool(client, 'record_click', { impression_id: first.impression_id });
+  // A search and a click on one of its impressions show in get_analytics (the range ends now).
+  await new Promise((r) => setTimeout(r, 5));
+  const after = await analytics(client);
+  out.push({ impressions: after.impressions - before.impressions, clicks: after.clicks - before.clicks });
+  expect(after.impressions - before.impressions).toBe(results.length);
+  expect(after.clicks - before.clicks).toBe(1);
   const calls: [string, Record<string, unknown>][] = [
-    ['record_click', { impression_id: first.impression_id }],
     ['record_click', { impression_id: first.impression_id }],
     ['submit_feedback', { request_id, product_id: first.product_id, relevant: true, reason: 'fits' }],
     ['search_products', { query: '' }],
@@ -74,8 +87,10 @@ async function scenario(client: Client): Promise<unknown[]> {
     ['record_click', { impression_id: 'not an id' }],
     ['submit_feedback', { request_id, product_id: '00000000-0000-4000-8000-000000000000', relevant: false }],
     ['submit_feedback', { request_id: '00000000-0000-4000-8000-000000000000', product_id: first.product_id, relevant: false }],
+    ['get_analytics', { metric: 'bounce_rate' }],
+    ['get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' }],
   ];
-  out.push(outcome(found));
+  out.push(outcome(found), outcome(clicked));
   for (const [name, args] of calls) out.push(outcome(await callTool(client, name, args)));
   return out;
 }
