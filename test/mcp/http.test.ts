@@ -101,7 +101,9 @@ describe('POST /mcp', () => {
 
   it('refuses a Host it does not serve (DNS rebinding) with 403', async () => {
     const headers = { 'x-api-key': t.adminKey, accept: MCP_ACCEPT, 'content-type': 'application/json' };
-    expectProblem(await t.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, host: 'rebound.evil.example:8787' }, payload: initialize }), 403, 'host_not_allowed');
+    for (const host of ['rebound.evil.example:8787', 'evil.example@127.0.0.1', '127.0.0.1.evil.example']) {
+      expectProblem(await t.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, host }, payload: initialize }), 403, 'host_not_allowed');
+    }
     expectStatus(await t.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, host: '127.0.0.1:8787' }, payload: initialize }), 200);
   });
 

@@ -18,16 +18,13 @@ export const LOCAL_MCP_HOSTS: McpHttpOptions = { allowedOrigins: [], allowedHost
 /** The headers the transport reads; the others (auth, Origin, Host) were checked before it runs. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
+/** `name` or `name:port`, name a DNS name or a bracketed IPv6 literal; nothing a URL parser would reinterpret. */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i;
+
 function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
-  if (host === undefined) return false;
-  let name: string;
-  try {
-    name = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  const h = host.toLowerCase();
-  return allowed.some((a) => a.toLowerCase() === h || a.toLowerCase() === name);
+  const name = host === undefined ? undefined : HOST_HEADER.exec(host)?.[1];
+  if (host === undefined || name === undefined) return false;
+  return allowed.some((a) => a.toLowerCase() === host.toLowerCase() || a.toLowerCase() === name.toLowerCase());
 }
 
 /**
@@ -37,10 +34,10 @@ function hostAllowed(host: string | undefined, allowed: readonly string[]): bool
 function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void {
   const origin = req.headers.origin;
   if (origin !== undefined && !options.allowedOrigins.some((o) => o.toLowerCase() === origin.toLowerCase())) {
-    throw new AppError('origin_not_allowed', `Origin ${origin} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
+    throw new AppError('origin_not_allowed', `Origin ${origin.slice(0, 200)} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
   }
   if (!hostAllowed(req.headers.host, options.allowedHosts)) {
-    throw new AppError('host_not_allowed', `Host ${req.headers.host ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`);
+    throw new AppError('host_not_allowed', `Host ${req.headers.host?.slice(0, 200) ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`);
   }
 }
 
