@@ -525,9 +525,9 @@ export interface AnalyticsStore {
   /** Non-empty buckets only. */
   business(accountId: string, range: BucketedRange, now: Date): Promise<BusinessBucket[]>;
   /** Ordered clicks desc, impressions desc, revenue desc, product_id asc. */
-  topProducts(accountId: string, start: Date, end: Date, limit: number): Promise<ProductFigures[]>;
+  topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]>;
   /** Ordered searches desc, clicks desc, query asc. */
-  topQueries(accountId: string, start: Date, end: Date, limit: number): Promise<QueryFigures[]>;
+  topQueries(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<QueryFigures[]>;
   /** All-time revenue per currency and the counts of [since, now). */
   dashboard(accountId: string, since: Date, now: Date): Promise<{
     revenueByCurrency: { currency: string; revenue: DecimalString; conversions: number }[];

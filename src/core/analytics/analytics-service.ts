@@ -173,7 +173,7 @@ export class AnalyticsService {
   }
 
   private async topProducts(accountId: string, range: ResolvedRange) {
-    const rows = await this.deps.store.topProducts(accountId, range.start, range.end, TOP_LIMIT);
+    const rows = await this.deps.store.topProducts(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
     const titles = await this.titles(rows);
     return rows.map((r) => ({
       product_id: r.productId,
@@ -187,7 +187,7 @@ export class AnalyticsService {
   }
 
   private async topQueries(accountId: string, range: ResolvedRange) {
-    const rows: QueryFigures[] = await this.deps.store.topQueries(accountId, range.start, range.end, TOP_LIMIT);
+    const rows: QueryFigures[] = await this.deps.store.topQueries(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
     return rows.map((r) => ({ query: r.query, searches: r.searches, clicks: r.clicks, ctr: ratio(r.clicks, r.resultsReturned) }));
   }
 

@@ -113,36 +113,47 @@ export class PgAnalyticsStore implements AnalyticsStore {
     return rows.map((r) => ({ bucket: r.bucket.getTime(), impressions: r.impressions, clicks: r.clicks, conversions: r.conversions, revenue: r.revenue }));
   }
 
-  async topProducts(accountId: string, start: Date, end: Date, limit: number): Promise<ProductFigures[]> {
-    const inRange = (column: string) => `account_id = $1 AND ${column} >= $2 AND ${column} < $3`;
+  async topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]> {
+    const { daysUntil } = await this.rollUp(accountId, now);
+    const { rolled, raw } = split({ start, end }, DAY_MS, daysUntil);
     const rows = await this.db.query<{ product_id: string; impressions: number; clicks: number; conversions: number; revenue: string }>(
-      `WITH imp AS (SELECT product_id, count(*)::int AS n FROM impressions WHERE ${inRange('created_at')} GROUP BY product_id),
-            clk AS (SELECT product_id, count(*)::int AS n FROM clicks WHERE ${inRange('clicked_at')} AND billable GROUP BY product_id),
-            cnv AS (SELECT product_id, count(*)::int AS n, sum(commission_amount) AS revenue FROM conversions WHERE ${inRange('created_at')} GROUP BY product_id),
-            p AS (SELECT product_id FROM imp UNION SELECT product_id FROM clk UNION SELECT product_id FROM cnv)
-       SELECT p.product_id, COALESCE(imp.n, 0) AS impressions, COALESCE(clk.n, 0) AS clicks, COALESCE(cnv.n, 0) AS conversions,
-              COALESCE(cnv.revenue, 0)::text AS revenue
-         FROM p LEFT JOIN imp USING (product_id) LEFT JOIN clk USING (product_id) LEFT JOIN cnv USING (product_id)
-        ORDER BY COALESCE(clk.n, 0) DESC, COALESCE(imp.n, 0) DESC, COALESCE(cnv.revenue, 0) DESC, p.product_id
-        LIMIT $4`,
-      [accountId, start, end, limit],
+      `SELECT product_id, sum(impressions)::int AS impressions, sum(clicks)::int AS clicks, sum(conversions)::int AS conversions,
+              sum(revenue)::numeric(24, 4)::text AS revenue
+         FROM (
+           SELECT product_id, impressions, clicks, conversions, revenue FROM product_daily WHERE account_id = $1 AND day >= $6 AND day < $7
+           UNION ALL
+           SELECT product_id, count(*), 0, 0, 0 FROM impressions WHERE ${rawIn('created_at')} GROUP BY product_id
+           UNION ALL
+           SELECT product_id, 0, count(*), 0, 0 FROM clicks WHERE ${rawIn('clicked_at')} AND billable GROUP BY product_id
+           UNION ALL
+           SELECT product_id, 0, 0, count(*), sum(commission_amount) FROM conversions WHERE ${rawIn('created_at')} GROUP BY product_id
+         ) x
+        GROUP BY product_id
+        ORDER BY sum(clicks) DESC, sum(impressions) DESC, sum(revenue) DESC, product_id
+        LIMIT $8`,
+      [accountId, ...raw, ...rolled, limit],
     );
     return rows.map((r) => ({ productId: r.product_id, impressions: r.impressions, clicks: r.clicks, conversions: r.conversions, revenue: r.revenue }));
   }
 
-  async topQueries(accountId: string, start: Date, end: Date, limit: number): Promise<QueryFigures[]> {
+  async topQueries(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<QueryFigures[]> {
+    const { daysUntil } = await this.rollUp(accountId, now);
+    const { rolled, raw } = split({ start, end }, DAY_MS, daysUntil);
     // COLLATE "C": the tie-break is by code point, the same on every server whatever its locale.
     const rows = await this.db.query<{ query: string; searches: number; results: number; clicks: number }>(
-      `WITH s AS (SELECT normalized_query AS query, count(*)::int AS searches, sum(result_count)::int AS results
-                    FROM search_requests WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1),
-            c AS (SELECT r.normalized_query AS query, count(*)::int AS clicks
-                    FROM clicks k JOIN search_requests r ON r.id = k.request_id
-                   WHERE k.account_id = $1 AND k.clicked_at >= $2 AND k.clicked_at < $3 AND k.billable GROUP BY 1)
-       SELECT s.query, s.searches, s.results, COALESCE(c.clicks, 0) AS clicks
-         FROM s LEFT JOIN c USING (query)
-        ORDER BY s.searches DESC, COALESCE(c.clicks, 0) DESC, s.query COLLATE "C"
-        LIMIT $4`,
-      [accountId, start, end, limit],
+      `SELECT query, sum(searches)::int AS searches, sum(results)::int AS results, sum(clicks)::int AS clicks
+         FROM (
+           SELECT query, searches, results, clicks FROM query_daily WHERE account_id = $1 AND day >= $6 AND day < $7
+           UNION ALL
+           SELECT normalized_query, count(*), sum(result_count), 0 FROM search_requests WHERE ${rawIn('created_at')} GROUP BY 1
+           UNION ALL
+           SELECT r.normalized_query, 0, 0, count(*) FROM clicks k JOIN search_requests r ON r.id = k.request_id
+            WHERE k.account_id = $1 AND ((k.clicked_at >= $2 AND k.clicked_at < $3) OR (k.clicked_at >= $4 AND k.clicked_at < $5)) AND k.billable GROUP BY 1
+         ) x
+        GROUP BY query HAVING sum(searches) > 0
+        ORDER BY sum(searches) DESC, sum(clicks) DESC, query COLLATE "C"
+        LIMIT $8`,
+      [accountId, ...raw, ...rolled, limit],
     );
     return rows.map((r) => ({ query: r.query, searches: r.searches, resultsReturned: r.results, clicks: r.clicks }));
   }
@@ -179,7 +190,7 @@ export class PgAnalyticsStore implements AnalyticsStore {
            SELECT ${bin('day', '$8')} AS bucket, method, route, status, latency_ms, requests AS n
              FROM latency_daily WHERE account_id = $1 AND day >= $6 AND day < $7
            UNION ALL
-           SELECT ${bin('created_at', '$8')}, method, route, status, latency_ms, 1 FROM request_log WHERE ${rawIn('created_at')}
+           SELECT ${bin('created_at', '$8')}, method, route, status, latency_ms, count(*) FROM request_log WHERE ${rawIn('created_at')} GROUP BY 1, 2, 3, 4, 5
          ) x
         GROUP BY GROUPING SETS ((method, route, status, latency_ms), (bucket, latency_ms))
         ORDER BY latency_ms`,
@@ -270,12 +281,40 @@ async function rollHours(tx: Queryable, accountId: string, from: Date | null, to
   );
 }
 
+const DAY = `'${interval(DAY_MS)}'`;
+
 async function rollDays(tx: Queryable, accountId: string, from: Date | null, to: Date): Promise<void> {
+  const params = [accountId, from, to];
   await tx.query(
     `INSERT INTO latency_daily (account_id, day, method, route, status, latency_ms, requests)
-     SELECT $1, ${bin('created_at', `'${interval(DAY_MS)}'`)}, method, route, status, latency_ms, count(*)
+     SELECT $1, ${bin('created_at', DAY)}, method, route, status, latency_ms, count(*)
        FROM request_log WHERE ${between('created_at')} GROUP BY 2, 3, 4, 5, 6`,
-    [accountId, from, to],
+    params,
+  );
+  await tx.query(
+    `INSERT INTO product_daily (account_id, day, product_id, impressions, clicks, conversions, revenue)
+     SELECT $1, day, product_id, sum(impressions), sum(clicks), sum(conversions), sum(revenue)
+       FROM (
+         SELECT ${bin('created_at', DAY)} AS day, product_id, count(*) AS impressions, 0 AS clicks, 0 AS conversions, 0 AS revenue
+           FROM impressions WHERE ${between('created_at')} GROUP BY 1, 2
+         UNION ALL
+         SELECT ${bin('clicked_at', DAY)}, product_id, 0, count(*), 0, 0 FROM clicks WHERE ${between('clicked_at')} AND billable GROUP BY 1, 2
+         UNION ALL
+         SELECT ${bin('created_at', DAY)}, product_id, 0, 0, count(*), sum(commission_amount) FROM conversions WHERE ${between('created_at')} GROUP BY 1, 2
+       ) x GROUP BY day, product_id`,
+    params,
+  );
+  await tx.query(
+    `INSERT INTO query_daily (account_id, day, query, searches, results, clicks)
+     SELECT $1, day, query, sum(searches), sum(results), sum(clicks)
+       FROM (
+         SELECT ${bin('created_at', DAY)} AS day, normalized_query AS query, count(*) AS searches, sum(result_count) AS results, 0 AS clicks
+           FROM search_requests WHERE ${between('created_at')} GROUP BY 1, 2
+         UNION ALL
+         SELECT ${bin('k.clicked_at', DAY)}, r.normalized_query, 0, 0, count(*) FROM clicks k JOIN search_requests r ON r.id = k.request_id
+          WHERE k.account_id = $1 AND ($2::timestamptz IS NULL OR k.clicked_at >= $2) AND k.clicked_at < $3 AND k.billable GROUP BY 1, 2
+       ) x GROUP BY day, query`,
+    params,
   );
 }
 

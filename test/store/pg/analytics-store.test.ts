@@ -42,11 +42,14 @@ describe('PgAnalyticsStore rollups', () => {
     const range = { start: new Date(T0 + 30 * 60_000), end: new Date(T0 + 2 * DAY + 10 * 60_000), bucketMs: HOUR };
     // Before anything settled: everything is read raw.
     const rawNow = new Date(T0);
-    const raw = { usage: await store.usage(accountId, range, rawNow), business: await store.business(accountId, range, rawNow), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, rawNow) };
+    const top = (now: Date) => Promise.all([store.topProducts(accountId, range.start, range.end, 10, now), store.topQueries(accountId, range.start, range.end, 10, now)]);
+    const raw = { usage: await store.usage(accountId, range, rawNow), business: await store.business(accountId, range, rawNow), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, rawNow), top: await top(rawNow) };
     expect(await rolledHours()).toBe(0);
     // Later, with the first day and a half settled: part rollups, part raw rows.
     const later = new Date(T0 + DAY + 12 * HOUR + SETTLE_MS + 1);
-    const mixed = { usage: await store.usage(accountId, range, later), business: await store.business(accountId, range, later), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, later) };
+    const mixed = { usage: await store.usage(accountId, range, later), business: await store.business(accountId, range, later), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, later), top: await top(later) };
+    expect(mixed.top).toEqual(raw.top);
+    expect(raw.top[1]).toEqual([{ query: 'q', searches: 143, resultsReturned: 286, clicks: 0 }]);
     expect(await rolledHours()).toBe(36);
     const byBucket = <T extends { bucket: number }>(rows: T[]) => [...rows].sort((a, b) => a.bucket - b.bucket);
     expect(byBucket(mixed.usage.buckets)).toEqual(byBucket(raw.usage.buckets));

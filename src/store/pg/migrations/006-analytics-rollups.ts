@@ -49,4 +49,27 @@ CREATE TABLE latency_daily (
   requests    integer NOT NULL,
   PRIMARY KEY (account_id, day, method, route, status, latency_ms)
 );
+
+-- Per day and product, and per day and stored query: top_products and top_queries over long ranges.
+CREATE TABLE product_daily (
+  account_id   uuid NOT NULL,
+  day          timestamptz NOT NULL,
+  product_id   uuid NOT NULL,
+  impressions  integer NOT NULL,
+  clicks       integer NOT NULL,
+  conversions  integer NOT NULL,
+  revenue      numeric(24, 4) NOT NULL,
+  PRIMARY KEY (account_id, day, product_id)
+);
+
+-- clicks: billable clicks that day on results of searches with this query (whenever searched).
+CREATE TABLE query_daily (
+  account_id  uuid NOT NULL,
+  day         timestamptz NOT NULL,
+  query       text NOT NULL,
+  searches    integer NOT NULL,
+  results     integer NOT NULL,
+  clicks      integer NOT NULL,
+  PRIMARY KEY (account_id, day, query)
+);
 `;
