@@ -515,16 +515,19 @@ export interface PerformanceFigures {
   series: { bucket: number; requests: number; p95: number }[];
 }
 
-/** Read side of CONTRACT §7: figures derived from committed rows of one account. */
+/**
+ * Read side of CONTRACT §7: figures derived from committed rows of one account. `now` tells the
+ * store which hours and days are settled (it may roll those up and read them from rollups).
+ */
 export interface AnalyticsStore {
   /** Non-empty buckets only, plus requests per key over the whole range. */
-  usage(accountId: string, range: BucketedRange): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }>;
+  usage(accountId: string, range: BucketedRange, now: Date): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }>;
   /** Non-empty buckets only. */
-  business(accountId: string, range: BucketedRange): Promise<BusinessBucket[]>;
+  business(accountId: string, range: BucketedRange, now: Date): Promise<BusinessBucket[]>;
   /** Ordered clicks desc, impressions desc, revenue desc, product_id asc. */
-  topProducts(accountId: string, start: Date, end: Date, limit: number): Promise<ProductFigures[]>;
+  topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]>;
   /** Ordered searches desc, clicks desc, query asc. */
-  topQueries(accountId: string, start: Date, end: Date, limit: number): Promise<QueryFigures[]>;
+  topQueries(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<QueryFigures[]>;
   /** All-time revenue per currency and the counts of [since, now). */
   dashboard(accountId: string, since: Date, now: Date): Promise<{
     revenueByCurrency: { currency: string; revenue: DecimalString; conversions: number }[];
@@ -533,5 +536,6 @@ export interface AnalyticsStore {
     impressions: number;
     clicks: number;
   }>;
-  performance(accountId: string, range: BucketedRange): Promise<PerformanceFigures>;
+  /** Latencies are the recorded (grid) values; percentiles are exact over them. */
+  performance(accountId: string, range: BucketedRange, now: Date): Promise<PerformanceFigures>;
 }

@@ -22,7 +22,8 @@ const TOP_LIMIT = 10;
 const TIMEFRAMES: Record<Timeframe, { ms: number; granularity: 'minute' | 'hour' | 'day'; bucketMs: number }> = {
   '1h': { ms: HOUR_MS, granularity: 'minute', bucketMs: MINUTE_MS },
   '24h': { ms: DAY_MS, granularity: 'hour', bucketMs: HOUR_MS },
-  '7d': { ms: 7 * DAY_MS, granularity: 'hour', bucketMs: HOUR_MS },
+  // Daily from 7 days on: whole days come from the daily latency rollups.
+  '7d': { ms: 7 * DAY_MS, granularity: 'day', bucketMs: DAY_MS },
   '30d': { ms: 30 * DAY_MS, granularity: 'day', bucketMs: DAY_MS },
 };
 
@@ -46,9 +47,10 @@ export class AnalyticsService {
   /** GET /usage. 400 validation_failed for a bad range (see resolveRange). */
   async usage(principal: Principal, query: UsageQuery): Promise<Usage> {
     const range = resolveRange(query, this.deps.clock.now());
-    // This process's queued entries first, so a caller sees its own requests counted.
+    // This process's queued entries first: a caller sees its own requests counted, and the store
+    // never rolls up an hour some of whose entries are still queued here.
     await this.deps.requestLog.flush();
-    const [{ buckets, byKey }, limit] = await Promise.all([this.deps.store.usage(principal.accountId, range), this.deps.rateLimiter.status(principal)]);
+    const [{ buckets, byKey }, limit] = await Promise.all([this.deps.store.usage(principal.accountId, range, this.deps.clock.now()), this.deps.rateLimiter.status(principal)]);
     const zero = { requests: 0, searches: 0, results_returned: 0, clicks: 0, feedback: 0, errors: 0 };
     const totals = { ...zero };
     const series = fillSeries(range, buckets, (b) => ({ requests: b.requests, searches: b.searches, results_returned: b.resultsReturned, clicks: b.clicks, feedback: b.feedback, errors: b.errors }), () => ({ ...zero }));
@@ -67,6 +69,8 @@ export class AnalyticsService {
   async analytics(principal: Principal, query: AnalyticsQuery): Promise<Analytics> {
     const range = resolveRange(query, this.deps.clock.now());
     const accountId = principal.accountId;
+    // The store may roll settled hours up; nothing of them may still wait in this process's queue.
+    await this.deps.requestLog.flush();
     switch (query.metric) {
       case 'top_products':
         return { metric: 'top_products', ...rangeOut(range), items: await this.topProducts(accountId, range) };
@@ -107,7 +111,7 @@ export class AnalyticsService {
     const end = this.deps.clock.now();
     const range = { start: new Date(end.getTime() - tf.ms), end, bucketMs: tf.bucketMs };
     await this.deps.requestLog.flush();
-    const p = await this.deps.store.performance(principal.accountId, range);
+    const p = await this.deps.store.performance(principal.accountId, range, end);
     const statusCodes: Record<string, number> = {};
     for (const s of p.byStatus) statusCodes[String(s.status)] = s.requests;
     return {
@@ -126,7 +130,7 @@ export class AnalyticsService {
 
   private async summary(accountId: string, range: ResolvedRange): Promise<AnalyticsSummary> {
     const [buckets, topProducts, topQueries] = await Promise.all([
-      this.deps.store.business(accountId, range),
+      this.deps.store.business(accountId, range, this.deps.clock.now()),
       this.topProducts(accountId, range),
       this.topQueries(accountId, range),
     ]);
@@ -149,7 +153,7 @@ export class AnalyticsService {
   }
 
   private async metricSeries(accountId: string, range: ResolvedRange, metric: 'ctr' | 'conversion_rate' | 'revenue'): Promise<Analytics> {
-    const buckets = await this.deps.store.business(accountId, range);
+    const buckets = await this.deps.store.business(accountId, range, this.deps.clock.now());
     const total = { impressions: 0, clicks: 0, conversions: 0, revenue: 0n };
     for (const b of buckets) {
       total.impressions += b.impressions;
@@ -169,7 +173,7 @@ export class AnalyticsService {
   }
 
   private async topProducts(accountId: string, range: ResolvedRange) {
-    const rows = await this.deps.store.topProducts(accountId, range.start, range.end, TOP_LIMIT);
+    const rows = await this.deps.store.topProducts(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
     const titles = await this.titles(rows);
     return rows.map((r) => ({
       product_id: r.productId,
@@ -183,7 +187,7 @@ export class AnalyticsService {
   }
 
   private async topQueries(accountId: string, range: ResolvedRange) {
-    const rows: QueryFigures[] = await this.deps.store.topQueries(accountId, range.start, range.end, TOP_LIMIT);
+    const rows: QueryFigures[] = await this.deps.store.topQueries(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
     return rows.map((r) => ({ query: r.query, searches: r.searches, clicks: r.clicks, ctr: ratio(r.clicks, r.resultsReturned) }));
   }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Logger, RequestLogEntry, RequestLogStore } from '../ports.js';
+import { recordedLatency } from './latency.js';
 
 export interface RequestLogOptions {
   /** Off: nothing is queued or written (usage `requests` and performance figures stay at zero). */
@@ -45,7 +46,7 @@ export class RequestLog {
       this.drop(1, null);
       return;
     }
-    this.queue.push({ ...entry, createdAt: entry.createdAt ?? this.deps.clock.now() });
+    this.queue.push({ ...entry, latencyMs: recordedLatency(entry.latencyMs), createdAt: entry.createdAt ?? this.deps.clock.now() });
     if (this.queue.length >= options.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), options.flushIntervalMs).unref();
   }

@@ -154,7 +154,9 @@ export const PerformanceQuerySchema = z
   .strict();
 export type PerformanceQuery = z.input<typeof PerformanceQuerySchema>;
 
-const percentiles = 'Exact nearest-rank percentiles (percentile_disc) of server-side latency in milliseconds; 0 when there were no requests';
+const percentiles =
+  'Nearest-rank percentiles (the smallest recorded latency with at least p of the requests at or below it), exact over recorded latencies, in milliseconds; ' +
+  'latencies are recorded on a 2 % logarithmic grid to three significant digits (within 1.5 % of the measured server time); 0 when there were no requests';
 
 export const PerformanceSchema = z.object({
   timeframe: z.enum(TIMEFRAMES),
@@ -179,7 +181,7 @@ export const PerformanceSchema = z.object({
   by_status: z
     .array(z.object({ status: z.number().int(), requests: z.number().int(), p50: z.number(), p95: z.number(), p99: z.number() }))
     .describe(`Per status code, ascending. ${percentiles}`),
-  granularity: z.enum(['minute', 'hour', 'day']).describe('Series bucket: minute for 1h, hour for 24h and 7d, day for 30d'),
+  granularity: z.enum(['minute', 'hour', 'day']).describe('Series bucket: minute for 1h, hour for 24h, day for 7d and 30d'),
   series: z.array(z.object({ period_start: Timestamp, requests: z.number().int(), p95: z.number() })).describe('Per UTC bucket, oldest first, empty buckets as zeros'),
 });
 export type Performance = z.infer<typeof PerformanceSchema>;

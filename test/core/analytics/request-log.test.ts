@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATENCY_ERROR_BOUND, recordedLatency } from '../../../src/core/analytics/latency.js';
 import { RequestLog, RequestLogRetention, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
 import type { RequestLogEntry, RequestLogStore } from '../../../src/core/ports.js';
 import { createLogger } from '../../../src/logger.js';
@@ -38,7 +39,8 @@ describe('RequestLog', () => {
     expect(testDb.db.queryCount).toBe(before + 1);
     expect(await count()).toBe(5);
     const rows = await testDb.db.query<{ created_at: Date; latency_ms: number; status: number }>('SELECT created_at, latency_ms, status FROM request_log ORDER BY latency_ms');
-    expect(rows[0]).toEqual({ created_at: clock.now(), latency_ms: 1.5, status: 200 });
+    expect(rows[0]).toEqual({ created_at: clock.now(), latency_ms: recordedLatency(1.5), status: 200 });
+    expect(Math.abs(recordedLatency(1.5) - 1.5) / 1.5).toBeLessThanOrEqual(LATENCY_ERROR_BOUND);
   });
 
   it('writes a partial batch once the flush interval has passed', async () => {
