@@ -43,6 +43,7 @@ function renderAnalytics(a: Analytics): string {
   return `${a.metric} ${range}: ${a.items.length} entries.`;
 }
 
+/** get_analytics: GET /v1/analytics as a tool (read-only). */
 export function registerGetAnalyticsTool(server: McpServer, ctx: ToolContext): void {
   registerAisleTool(server, ctx, {
     name: 'get_analytics',

@@ -7,6 +7,7 @@ export const RecordClickInputSchema = z
   .object({ impression_id: idInBody('impression').describe('impression_id of the search result the user chose (a UUID or its imp_ form)') })
   .strict();
 
+/** record_click: POST /v1/clicks/{impression_id} as a tool; idempotent per impression. */
 export function registerRecordClickTool(server: McpServer, ctx: ToolContext): void {
   registerAisleTool(server, ctx, {
     name: 'record_click',

@@ -47,6 +47,7 @@ export function renderSearchText(response: SearchResponse): string {
   return [head, ...results.map((r, i) => renderProduct(r, i + 1))].join('\n');
 }
 
+/** search_products: POST /v1/search as a tool, with a compact text rendering for text-only clients. */
 export function registerSearchProductsTool(server: McpServer, ctx: ToolContext): void {
   registerAisleTool(server, ctx, {
     name: 'search_products',

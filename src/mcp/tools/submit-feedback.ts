@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { FeedbackRequestSchema, FeedbackSchema } from '../../core/schemas/feedback.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 
+/** submit_feedback: POST /v1/feedback as a tool. */
 export function registerSubmitFeedbackTool(server: McpServer, ctx: ToolContext): void {
   registerAisleTool(server, ctx, {
     name: 'submit_feedback',
