@@ -13,7 +13,7 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
-import { LOCAL_MCP_HOSTS, mcpRoutes, type McpHttpOptions } from './routes/mcp.js';
+import { LOCAL_ONLY_MCP, mcpRoutes, type McpHttpOptions } from './routes/mcp.js';
 import { searchRoutes } from './routes/search.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { registerMetaRoutes } from './routes/meta.js';
@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(clickLinkRoutes, { core: options.core });
   await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
   await app.register(analyticsRoutes, { prefix: '/v1', core: options.core });
-  await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_MCP_HOSTS });
+  await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_ONLY_MCP });
   await app.ready();
   return { app, routes };
 }

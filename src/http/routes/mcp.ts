@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import { createInProcessApi } from '../../mcp/in-process-api.js';
@@ -13,7 +13,8 @@ export interface McpHttpOptions {
   allowedHosts: readonly string[];
 }
 
-export const LOCAL_MCP_HOSTS: McpHttpOptions = { allowedOrigins: [], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] };
+/** Without configuration (tests, embedding apps): loopback hosts, no browser origins. */
+export const LOCAL_ONLY_MCP: McpHttpOptions = { allowedOrigins: [], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] };
 
 /** The headers the transport reads; the others (auth, Origin, Host) were checked before it runs. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
@@ -57,6 +58,14 @@ function toWebRequest(req: FastifyRequest): Request {
   return new Request('http://localhost/mcp', { method: req.method, headers });
 }
 
+/** Through the reply, not around it: the onSend hooks add x-request-id and the request log sees the status. */
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  const text = await response.text();
+  return reply.send(text === '' ? undefined : text);
+}
+
 /**
  * CONTRACT §11: MCP over Streamable HTTP, stateless. The auth hook has authenticated the key and
  * charged one rate-limit unit (scope `any`: each tool checks its own scope). Every request gets a
@@ -75,11 +84,7 @@ export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(toWebRequest(req), { parsedBody: req.body });
-      reply.code(response.status);
-      response.headers.forEach((value, name) => void reply.header(name, value));
-      const text = await response.text();
-      return reply.send(text === '' ? undefined : text);
+      return await sendWebResponse(reply, await transport.handleRequest(toWebRequest(req), { parsedBody: req.body }));
     } finally {
       await server.close();
     }
