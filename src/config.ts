@@ -5,6 +5,8 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+
 /**
  * Every environment variable Aisle reads. README's configuration table mirrors this schema;
  * nothing else in the code base touches `process.env`.
@@ -31,6 +33,9 @@ const envSchema = z.object({
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
   AISLE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   AISLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AISLE_API_KEY: z.string().trim().min(1).optional(),
+  AISLE_MCP_ALLOWED_ORIGINS: commaList.optional(),
+  AISLE_MCP_ALLOWED_HOSTS: commaList.optional(),
   AISLE_CLICK_SECRET: z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
@@ -42,6 +47,9 @@ const envSchema = z.object({
   AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
   AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   AISLE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
+  AISLE_REQUEST_LOG: booleanFlag.default(true),
+  AISLE_REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 
 export type Config = Readonly<{
@@ -79,6 +87,16 @@ export type Config = Readonly<{
     /** JSON file of affiliate parameters per merchant/network (README: Click links). */
     affiliateConfigPath: string | undefined;
   }>;
+  mcp: Readonly<{
+    /** The key the stdio MCP server acts with (AISLE_API_KEY). */
+    apiKey: string | undefined;
+    /** Set: the stdio MCP server forwards to this Aisle over REST instead of opening the stores. Ends in /v1. */
+    remoteBaseUrl: string | undefined;
+    /** Origins a browser may call POST /mcp from (besides this server's own public origin). */
+    allowedOrigins: readonly string[];
+    /** Host header values POST /mcp answers (hostname or hostname:port); guards against DNS rebinding. */
+    allowedHosts: readonly string[];
+  }>;
   webhooks: Readonly<{
     /** http and private/loopback destinations allowed: local development and tests only. */
     allowPrivate: boolean;
@@ -87,6 +105,13 @@ export type Config = Readonly<{
     concurrency: number;
     pollMs: number;
     leaseMs: number;
+  }>;
+  requestLog: Readonly<{
+    /** Off: no request log (GET /usage `requests` and GET /analytics/performance stay at zero). */
+    enabled: boolean;
+    /** The longest an entry waits in memory: what a crash can lose. */
+    flushMs: number;
+    retentionDays: number;
   }>;
 }>;
 
@@ -140,12 +165,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secrets: Object.freeze([...(e.AISLE_CLICK_SECRET ?? [])]),
       affiliateConfigPath: e.AISLE_AFFILIATE_CONFIG === undefined ? undefined : resolve(e.AISLE_AFFILIATE_CONFIG),
     }),
+    mcp: Object.freeze({
+      apiKey: e.AISLE_API_KEY,
+      remoteBaseUrl: e.AISLE_BASE_URL === undefined ? undefined : `${e.AISLE_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`,
+      allowedOrigins: Object.freeze([publicOrigin(e), ...(e.AISLE_MCP_ALLOWED_ORIGINS ?? []).map((o) => o.replace(/\/+$/, ''))]),
+      allowedHosts: Object.freeze(e.AISLE_MCP_ALLOWED_HOSTS ?? defaultMcpHosts(e)),
+    }),
     webhooks: Object.freeze({
       allowPrivate: e.AISLE_WEBHOOK_ALLOW_PRIVATE,
       inProcessWorker: e.AISLE_WEBHOOK_WORKER,
       concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
       pollMs: e.AISLE_WEBHOOK_POLL_MS,
       leaseMs: e.AISLE_WEBHOOK_LEASE_MS,
+    }),
+    requestLog: Object.freeze({
+      enabled: e.AISLE_REQUEST_LOG,
+      flushMs: e.AISLE_REQUEST_LOG_FLUSH_MS,
+      retentionDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
     }),
   });
 }
@@ -159,4 +195,16 @@ function publicBaseUrl(e: z.infer<typeof envSchema>): string {
   if (e.AISLE_BASE_URL) return e.AISLE_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '');
   const host = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   return `http://${host}:${e.PORT}`;
+}
+
+const publicOrigin = (e: z.infer<typeof envSchema>): string => new URL(publicBaseUrl(e)).origin;
+
+/**
+ * Without AISLE_MCP_ALLOWED_HOSTS, /mcp answers the names this machine is reached by locally, the
+ * bind address and the public URL's host: a DNS-rebinding page reaches us under its own name.
+ */
+function defaultMcpHosts(e: z.infer<typeof envSchema>): string[] {
+  const hosts = ['localhost', '127.0.0.1', '[::1]', new URL(publicBaseUrl(e)).hostname];
+  if (e.HOST !== '0.0.0.0' && e.HOST !== '::') hosts.push(e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST);
+  return [...new Set(hosts)];
 }

@@ -1,7 +1,20 @@
-import type { Config } from './config.js';
-import type { Embedder } from './core/ports.js';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, type Config } from './config.js';
+import { CatalogModelMismatchError } from './core/catalog/errors.js';
+import { ingestCatalog } from './core/catalog/ingest.js';
+import { AffiliateConfigSchema, EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './core/clicks/affiliate.js';
+import { generateClickSecret } from './core/clicks/click-links.js';
+import { systemClock } from './core/clock.js';
+import { createCore, type Core } from './core/index.js';
+import type { CatalogStore, Embedder, Logger } from './core/ports.js';
 import { createEmbedder } from './embed/embedder.js';
+import { readFeed } from './ingest/formats/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
+import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
+import { systemResolver } from './worker/dns.js';
+
+const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
 /** The configured embedding provider (shared by the server, ingest, eval and benchmarks). */
 export function openEmbedder(config: Config): Promise<Embedder> {
@@ -19,4 +32,97 @@ export function openEmbedder(config: Config): Promise<Embedder> {
 /** The configured catalog (a local directory under the data dir by default, or an s3:// URI). */
 export function openCatalog(config: Config): Promise<LanceCatalogStore> {
   return LanceCatalogStore.open({ uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex, cacheBytes: config.catalog.cacheBytes });
+}
+
+/** Errors that mean "fix the configuration or the environment": printed as one message, no stack. */
+export function isStartupRefusal(err: unknown): boolean {
+  return err instanceof ConfigError || err instanceof CatalogModelMismatchError || (err as Error).name === 'LockHeldError';
+}
+
+/**
+ * Opens the catalog and the embedder and checks they belong together. An empty catalog gets the
+ * sample products (unless AISLE_SAMPLE_CATALOG=false), so a fresh install has something to search.
+ */
+async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSample: boolean, logger: Logger): Promise<void> {
+  const info = await catalog.info();
+  if (info && (info.model !== embedder.model || info.dimensions !== embedder.dimensions)) {
+    throw new CatalogModelMismatchError(info.model, info.dimensions, embedder.model, embedder.dimensions);
+  }
+  if (info || !loadSample) {
+    logger.info({ products: info?.productCount ?? 0, model: info?.model }, info ? 'catalog ready' : 'catalog is empty; import products with npm run ingest');
+    return;
+  }
+  const feed = await readFeed(SAMPLE_CATALOG, {});
+  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false });
+  logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
+}
+
+/** AISLE_AFFILIATE_CONFIG's file, validated; a bad file stops the start with the reason. */
+async function loadAffiliateConfig(path: string | undefined): Promise<AffiliateConfig> {
+  if (path === undefined) return EMPTY_AFFILIATE_CONFIG;
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Invalid AISLE_AFFILIATE_CONFIG (${path}): ${(err as Error).message}`);
+  }
+  const parsed = AffiliateConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid AISLE_AFFILIATE_CONFIG (${path}):\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export interface Runtime {
+  core: Core;
+  db: Db;
+  /** Closes the embedder, the catalog and the database, in that order. */
+  close(): Promise<void>;
+}
+
+/**
+ * The configured stores and the core on them, ready to search: what `npm start` serves over HTTP
+ * and the stdio MCP server calls in-process. Throws LockHeldError when another process holds the
+ * embedded database.
+ */
+export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const db = await openMigratedDb(config);
+  const opened: { close(): Promise<void> }[] = [db];
+  const close = async () => {
+    for (const resource of opened.reverse()) await resource.close();
+  };
+  try {
+    const catalog = await openCatalog(config);
+    opened.push(catalog);
+    const embedder = await openEmbedder(config);
+    opened.push(embedder);
+    await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
+    const rankingModel = await catalog.readCalibration(embedder.model);
+    logger.info({ rankingModel: rankingModel?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'ranking model and relevance calibration');
+    const stores = createPgStores(db);
+    // Without AISLE_CLICK_SECRET the first process generates one and every later start (and every
+    // process on the same database) reuses it, so links already handed out keep working.
+    const clickSecrets = config.clickLinks.secrets.length > 0
+      ? config.clickLinks.secrets
+      : [await stores.secrets.getOrCreate('click_link', generateClickSecret, systemClock.now())];
+    const core = createCore({
+      stores,
+      clickLinks: { publicBaseUrl: config.clickLinks.publicBaseUrl, secrets: clickSecrets },
+      affiliate: await loadAffiliateConfig(config.clickLinks.affiliateConfigPath),
+      clock: systemClock,
+      logger,
+      defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
+      catalog,
+      embedder,
+      rankingModel,
+      webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
+      requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs, retentionDays: config.requestLog.retentionDays },
+    });
+    // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
+    await core.search().warm();
+    return { core, db, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }

@@ -20,3 +20,28 @@ describe('loadConfig: click links', () => {
     expect(() => loadConfig({ AISLE_PUBLIC_URL: 'ftp://x' })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig: request log', () => {
+  it('is on with a 1 s flush and 400 days of retention by default; each is configurable', () => {
+    expect(loadConfig({}).requestLog).toEqual({ enabled: true, flushMs: 1000, retentionDays: 400 });
+    expect(loadConfig({ AISLE_REQUEST_LOG: 'false', AISLE_REQUEST_LOG_FLUSH_MS: '250', AISLE_REQUEST_LOG_RETENTION_DAYS: '30' }).requestLog).toEqual({ enabled: false, flushMs: 250, retentionDays: 30 });
+    expect(() => loadConfig({ AISLE_REQUEST_LOG_RETENTION_DAYS: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('loadConfig: MCP', () => {
+  it('reads the stdio key and the remote base URL, which always ends in /v1', () => {
+    expect(loadConfig({}).mcp).toMatchObject({ apiKey: undefined, remoteBaseUrl: undefined });
+    expect(loadConfig({ AISLE_API_KEY: ' aisle_sk_x ' }).mcp.apiKey).toBe('aisle_sk_x');
+    expect(loadConfig({ AISLE_BASE_URL: 'http://127.0.0.1:8787' }).mcp.remoteBaseUrl).toBe('http://127.0.0.1:8787/v1');
+    expect(loadConfig({ AISLE_BASE_URL: 'https://aisle.example.com/v1/' }).mcp.remoteBaseUrl).toBe('https://aisle.example.com/v1');
+  });
+
+  it('allows the server’s own origin and local hosts by default, and what the operator lists', () => {
+    expect(loadConfig({}).mcp).toMatchObject({ allowedOrigins: ['http://127.0.0.1:8787'], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] });
+    const configured = loadConfig({ AISLE_PUBLIC_URL: 'https://aisle.example.com', HOST: '0.0.0.0', AISLE_MCP_ALLOWED_ORIGINS: 'https://agent.example/, https://b.example' });
+    expect(configured.mcp.allowedOrigins).toEqual(['https://aisle.example.com', 'https://agent.example', 'https://b.example']);
+    expect(configured.mcp.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'aisle.example.com']);
+    expect(loadConfig({ AISLE_MCP_ALLOWED_HOSTS: 'api.example.com:443,internal' }).mcp.allowedHosts).toEqual(['api.example.com:443', 'internal']);
+  });
+});

@@ -13,6 +13,8 @@ export const errorRegistry = {
   api_key_revoked: { status: 401, title: 'The API key has been revoked' },
   api_key_expired: { status: 401, title: 'The API key has expired' },
   insufficient_scope: { status: 403, title: 'The API key lacks a required scope' },
+  origin_not_allowed: { status: 403, title: 'Requests from this Origin are not allowed' },
+  host_not_allowed: { status: 403, title: 'Requests for this Host are not allowed' },
   not_found: { status: 404, title: 'The resource was not found' },
   method_not_allowed: { status: 405, title: 'The method is not allowed on this resource' },
   conflict: { status: 409, title: 'The request conflicts with the current state' },

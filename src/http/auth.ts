@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../core/index.js';
-import { AppError } from '../core/errors.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
-import type { RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
+import { rateLimitedError, type RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
 
 /** `x-api-key` first; `Authorization: Bearer` for clients (MCP) that only speak bearer tokens. */
 export function extractApiKey(request: FastifyRequest): string | undefined {
@@ -37,11 +36,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const decision = await core.rateLimiter.consume(result.principal);
     if (decision !== null) {
       setRateLimitHeaders(reply, decision);
-      if (!decision.allowed) {
-        throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s.`, {
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
-      }
+      if (!decision.allowed) throw rateLimitedError(decision);
     }
     if (scope !== 'any') requireScope(result.principal, scope);
   });

@@ -135,7 +135,12 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
   if (sentId !== undefined && REQUEST_ID.test(sentId) && requestId !== sentId) problems.push('a valid incoming x-request-id was not echoed');
   const contentType = String(res.headers['content-type'] ?? '');
 
-  if (status >= 400) {
+  if (status >= 400 && isMcpPath(req.url) && isJsonRpcError(res.body)) {
+    // Errors the MCP transport answers itself (406 without the MCP Accept header, 415, a body that is
+    // not JSON-RPC) are JSON-RPC error objects, as the Streamable HTTP transport specifies: MCP
+    // clients expect that shape there. Auth, Origin/Host, body size and JSON syntax stay problem+json.
+    if (!/^application\/json/.test(contentType)) problems.push(`JSON-RPC error with content-type ${contentType || '(none)'}`);
+  } else if (status >= 400) {
     if (!/^application\/problem\+json/.test(contentType)) problems.push(`content-type ${contentType || '(none)'} is not application/problem+json`);
     let body: Record<string, unknown> | undefined;
     try {
@@ -171,12 +176,33 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
     }
   } else if (status >= 200 && status < 300 && status !== 204 && /^application\/json/.test(contentType)) {
     try {
-      JSON.parse(res.body);
+      const parsed: unknown = JSON.parse(res.body);
+      if (isMcpPath(req.url)) problems.push(...toolErrorViolations(parsed));
     } catch {
       problems.push('2xx application/json body does not parse');
     }
   }
   return problems;
+}
+
+const isMcpPath = (url: string) => /^\/mcp(?:[?#]|$)/.test(url);
+
+function isJsonRpcError(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+    return parsed.jsonrpc === '2.0' && typeof parsed.error?.code === 'number' && typeof parsed.error.message === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** A tool call that failed answers a problem with a registry code, never an internal error. */
+function toolErrorViolations(message: unknown): string[] {
+  const result = (message as { result?: { isError?: boolean; structuredContent?: { code?: unknown; status?: unknown } } } | null)?.result;
+  if (result?.isError !== true || result.structuredContent === undefined) return [];
+  const { code, status } = result.structuredContent;
+  if (typeof code !== 'string' || !Object.hasOwn(errorRegistry, code)) return [`tool error code ${JSON.stringify(code)} is not in errorRegistry`];
+  return typeof status === 'number' && status < 500 ? [] : [`tool error with status ${String(status)}`];
 }
 
 function decodeSafe(s: string): string {
@@ -189,6 +215,8 @@ function decodeSafe(s: string): string {
 
 /** Sends the request and throws (printing request and response) on any violation. */
 async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: Record<string, unknown>) => string | null): Promise<LightMyRequestResponse> {
+  // Sent as an MCP client sends it, so fuzzed bodies get past the transport's Accept check.
+  if (isMcpPath(req.url) && req.headers.accept === undefined) req = { ...req, headers: { ...req.headers, accept: 'application/json, text/event-stream' } };
   const res = await t.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload }) });
   const problems = invariantViolations(req, res);
   if (problems.length === 0 && expectation) {
@@ -351,9 +379,24 @@ const deepText = fc
     kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : kind === 'object' ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : '['.repeat(depth),
   );
 
+/** JSON-RPC messages an MCP client could send: tool calls with random arguments, and other methods. */
+const mcpMessage = fc
+  .record({
+    id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null)),
+    method: fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'tools/list', 'resources/read', 'prompts/get', 'initialize', 'ping', 'notifications/initialized', 'nope'),
+    name: fc.constantFrom('search_products', 'record_click', 'submit_feedback', 'get_analytics', 'recommend_products', 'x'),
+    args: fc.oneof(
+      fc.dictionary(fc.constantFrom('query', 'limit', 'filters', 'detail', 'impression_id', 'request_id', 'product_id', 'relevant', 'metric', 'start_date', 'uri'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      fc.constantFrom({ query: 'shoes' }, { query: 'shoes', limit: 10, detail: 'full' }, { impression_id: '00000000-0000-4000-8000-000000000000' }),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+  })
+  .map(({ id, method, name, args }) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { name, arguments: args, uri: 'aisle://rules/integrator', protocolVersion: '2025-06-18' } }));
+
 /** JSON text bodies: random JSON, random keys, nested values, arrays, wrong-typed known fields, nearly valid bodies, deep nesting. */
 const jsonBodyText = (route: RouteEntry): fc.Arbitrary<string> =>
   fc.oneof(
+    { weight: route.url === '/mcp' ? 6 : 0, arbitrary: mcpMessage },
     fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? 'null'),
     fc.dictionary(anyString(20), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }).map((v) => JSON.stringify(v)),
     fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 10 }).map((v) => JSON.stringify(v)),

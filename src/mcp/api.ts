@@ -1,0 +1,33 @@
+import type { Problem } from '../core/errors.js';
+import type { Analytics, AnalyticsQuery } from '../core/schemas/analytics.js';
+import type { Click } from '../core/schemas/clicks.js';
+import type { Feedback, FeedbackRequest } from '../core/schemas/feedback.js';
+import type { SearchRequest, SearchResponse } from '../core/schemas/search.js';
+
+/** A search as a tool sends it: REST's request without `stream`. */
+export type ApiSearchRequest = Omit<SearchRequest, 'stream'>;
+
+/**
+ * What the MCP tools call, already bound to one caller (an API key or an authenticated principal).
+ * Two implementations give the same answers: the core in this process (`createInProcessApi`) and
+ * a running Aisle over REST (`createRestApi`). Failures throw `ApiProblemError` or the core's
+ * `AppError`; the tools render either as the same problem object.
+ */
+export interface AisleApi {
+  /** POST /v1/search (scope `search`). */
+  search(request: ApiSearchRequest): Promise<SearchResponse>;
+  /** POST /v1/clicks/{impression_id} (scope `events:write`); a repeat answers the first click with `duplicate: true`. */
+  recordClick(impressionId: string): Promise<Click>;
+  /** POST /v1/feedback (scope `events:write`). */
+  submitFeedback(feedback: FeedbackRequest): Promise<Feedback>;
+  /** GET /v1/analytics (scope `analytics:read`). */
+  getAnalytics(query: AnalyticsQuery): Promise<Analytics>;
+}
+
+/** A problem a remote Aisle answered, carried as is (its request_id names the REST request). */
+export class ApiProblemError extends Error {
+  override readonly name = 'ApiProblemError';
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+  }
+}

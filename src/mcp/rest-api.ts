@@ -1,0 +1,75 @@
+import { request } from 'undici';
+import { errorRegistry, errorTypeUri, type ErrorCode, type Problem } from '../core/errors.js';
+import type { Analytics } from '../core/schemas/analytics.js';
+import type { Click } from '../core/schemas/clicks.js';
+import type { Feedback } from '../core/schemas/feedback.js';
+import type { SearchResponse } from '../core/schemas/search.js';
+import { ApiProblemError, type AisleApi } from './api.js';
+
+const TIMEOUT_MS = 30_000;
+
+export interface RestApiOptions {
+  /** Ends in /v1, e.g. http://127.0.0.1:8787/v1. */
+  baseUrl: string;
+  apiKey: string;
+  userAgent: string;
+}
+
+/**
+ * A running Aisle over its REST API: what the stdio MCP server uses when AISLE_BASE_URL is set
+ * (a hosted Aisle, or a local one whose PGlite data dir another process holds). Problems the
+ * server answers are passed on unchanged; an unreachable server is a 503 `unavailable` problem.
+ */
+export function createRestApi(options: RestApiOptions): AisleApi {
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    const url = `${options.baseUrl}${path}`;
+    let res;
+    try {
+      res = await request(url, {
+        method,
+        headers: {
+          'x-api-key': options.apiKey,
+          accept: 'application/json',
+          'user-agent': options.userAgent,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new ApiProblemError(localProblem('unavailable', `Cannot reach Aisle at ${options.baseUrl} (${reason}). Is the server running, and is AISLE_BASE_URL right?`));
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return JSON.parse(text) as T;
+    throw new ApiProblemError(asProblem(res.statusCode, res.headers['content-type'], text, url));
+  };
+  return {
+    search: (req) => call<SearchResponse>('POST', '/search', req),
+    recordClick: (impressionId) => call<Click>('POST', `/clicks/${encodeURIComponent(impressionId)}`, {}),
+    submitFeedback: (feedback) => call<Feedback>('POST', '/feedback', feedback),
+    getAnalytics: (query) => {
+      const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      return call<Analytics>('GET', `/analytics${params.size > 0 ? `?${params}` : ''}`);
+    },
+  };
+}
+
+function localProblem(code: ErrorCode, detail: string, requestId = ''): Problem {
+  const { status, title } = errorRegistry[code];
+  return { type: errorTypeUri(code), title, status, detail, code, request_id: requestId };
+}
+
+/** The server's problem+json as is; anything else (a proxy's HTML page) becomes a problem naming the status. */
+function asProblem(status: number, contentType: string | string[] | undefined, text: string, url: string): Problem {
+  if (String(contentType ?? '').startsWith('application/problem+json')) {
+    try {
+      const parsed = JSON.parse(text) as Problem;
+      if (typeof parsed.code === 'string' && typeof parsed.detail === 'string') return parsed;
+    } catch {
+      // falls through to the generic problem
+    }
+  }
+  return localProblem(status >= 500 ? 'unavailable' : 'bad_request', `Aisle at ${url} answered HTTP ${status} without a problem document.`);
+}

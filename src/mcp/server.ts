@@ -1,0 +1,38 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from '../core/ports.js';
+import type { AisleApi } from './api.js';
+import { INTEGRATOR_RULES_URI, registerGuidance } from './guidance.js';
+import type { ToolContext } from './tool.js';
+import { registerGetAnalyticsTool } from './tools/get-analytics.js';
+import { registerRecordClickTool } from './tools/record-click.js';
+import { registerSearchProductsTool } from './tools/search-products.js';
+import { registerSubmitFeedbackTool } from './tools/submit-feedback.js';
+
+export const MCP_SERVER_NAME = 'aisle';
+export const MCP_SERVER_VERSION = '0.1.0';
+
+const INSTRUCTIONS =
+  'Aisle recommends products from its catalog for what the user is talking about. Use search_products when the user wants to find or buy something; ' +
+  "show each result's disclosure_text and give its click_url; call record_click when the user picks a product without the link; " +
+  `submit_feedback when they say a result is wrong; get_analytics reads the account's clicks, CTR and revenue. Rules: ${INTEGRATOR_RULES_URI}.`;
+
+export interface McpServerOptions {
+  logger: Logger;
+  requestId(): string;
+}
+
+/**
+ * One MCP server for one caller: every tool, the rules resource and the prompt, over `api` (the
+ * in-process core bound to a principal or key, or a remote Aisle). Stdio builds one per process,
+ * POST /mcp one per request, so no server ever serves two callers.
+ */
+export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Aisle', version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const ctx: ToolContext = { api, logger: options.logger, requestId: options.requestId };
+  registerSearchProductsTool(server, ctx);
+  registerRecordClickTool(server, ctx);
+  registerSubmitFeedbackTool(server, ctx);
+  registerGetAnalyticsTool(server, ctx);
+  registerGuidance(server);
+  return server;
+}

@@ -1,0 +1,90 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode as RpcErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { AppError, toProblem, type FieldError, type Problem } from '../core/errors.js';
+import type { Logger } from '../core/ports.js';
+import { ApiProblemError, type AisleApi } from './api.js';
+
+/** What every tool needs besides its arguments. */
+export interface ToolContext {
+  api: AisleApi;
+  logger: Logger;
+  /** The id a problem carries: the HTTP request's over /mcp, a fresh one per call over stdio. */
+  requestId(): string;
+}
+
+export interface AisleTool<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  /** Written for a model: when to call the tool and what comes back. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  /** Runs on validated arguments: the structured result and its rendering for clients that read only text. */
+  run(args: z.output<I>): Promise<{ structured: z.output<O>; text: string }>;
+}
+
+type Execute = (args: unknown) => Promise<CallToolResult>;
+const toolsOf = new WeakMap<McpServer, Map<string, Execute>>();
+
+/**
+ * Registers a tool with the SDK (its listing shows the zod schemas as JSON Schema) and with our own
+ * tools/call handler. Why our own: the SDK answers invalid arguments with bare text, and a caller's
+ * mistake must come back like every other error, as a `validation_failed` problem naming each field.
+ */
+export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, ctx: ToolContext, tool: AisleTool<I, O>): void {
+  const execute: Execute = async (args) => {
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) return errorResult(toProblem(validationError(parsed.error), ctx.requestId()));
+    try {
+      const { structured, text } = await tool.run(parsed.data);
+      return { structuredContent: structured as Record<string, unknown>, content: [{ type: 'text', text }] };
+    } catch (err) {
+      return errorResult(problemOf(err, ctx, tool.name));
+    }
+  };
+  const { name, title, description, input, output, annotations } = tool;
+  const inputSchema: z.ZodObject = input;
+  server.registerTool(name, { title, description, inputSchema, outputSchema: output, annotations }, (args) => execute(args));
+
+  let tools = toolsOf.get(server);
+  if (!tools) {
+    const table = new Map<string, Execute>();
+    tools = table;
+    toolsOf.set(server, table);
+    // Installed after the SDK's own handler (registerTool above sets that up) and replacing it.
+    server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const run = table.get(request.params.name);
+      if (!run) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${request.params.name}; available: ${[...table.keys()].join(', ')}`);
+      return run(request.params.arguments);
+    });
+  }
+  tools.set(name, execute);
+}
+
+/** A failed call: the problem as structured content and one line of text. */
+export function errorResult(problem: Problem): CallToolResult {
+  const text = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
+  return { isError: true, structuredContent: { ...problem }, content: [{ type: 'text', text }] };
+}
+
+function problemOf(err: unknown, ctx: ToolContext, tool: string): Problem {
+  if (err instanceof ApiProblemError) return err.problem;
+  const error = err instanceof AppError ? err : new AppError('internal_error', 'unexpected error', { cause: err });
+  if (error.status >= 500) ctx.logger.error({ err: error.cause ?? err, tool }, 'tool call failed');
+  return toProblem(error, ctx.requestId());
+}
+
+function validationError(error: z.ZodError): AppError {
+  const errors: FieldError[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) errors.push({ path: base === '' ? key : `${base}.${key}`, message: 'unknown field' });
+    } else {
+      errors.push({ path: base === '' ? '(arguments)' : base, message: issue.message });
+    }
+  }
+  return new AppError('validation_failed', `Invalid arguments. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors });
+}

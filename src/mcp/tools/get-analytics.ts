@@ -1,0 +1,64 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  AnalyticsMetricsSchema,
+  AnalyticsQuerySchema,
+  GRANULARITIES,
+  METRICS,
+  TopProductSchema,
+  TopQuerySchema,
+  type Analytics,
+} from '../../core/schemas/analytics.js';
+import { Timestamp } from '../../core/schemas/common.js';
+import { registerAisleTool, type ToolContext } from '../tool.js';
+
+/**
+ * GET /analytics answers one of four shapes; a tool's output schema must be one object, so this
+ * is their union as one object: which members are present depends on `metric`.
+ */
+export const AnalyticsToolOutputSchema = z.object({
+  start_date: Timestamp,
+  end_date: Timestamp,
+  metric: z.enum(METRICS).optional().describe('The metric asked for; absent for the summary'),
+  metrics: AnalyticsMetricsSchema.optional().describe('Summary (no metric): impressions, clicks, ctr, conversions, conversion_rate, revenue'),
+  top_products: z.array(TopProductSchema).optional().describe('Summary: up to 10 products'),
+  top_queries: z.array(TopQuerySchema).optional().describe('Summary: up to 10 queries'),
+  granularity: z.enum(GRANULARITIES).optional().describe('metric ctr, conversion_rate or revenue: bucket size of the series'),
+  value: z.number().optional().describe('metric ctr, conversion_rate or revenue: the value over the whole range'),
+  series: z.array(z.object({ period_start: Timestamp, value: z.number() })).optional().describe('metric ctr, conversion_rate or revenue: per bucket, oldest first'),
+  items: z.array(z.union([TopProductSchema, TopQuerySchema])).optional().describe('metric top_products or top_queries: the list'),
+});
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function renderAnalytics(a: Analytics): string {
+  const range = `${a.start_date} to ${a.end_date}`;
+  if ('metrics' in a) {
+    const m = a.metrics;
+    const products = a.top_products.slice(0, 3).map((p) => `${p.title ?? p.product_id} (${p.clicks} clicks)`).join('; ');
+    return `${range}: ${m.impressions} impressions, ${m.clicks} clicks (CTR ${pct(m.ctr)}), ${m.conversions} conversions (${pct(m.conversion_rate)}), revenue ${m.revenue.toFixed(2)}.` +
+      (products ? ` Top products: ${products}.` : '');
+  }
+  if ('value' in a) return `${a.metric} ${a.metric === 'revenue' ? a.value.toFixed(2) : pct(a.value)} over ${range} (${a.series.length} ${a.granularity} buckets).`;
+  return `${a.metric} ${range}: ${a.items.length} entries.`;
+}
+
+/** get_analytics: GET /v1/analytics as a tool (read-only). */
+export function registerGetAnalyticsTool(server: McpServer, ctx: ToolContext): void {
+  registerAisleTool(server, ctx, {
+    name: 'get_analytics',
+    title: 'Get analytics',
+    description:
+      "Read this account's recommendation performance for a date range (default: the last 30 days): impressions, clicks, click-through rate, " +
+      'conversions, conversion rate and revenue, with the top products and queries. Pass metric for one figure over time ' +
+      '(ctr, conversion_rate, revenue: value and series) or a ranked list (top_products, top_queries: items). Dates are ISO 8601 with an offset; ' +
+      'the range is [start_date, end_date), at most 366 days. Read-only.',
+    input: AnalyticsQuerySchema,
+    output: AnalyticsToolOutputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (query) => {
+      const analytics = await ctx.api.getAnalytics(query);
+      return { structured: analytics, text: renderAnalytics(analytics) };
+    },
+  });
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClickSchema } from '../../src/core/schemas/clicks.js';
+import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
+import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
+import type { Scope } from '../../src/core/keys/scopes.js';
+import { createInProcessApi } from '../../src/mcp/in-process-api.js';
+import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
+import { buildMcpServer } from '../../src/mcp/server.js';
+import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
+import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
+import { callTool, structured, text } from '../helpers/mcp.js';
+import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
+
+/**
+ * A compact search_products result at limit 10 (structured content and text together, as JSON)
+ * stays under this many characters, about 5,000 tokens at four characters a token (README states
+ * it). The sample catalog measures 16,500–18,200.
+ */
+const COMPACT_SEARCH_BUDGET_CHARS = 20_000;
+
+let sample: SampleCatalog;
+let t: TestApp;
+const clock = new ManualClock();
+
+async function connect(key: string): Promise<Client> {
+  const server = buildMcpServer(createInProcessApi(t.core, { apiKey: key }), { logger: t.app.log, requestId: randomUUID });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+const keyWith = async (scopes: Scope[], extra: { rate_limit_per_minute?: number } = {}) =>
+  (await createKey(t.app, t.adminKey, { name: `mcp ${scopes.join(' ')}`, scopes, ...extra })).key;
+
+let admin: Client;
+beforeAll(async () => {
+  sample = await openSampleCatalog();
+  t = await createTestApp({ search: sample, clock });
+  admin = await connect(t.adminKey);
+});
+afterAll(async () => {
+  await admin.close();
+  await t.close();
+  await sample.close();
+});
+
+async function search(client: Client, args: Record<string, unknown>): Promise<SearchResponse> {
+  const result = await callTool(client, 'search_products', args);
+  expect(result.isError, text(result)).toBeFalsy();
+  return SearchResponseSchema.parse(structured(result));
+}
+
+describe('tools/list', () => {
+  it('lists the tools with titles, descriptions, input and output schemas and all four hints', async () => {
+    const { tools } = await admin.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics']);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toBeTruthy();
+      expect(tool.description!.length, tool.name).toBeGreaterThan(100);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
+      }
+    }
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName.search_products!.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'limit', 'filters', 'detail', 'session_id']));
+    expect(byName.search_products!.inputSchema.properties).not.toHaveProperty('stream');
+    expect(byName.search_products!.inputSchema.required).toEqual(['query']);
+    expect(byName.record_click!.inputSchema.required).toEqual(['impression_id']);
+    expect(byName.submit_feedback!.inputSchema.required).toEqual(['request_id', 'product_id', 'relevant']);
+    expect(byName.record_click!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
+    expect(byName.search_products!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: false });
+    expect(byName.get_analytics!.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(Object.keys(byName.get_analytics!.inputSchema.properties!)).toEqual(expect.arrayContaining(['metric', 'start_date', 'end_date']));
+  });
+});
+
+describe('search_products', () => {
+  it('returns the SearchResponse and a text block with each disclosure and click link', async () => {
+    const result = await callTool(admin, 'search_products', { query: 'waterproof trail running shoes', limit: 3 });
+    const body = SearchResponseSchema.parse(structured(result));
+    expect(body.results.length).toBeGreaterThan(0);
+    const rendered = text(result);
+    expect(rendered).toContain('record_click');
+    for (const r of body.results) {
+      expect(rendered).toContain(r.click_url);
+      expect(rendered).toContain(r.disclosure_text);
+      expect(rendered).toContain(r.impression_id);
+      expect(rendered).toContain(r.title);
+      expect(r.description.length).toBeLessThanOrEqual(COMPACT_DESCRIPTION_CHARS);
+    }
+  });
+
+  it('returns whole descriptions with detail: full', async () => {
+    const full = await search(admin, { query: 'stainless steel chef knife', limit: 5, detail: 'full', min_relevance_score: 0 });
+    expect(Math.max(...full.results.map((r) => r.description.length))).toBeGreaterThan(COMPACT_DESCRIPTION_CHARS);
+  });
+
+  it(`keeps a compact result at limit 10 under ${COMPACT_SEARCH_BUDGET_CHARS} characters`, async () => {
+    for (const query of ['gift ideas for a runner', 'kitchen', 'wireless headphones with noise cancelling and long battery life']) {
+      const result = await callTool(admin, 'search_products', { query, limit: 10, min_relevance_score: 0 });
+      expect(SearchResponseSchema.parse(structured(result)).results).toHaveLength(10);
+      const size = JSON.stringify(result).length;
+      expect(size, query).toBeLessThan(COMPACT_SEARCH_BUDGET_CHARS);
+    }
+  });
+
+  it('says plainly that nothing fits when nothing does', async () => {
+    const result = await callTool(admin, 'search_products', { query: 'who won the 1998 world cup' });
+    expect(SearchResponseSchema.parse(structured(result)).results).toEqual([]);
+    expect(text(result)).toMatch(/^No product fits/);
+  });
+
+  it.each([
+    [{ query: '' }, 'query'],
+    [{ query: 'shoes', limt: 3 }, 'limt'],
+    [{ query: 'shoes', stream: true }, 'stream'],
+    [{ query: 'shoes', limit: 11 }, 'limit'],
+    [{ query: 'shoes', filters: { min_price: 50, max_price: 10 } }, 'filters.min_price'],
+    [{ query: 'shoes', detail: 'verbose' }, 'detail'],
+    [{}, 'query'],
+  ])('answers %j with a validation_failed problem naming %s', async (args, path) => {
+    const result = await callTool(admin, 'search_products', args);
+    expect(result.isError).toBe(true);
+    expect(structured(result)).toMatchObject({ status: 400, code: 'validation_failed', type: '/docs/errors#validation_failed' });
+    expect(structured<{ errors: { path: string }[] }>(result).errors.map((e) => e.path)).toContain(path);
+    expect(text(result)).toMatch(/^Error 400 validation_failed: /);
+    expect(text(result)).not.toContain('\n');
+  });
+});
+
+describe('record_click and submit_feedback', () => {
+  it('records a click once and answers a repeat with the same click', async () => {
+    const { results, request_id } = await search(admin, { query: 'yoga mat', limit: 2, min_relevance_score: 0 });
+    const impression = results[0]!.impression_id;
+    const first = await callTool(admin, 'record_click', { impression_id: `imp_${impression}` });
+    const click = ClickSchema.parse(structured(first));
+    expect(click).toMatchObject({ impression_id: impression, request_id, duplicate: false });
+    const again = ClickSchema.parse(structured(await callTool(admin, 'record_click', { impression_id: impression })));
+    expect(again).toMatchObject({ click_id: click.click_id, duplicate: true });
+  });
+
+  it('answers an unknown impression with not_found and a malformed one with validation_failed', async () => {
+    const unknown = await callTool(admin, 'record_click', { impression_id: randomUUID() });
+    expect(unknown.isError).toBe(true);
+    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    const malformed = await callTool(admin, 'record_click', { impression_id: 'yesterday' });
+    expect(structured(malformed)).toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('stores feedback on a product of the search, refuses one that was not among its results', async () => {
+    const { results, request_id } = await search(admin, { query: 'espresso machine', limit: 2, min_relevance_score: 0 });
+    const ok = await callTool(admin, 'submit_feedback', { request_id, product_id: results[0]!.product_id, relevant: true, reason: 'what I wanted' });
+    expect(FeedbackSchema.parse(structured(ok))).toMatchObject({ request_id, product_id: results[0]!.product_id, relevant: true });
+    const other = await callTool(admin, 'submit_feedback', { request_id, product_id: randomUUID(), relevant: false });
+    expect(structured(other)).toMatchObject({ status: 422, code: 'product_not_in_results' });
+    const unknown = await callTool(admin, 'submit_feedback', { request_id: randomUUID(), product_id: results[0]!.product_id, relevant: false });
+    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    const invalid = await callTool(admin, 'submit_feedback', { request_id, relevant: 'yes' });
+    expect(structured<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
+  });
+});
+
+describe('get_analytics', () => {
+  const metrics = async (client: Client) => {
+    const result = await callTool(client, 'get_analytics', {});
+    expect(result.isError, text(result)).toBeFalsy();
+    return structured<{ metrics: { impressions: number; clicks: number } }>(result).metrics;
+  };
+
+  it('shows a search and a click on one of its impressions', async () => {
+    // The range is [start, end) with end = now, and this clock stands still: step past earlier writes, and later past the click.
+    clock.advance(1000);
+    const before = await metrics(admin);
+    const { results } = await search(admin, { query: 'insulated water bottle', limit: 4, min_relevance_score: 0 });
+    await callTool(admin, 'record_click', { impression_id: results[1]!.impression_id });
+    clock.advance(1000);
+    const after = await metrics(admin);
+    expect(after.impressions - before.impressions).toBe(results.length);
+    expect(after.clicks - before.clicks).toBe(1);
+    const top = await callTool(admin, 'get_analytics', { metric: 'top_products' });
+    expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(expect.objectContaining({ product_id: results[1]!.product_id }));
+    const ctr = await callTool(admin, 'get_analytics', { metric: 'ctr', granularity: 'day' });
+    expect(structured(ctr)).toMatchObject({ metric: 'ctr', granularity: 'day' });
+    expect(text(ctr)).toMatch(/^ctr \d/);
+  });
+
+  it('refuses bad ranges and metrics, and keys without analytics:read', async () => {
+    const bogus = await callTool(admin, 'get_analytics', { metric: 'bounce_rate' });
+    expect(structured(bogus)).toMatchObject({ code: 'validation_failed' });
+    const inverted = await callTool(admin, 'get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' });
+    expect(structured(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
+    const client = await connect(await keyWith(['search', 'events:write']));
+    expect(structured(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
+    await client.close();
+  });
+});
+
+describe('keys over stdio-style calls (a key checked on every call)', () => {
+  it('answers a tool needing a scope the key lacks with insufficient_scope naming it', async () => {
+    const client = await connect(await keyWith(['search']));
+    const { results } = await search(client, { query: 'desk lamp', limit: 1, min_relevance_score: 0 });
+    const refused = await callTool(client, 'record_click', { impression_id: results[0]!.impression_id });
+    expect(refused.isError).toBe(true);
+    expect(structured(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
+    await client.close();
+  });
+
+  it('stops working as soon as the key is disabled, and answers 401 problems for bad keys', async () => {
+    const created = await createKey(t.app, t.adminKey, { name: 'to disable', scopes: ['search'] });
+    const client = await connect(created.key);
+    await search(client, { query: 'desk lamp', limit: 1 });
+    expectStatus(await call(t.app, t.adminKey, 'POST', `/v1/keys/${created.id}`), 200);
+    expect(structured(await callTool(client, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'api_key_disabled' });
+    await client.close();
+    const bogus = await connect('aisle_sk_not-a-key');
+    expect(structured(await callTool(bogus, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await bogus.close();
+  });
+
+  it('spends one unit of the key’s rate limit per call, shared with REST', async () => {
+    const key = await keyWith(['search'], { rate_limit_per_minute: 3 });
+    const client = await connect(key);
+    expectStatus(await call(t.app, key, 'POST', '/v1/search', { query: 'desk lamp' }), 200);
+    await search(client, { query: 'desk lamp' });
+    await search(client, { query: 'desk lamp' });
+    const limited = await callTool(client, 'search_products', { query: 'desk lamp' });
+    expect(structured(limited)).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(structured<{ retry_after_seconds: number }>(limited).retry_after_seconds).toBeGreaterThan(0);
+    clock.advance(60_000);
+    await search(client, { query: 'desk lamp' });
+    await client.close();
+  });
+});
+
+describe('resources, prompts and protocol errors', () => {
+  it('serves the integrator rules and the recommend_products prompt', async () => {
+    const { resources } = await admin.listResources();
+    expect(resources.map((r) => r.uri)).toEqual([INTEGRATOR_RULES_URI]);
+    const rules = await admin.readResource({ uri: INTEGRATOR_RULES_URI });
+    const body = (rules.contents[0] as { text: string }).text;
+    for (const topic of ['disclosure_text', 'record_click', 'last_updated_at', 'personal data']) expect(body).toContain(topic);
+
+    const { prompts } = await admin.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['recommend_products']);
+    const prompt = await admin.getPrompt({ name: 'recommend_products', arguments: { request: 'a tent for two', budget: 'under $200' } });
+    const message = (prompt.messages[0]!.content as { text: string }).text;
+    expect(message).toContain('a tent for two');
+    expect(message).toContain('search_products');
+    expect(message).toContain('disclosure_text');
+  });
+
+  it('answers an unknown tool with a JSON-RPC error', async () => {
+    await expect(callTool(admin, 'delete_everything', {})).rejects.toThrow(/Unknown tool delete_everything/);
+  });
+});

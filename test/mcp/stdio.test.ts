@@ -1,0 +1,154 @@
+/**
+ * The stdio MCP server as an agent runs it: the exact command of README's claude_desktop_config.json
+ * snippets, spawned as a child, driven by the real SDK Client. One data directory serves the file:
+ * first `npm start` holds it (the in-process MCP server must refuse, the AISLE_BASE_URL variant
+ * forwards to it), then the server stops and the in-process variant opens it. Both variants run
+ * the same scenario and must give the same tool results.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchResponseSchema } from '../../src/core/schemas/search.js';
+import { callTool, readmeMcpSnippets, RecordingStdioTransport, structured, text, type DesktopServerSpec } from '../helpers/mcp.js';
+import { childEnv, runTs, tempDir, type Child } from '../helpers/process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const [inProcessSpec, remoteSpec] = readmeMcpSnippets(`${ROOT}/README.md`);
+
+const dataDir = tempDir('mcp-stdio');
+let server: Child;
+let adminKey: string;
+let base: string;
+const transports: RecordingStdioTransport[] = [];
+
+/** README's command and args with the checkout's path; its env keys, with this test's values. */
+function spawnFromReadme(spec: DesktopServerSpec | undefined, values: Record<string, string>, extraEnv: Record<string, string> = {}): RecordingStdioTransport {
+  if (!spec) throw new Error('README has no claude_desktop_config.json snippet for this variant');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...extraEnv };
+  for (const name of Object.keys(spec.env)) {
+    if (values[name] === undefined) throw new Error(`no test value for README's ${name}`);
+    env[name] = values[name];
+  }
+  const transport = new RecordingStdioTransport({ command: spec.command, args: spec.args.map((a) => a.replace('/path/to/aisle', ROOT)), env, cwd: tempDir('cwd') });
+  transports.push(transport);
+  return transport;
+}
+
+async function connect(transport: RecordingStdioTransport): Promise<Client> {
+  const client = new Client({ name: 'stdio test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Ids, signatures, times and the server origin differ between runs; everything else must not. */
+function normalise(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value)
+      .replace(/(?:imp_|prd_|req_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+      .replace(/sig=[A-Za-z0-9_-]+/g, 'sig=<sig>')
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>')
+      .replace(/http:\/\/127\.0\.0\.1:\d+/g, '<origin>')
+      .replace(/"took_ms":[\d.]+/g, '"took_ms":0'),
+  );
+}
+
+const outcome = (r: CallToolResult) => normalise({ isError: r.isError ?? false, structured: r.structuredContent, text: text(r) });
+
+async function analytics(client: Client): Promise<{ impressions: number; clicks: number }> {
+  const result = await callTool(client, 'get_analytics', {});
+  expect(result.isError, text(result)).toBeFalsy();
+  return structured<{ metrics: { impressions: number; clicks: number } }>(result).metrics;
+}
+
+/** Every tool with valid and invalid input; the normalised answers. */
+async function scenario(client: Client): Promise<unknown[]> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics']);
+  const out: unknown[] = [tools.map((tool) => ({ name: tool.name, annotations: tool.annotations, input: tool.inputSchema, output: tool.outputSchema }))];
+  const before = await analytics(client);
+  const found = await callTool(client, 'search_products', { query: 'waterproof trail running shoes', limit: 3 });
+  const { request_id, results } = SearchResponseSchema.parse(structured(found));
+  expect(results.length).toBeGreaterThan(0);
+  const first = results[0]!;
+  const clicked = await callTool(client, 'record_click', { impression_id: first.impression_id });
+  // A search and a click on one of its impressions show in get_analytics (the range ends now).
+  await new Promise((r) => setTimeout(r, 5));
+  const after = await analytics(client);
+  out.push({ impressions: after.impressions - before.impressions, clicks: after.clicks - before.clicks });
+  expect(after.impressions - before.impressions).toBe(results.length);
+  expect(after.clicks - before.clicks).toBe(1);
+  const calls: [string, Record<string, unknown>][] = [
+    ['record_click', { impression_id: first.impression_id }],
+    ['submit_feedback', { request_id, product_id: first.product_id, relevant: true, reason: 'fits' }],
+    ['search_products', { query: '' }],
+    ['search_products', { query: 'tent', limt: 2 }],
+    ['search_products', { query: 'who won the 1998 world cup' }],
+    ['record_click', { impression_id: '00000000-0000-4000-8000-000000000000' }],
+    ['record_click', { impression_id: 'not an id' }],
+    ['submit_feedback', { request_id, product_id: '00000000-0000-4000-8000-000000000000', relevant: false }],
+    ['submit_feedback', { request_id: '00000000-0000-4000-8000-000000000000', product_id: first.product_id, relevant: false }],
+    ['get_analytics', { metric: 'bounce_rate' }],
+    ['get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' }],
+  ];
+  out.push(outcome(found), outcome(clicked));
+  for (const [name, args] of calls) out.push(outcome(await callTool(client, name, args)));
+  return out;
+}
+
+beforeAll(async () => {
+  server = runTs('src/main.ts', [], childEnv(dataDir));
+  [, adminKey] = (await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 110_000)) as unknown as [string, string];
+  [, base] = (await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 110_000)) as unknown as [string, string];
+});
+
+afterAll(async () => {
+  for (const t of transports) await t.close().catch(() => undefined);
+  server.proc.kill('SIGKILL');
+});
+
+describe('stdio MCP server (README commands)', () => {
+  let remoteResults: unknown[];
+
+  it('refuses to open a data directory the running server holds, and says how to reach that server instead', async () => {
+    const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir });
+    await transport.start();
+    expect(await transport.exited).toBe(1);
+    expect(transport.stderr).toMatch(/in use by process \d+/);
+    expect(transport.stderr).toContain('AISLE_BASE_URL=');
+    expect(transport.stdout).toBe('');
+  }, 60_000);
+
+  it('forwards every tool call to the running server over REST with AISLE_BASE_URL', async () => {
+    const client = await connect(spawnFromReadme(remoteSpec, { AISLE_API_KEY: adminKey, AISLE_BASE_URL: `${base}/v1` }));
+    remoteResults = await scenario(client);
+    await client.close();
+    // Stop the server: the embedded database is free for the in-process variant.
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 90_000);
+
+  it('runs the core in-process with the same tool results, and writes nothing but JSON-RPC to stdout', async () => {
+    const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir }, { LOG_LEVEL: 'debug' });
+    const client = await connect(transport);
+    expect(await scenario(client)).toEqual(remoteResults);
+
+    for (let i = 0; i < 100; i++) {
+      const args: [string, Record<string, unknown>] =
+        i % 4 === 0 ? ['record_click', { impression_id: 'nope' }] : ['search_products', { query: ['tent', 'kettle', 'yoga mat'][i % 3], limit: 1 + (i % 10), detail: i % 2 ? 'full' : 'compact' }];
+      const result = await callTool(client, ...args);
+      expect(result.isError ?? false).toBe(i % 4 === 0);
+    }
+    await client.close();
+    expect(await transport.exited).toBe(0);
+
+    const lines = transport.stdout.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(110);
+    for (const line of lines) {
+      const message = JSON.parse(line) as { jsonrpc?: string };
+      expect(message.jsonrpc, line.slice(0, 200)).toBe('2.0');
+    }
+    const logs = transport.stderr.split('\n').filter((l) => l.startsWith('{'));
+    expect(logs.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'MCP server running the core in-process')).toBe(true);
+  }, 180_000);
+});
