@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import closeWithGrace from 'close-with-grace';
+import { startCatalogRefresh } from './catalog-refresh.js';
 import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { createCore } from './core/index.js';
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
 
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy });
   const delivery = config.webhooks.inProcessWorker ? createDeliveryWorker(config, db, logger) : null;
+  // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
+  const refresh = startCatalogRefresh({ catalog, embedder, warm: () => core.search().warm(), logger, intervalMs: config.catalog.refreshMs });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     await app.close();
+    await refresh.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
     await embedder.close();
