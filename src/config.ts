@@ -43,6 +43,9 @@ const envSchema = z.object({
   AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
   AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   AISLE_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).max(60_000).default(60_000),
+  AISLE_REQUEST_LOG: booleanFlag.default(true),
+  AISLE_REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 
 export type Config = Readonly<{
@@ -90,6 +93,13 @@ export type Config = Readonly<{
     concurrency: number;
     pollMs: number;
     leaseMs: number;
+  }>;
+  requestLog: Readonly<{
+    /** Off: no request log (GET /usage `requests` and GET /analytics/performance stay at zero). */
+    enabled: boolean;
+    /** The longest an entry waits in memory: what a crash can lose. */
+    flushMs: number;
+    retentionDays: number;
   }>;
 }>;
 
@@ -150,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
       pollMs: e.AISLE_WEBHOOK_POLL_MS,
       leaseMs: e.AISLE_WEBHOOK_LEASE_MS,
+    }),
+    requestLog: Object.freeze({
+      enabled: e.AISLE_REQUEST_LOG,
+      flushMs: e.AISLE_REQUEST_LOG_FLUSH_MS,
+      retentionDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
     }),
   });
 }

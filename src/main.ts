@@ -18,6 +18,7 @@ import { createPgStores, openMigratedDb } from './store/pg/index.js';
 import { createDeliveryWorker } from './worker/create.js';
 import { systemResolver } from './worker/dns.js';
 
+const REQUEST_LOG_PRUNE_INTERVAL_MS = 3_600_000;
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
 /**
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     embedder,
     rankingModel,
     webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
+    requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs, retentionDays: config.requestLog.retentionDays },
   });
   // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
   await core.search().warm();
@@ -103,8 +105,10 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
+    // Closing the app flushes the request log's queue.
     await app.close();
     await refresh.stop();
+    await core.requestLogRetention.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
     await embedder.close();
@@ -114,6 +118,8 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   delivery?.worker.start();
+  // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
+  core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
   process.stderr.write(`Aisle listening on ${address} (API ${address}/v1, docs ${address}/docs)\n`);
 }

@@ -20,3 +20,11 @@ describe('loadConfig: click links', () => {
     expect(() => loadConfig({ AISLE_PUBLIC_URL: 'ftp://x' })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig: request log', () => {
+  it('is on with a 1 s flush and 400 days of retention by default; each is configurable', () => {
+    expect(loadConfig({}).requestLog).toEqual({ enabled: true, flushMs: 1000, retentionDays: 400 });
+    expect(loadConfig({ AISLE_REQUEST_LOG: 'false', AISLE_REQUEST_LOG_FLUSH_MS: '250', AISLE_REQUEST_LOG_RETENTION_DAYS: '30' }).requestLog).toEqual({ enabled: false, flushMs: 250, retentionDays: 30 });
+    expect(() => loadConfig({ AISLE_REQUEST_LOG_RETENTION_DAYS: '0' })).toThrow(ConfigError);
+  });
+});

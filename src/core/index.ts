@@ -1,4 +1,6 @@
 import { AccountService } from './accounts/account-service.js';
+import { AnalyticsService } from './analytics/analytics-service.js';
+import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, RequestLogRetention, type RequestLogOptions } from './analytics/request-log.js';
 import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
@@ -34,7 +36,12 @@ export interface CoreDeps {
   affiliate?: AffiliateConfig;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };
+  /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued) and retention (default 400 days). */
+  requestLog?: Partial<RequestLogOptions> & { retentionDays?: number };
 }
+
+/** Long enough that GET /usage's longest range (366 days) is always complete. */
+export const DEFAULT_REQUEST_LOG_RETENTION_DAYS = 400;
 
 const noResolver: HostResolver = {
   resolve: () => Promise.reject(new Error('no resolver configured')),
@@ -53,6 +60,11 @@ export interface Core {
   conversions: ConversionService;
   feedback: FeedbackService;
   clickLinks: ClickLinkSigner;
+  analytics: AnalyticsService;
+  /** Authenticated requests, batched (the HTTP adapter records, the server's close flushes). */
+  requestLog: RequestLog;
+  /** Prunes request-log entries past retention; main.ts starts it, tests call prune(). */
+  requestLogRetention: RequestLogRetention;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
 }
@@ -65,12 +77,15 @@ export function createCore(deps: CoreDeps): Core {
     deps.catalog && deps.embedder
       ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, clickLinks, feedback, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) })
       : null;
+  const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
+  const { retentionDays, ...logOptions } = deps.requestLog ?? {};
+  const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...logOptions } });
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
     auth: new Authenticator({ store: stores.keys, clock, logger }),
-    rateLimiter: new RateLimiter({ store: stores.rateLimits, clock, logger }),
+    rateLimiter,
     webhooks: new WebhookService({
       store: stores.webhooks,
       clock,
@@ -82,6 +97,9 @@ export function createCore(deps: CoreDeps): Core {
     conversions: new ConversionService({ store: stores.clicks, clock }),
     feedback,
     clickLinks,
+    analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
+    requestLog,
+    requestLogRetention: new RequestLogRetention({ store: stores.requestLog, clock, logger, retentionDays: retentionDays ?? DEFAULT_REQUEST_LOG_RETENTION_DAYS }),
     search: () => {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');
       return search;

@@ -5,9 +5,11 @@ import type { Core } from '../core/index.js';
 import { registerAuth } from './auth.js';
 import './fastify-types.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { registerRequestLog } from './request-log.js';
 import { registerOpenApi } from './openapi.js';
 import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
@@ -62,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   });
 
   registerAuth(app, options.core);
+  registerRequestLog(app, options.core);
   await registerOpenApi(app);
   registerMetaRoutes(app, options.core);
   await app.register(keyRoutes, { prefix: '/v1', core: options.core });
@@ -70,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(feedbackRoutes, { prefix: '/v1', core: options.core });
   await app.register(clickLinkRoutes, { core: options.core });
   await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
+  await app.register(analyticsRoutes, { prefix: '/v1', core: options.core });
   await app.ready();
   return { app, routes };
 }

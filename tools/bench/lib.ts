@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../../src/core/clock.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
@@ -34,6 +34,8 @@ export interface BenchServerOptions {
   defaultRateLimitPerMinute?: number;
   /** A catalog and its embedder, for benches that search; a catalog alone serves click destinations. */
   search?: { catalog: CatalogStore; embedder?: Embedder };
+  /** Request-log settings (on, as in production, unless given). */
+  requestLog?: CoreDeps['requestLog'];
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       logger,
       defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
       ...(options.search ?? {}),
+      ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     });
     const { app } = await buildApp({ core, logger });
     undo.push(() => app.close());

@@ -54,4 +54,23 @@ export class RateLimiter {
       windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
     };
   }
+
+  /**
+   * The key's budget now, without spending any (GET /usage). A store failure answers a full
+   * budget, as consume() lets requests pass then.
+   */
+  async status(principal: Principal): Promise<{ limit: number; remaining: number; resetAt: Date; windowSeconds: number }> {
+    const limit = principal.rateLimitPerMinute;
+    const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const nowMs = this.deps.clock.now().getTime();
+    let tatMs: number | null = null;
+    try {
+      tatMs = await this.deps.store.peek(`key:${principal.keyId}`);
+    } catch (err) {
+      this.deps.logger.error({ err }, 'rate limiter store failed; reporting a full budget');
+    }
+    const ahead = Math.max(0, (tatMs ?? nowMs) - nowMs);
+    const remaining = Math.max(0, Math.min(limit, Math.floor((windowMs - ahead + 1e-6) / (windowMs / limit))));
+    return { limit, remaining, resetAt: new Date(nowMs + Math.ceil(ahead)), windowSeconds: RATE_LIMIT_WINDOW_SECONDS };
+  }
 }

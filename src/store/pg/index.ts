@@ -1,11 +1,13 @@
 import type { Stores } from '../../core/ports.js';
 import { PgAccountStore } from './account-store.js';
+import { PgAnalyticsStore } from './analytics-store.js';
 import { PgClickStore } from './click-store.js';
 import { openDb, type Db } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
+import { PgRequestLogStore } from './request-log-store.js';
 import { PgSearchStore } from './search-store.js';
 import { PgSecretStore } from './secret-store.js';
 import { PgWebhookStore } from './webhook-store.js';
@@ -25,6 +27,8 @@ export function createPgStores(db: Db): Stores {
     accounts: new PgAccountStore(db),
     rateLimits: new PgRateLimitStore(db),
     webhooks: new PgWebhookStore(db),
+    analytics: new PgAnalyticsStore(db),
+    requestLog: new PgRequestLogStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

@@ -18,4 +18,9 @@ export class PgRateLimitStore implements RateLimitStore {
     const current = await this.db.query<{ tat_ms: number }>('SELECT tat_ms FROM rate_limits WHERE bucket = $1', [bucket]);
     return { allowed: false, tatMs: current[0]?.tat_ms ?? nowMs };
   }
+
+  async peek(bucket: string): Promise<number | null> {
+    const rows = await this.db.query<{ tat_ms: number }>('SELECT tat_ms FROM rate_limits WHERE bucket = $1', [bucket]);
+    return rows[0]?.tat_ms ?? null;
+  }
 }

@@ -2,6 +2,8 @@ import * as m001 from './001-accounts-keys.js';
 import * as m002 from './002-search.js';
 import * as m003 from './003-clicks.js';
 import * as m004 from './004-webhooks.js';
+import * as m005 from './005-analytics.js';
+import * as m006 from './006-analytics-rollups.js';
 
 export interface Migration {
   version: number;
@@ -15,6 +17,8 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'search', sql: m002.sql },
   { version: 3, name: 'clicks', sql: m003.sql },
   { version: 4, name: 'webhooks', sql: m004.sql },
+  { version: 5, name: 'analytics', sql: m005.sql },
+  { version: 6, name: 'analytics-rollups', sql: m006.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;

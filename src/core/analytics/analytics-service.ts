@@ -1,0 +1,202 @@
+import type { Clock } from '../clock.js';
+import type { AnalyticsStore, CatalogStore, Principal, ProductFigures, QueryFigures } from '../ports.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import {
+  PerformanceQuerySchema,
+  type Analytics,
+  type AnalyticsQuery,
+  type AnalyticsSummary,
+  type DashboardStats,
+  type Performance,
+  type PerformanceQuery,
+  type Timeframe,
+  type Usage,
+  type UsageQuery,
+} from '../schemas/analytics.js';
+import { parseAmount, sumAmounts, toCents } from './money.js';
+import type { RequestLog } from './request-log.js';
+import { DAY_MS, fillSeries, HOUR_MS, MINUTE_MS, ratio, resolveRange, type ResolvedRange } from './time-range.js';
+
+const TOP_LIMIT = 10;
+
+const TIMEFRAMES: Record<Timeframe, { ms: number; granularity: 'minute' | 'hour' | 'day'; bucketMs: number }> = {
+  '1h': { ms: HOUR_MS, granularity: 'minute', bucketMs: MINUTE_MS },
+  '24h': { ms: DAY_MS, granularity: 'hour', bucketMs: HOUR_MS },
+  // Daily from 7 days on: whole days come from the daily latency rollups.
+  '7d': { ms: 7 * DAY_MS, granularity: 'day', bucketMs: DAY_MS },
+  '30d': { ms: 30 * DAY_MS, granularity: 'day', bucketMs: DAY_MS },
+};
+
+export interface AnalyticsServiceDeps {
+  store: AnalyticsStore;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  requestLog: RequestLog;
+  /** Product titles for top_products; without it titles are null. */
+  catalog?: CatalogStore;
+}
+
+/**
+ * CONTRACT §7. Every figure is read from committed rows of the principal's account, never from
+ * in-memory counters, so every process and every restart agrees. Definitions live in
+ * schemas/analytics.ts (they are the API reference).
+ */
+export class AnalyticsService {
+  constructor(private readonly deps: AnalyticsServiceDeps) {}
+
+  /** GET /usage. 400 validation_failed for a bad range (see resolveRange). */
+  async usage(principal: Principal, query: UsageQuery): Promise<Usage> {
+    const range = resolveRange(query, this.deps.clock.now());
+    // This process's queued entries first: a caller sees its own requests counted, and the store
+    // never rolls up an hour some of whose entries are still queued here.
+    await this.deps.requestLog.flush();
+    const [{ buckets, byKey }, limit] = await Promise.all([this.deps.store.usage(principal.accountId, range, this.deps.clock.now()), this.deps.rateLimiter.status(principal)]);
+    const zero = { requests: 0, searches: 0, results_returned: 0, clicks: 0, feedback: 0, errors: 0 };
+    const totals = { ...zero };
+    const series = fillSeries(range, buckets, (b) => ({ requests: b.requests, searches: b.searches, results_returned: b.resultsReturned, clicks: b.clicks, feedback: b.feedback, errors: b.errors }), () => ({ ...zero }));
+    for (const { value } of series) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += value[k];
+    return {
+      ...rangeOut(range),
+      granularity: range.granularity,
+      totals,
+      series: series.map(({ periodStart, value }) => ({ period_start: periodStart, ...value })),
+      by_key: byKey.map((k) => ({ key_id: k.keyId, name: k.name, requests: k.requests })),
+      rate_limit: { limit: limit.limit, remaining: limit.remaining, reset_at: limit.resetAt.toISOString(), window_seconds: limit.windowSeconds },
+    };
+  }
+
+  /** GET /analytics: the summary without `metric`, else that metric. 400 validation_failed for a bad range. */
+  async analytics(principal: Principal, query: AnalyticsQuery): Promise<Analytics> {
+    const range = resolveRange(query, this.deps.clock.now());
+    const accountId = principal.accountId;
+    // The store may roll settled hours up; nothing of them may still wait in this process's queue.
+    await this.deps.requestLog.flush();
+    switch (query.metric) {
+      case 'top_products':
+        return { metric: 'top_products', ...rangeOut(range), items: await this.topProducts(accountId, range) };
+      case 'top_queries':
+        return { metric: 'top_queries', ...rangeOut(range), items: await this.topQueries(accountId, range) };
+      case 'ctr':
+      case 'conversion_rate':
+      case 'revenue':
+        return this.metricSeries(accountId, range, query.metric);
+      case undefined:
+        return this.summary(accountId, range);
+    }
+  }
+
+  /** GET /dashboard/stats: all-time revenue and the last 24 hours. */
+  async dashboardStats(principal: Principal): Promise<DashboardStats> {
+    const now = this.deps.clock.now();
+    const d = await this.deps.store.dashboard(principal.accountId, new Date(now.getTime() - DAY_MS), now);
+    const byCurrency = Object.fromEntries(d.revenueByCurrency.map((r) => [r.currency, toCents(parseAmount(r.revenue))]));
+    // The currency most conversions were in; ties alphabetically (the store orders them so).
+    const main = [...d.revenueByCurrency].sort((a, b) => b.conversions - a.conversions || a.currency.localeCompare(b.currency))[0];
+    return {
+      total_revenue: main ? toCents(parseAmount(main.revenue)) : 0,
+      currency: main?.currency ?? 'USD',
+      revenue_by_currency: byCurrency,
+      active_api_keys: d.activeKeys,
+      ad_requests_24h: d.searches,
+      impressions_24h: d.impressions,
+      clicks_24h: d.clicks,
+      ctr_24h: ratio(d.clicks, d.impressions),
+    };
+  }
+
+  /** GET /analytics/performance: latency and statuses of the account's requests in the window ending now. */
+  async performance(principal: Principal, query: PerformanceQuery): Promise<Performance> {
+    const timeframe = PerformanceQuerySchema.parse(query).timeframe;
+    const tf = TIMEFRAMES[timeframe];
+    const end = this.deps.clock.now();
+    const range = { start: new Date(end.getTime() - tf.ms), end, bucketMs: tf.bucketMs };
+    await this.deps.requestLog.flush();
+    const p = await this.deps.store.performance(principal.accountId, range, end);
+    const statusCodes: Record<string, number> = {};
+    for (const s of p.byStatus) statusCodes[String(s.status)] = s.requests;
+    return {
+      timeframe,
+      start_date: range.start.toISOString(),
+      end_date: range.end.toISOString(),
+      requests: p.overall.requests,
+      latency_ms: { p50: p.overall.p50, p90: p.overall.p90, p95: p.overall.p95, p99: p.overall.p99, max: p.overall.max },
+      status_codes: statusCodes,
+      by_endpoint: p.byEndpoint.map((e) => ({ method: e.method, route: e.route, requests: e.requests, p50: e.p50, p95: e.p95, p99: e.p99, error_rate: ratio(e.errors, e.requests) })),
+      by_status: p.byStatus.map((s) => ({ status: s.status, requests: s.requests, p50: s.p50, p95: s.p95, p99: s.p99 })),
+      granularity: tf.granularity,
+      series: fillSeries(range, p.series, (b) => ({ requests: b.requests, p95: b.p95 }), () => ({ requests: 0, p95: 0 })).map(({ periodStart, value }) => ({ period_start: periodStart, ...value })),
+    };
+  }
+
+  private async summary(accountId: string, range: ResolvedRange): Promise<AnalyticsSummary> {
+    const [buckets, topProducts, topQueries] = await Promise.all([
+      this.deps.store.business(accountId, range, this.deps.clock.now()),
+      this.topProducts(accountId, range),
+      this.topQueries(accountId, range),
+    ]);
+    const impressions = buckets.reduce((n, b) => n + b.impressions, 0);
+    const clicks = buckets.reduce((n, b) => n + b.clicks, 0);
+    const conversions = buckets.reduce((n, b) => n + b.conversions, 0);
+    return {
+      ...rangeOut(range),
+      metrics: {
+        impressions,
+        clicks,
+        ctr: ratio(clicks, impressions),
+        conversions,
+        conversion_rate: ratio(conversions, clicks),
+        revenue: toCents(sumAmounts(buckets.map((b) => b.revenue))),
+      },
+      top_products: topProducts,
+      top_queries: topQueries,
+    };
+  }
+
+  private async metricSeries(accountId: string, range: ResolvedRange, metric: 'ctr' | 'conversion_rate' | 'revenue'): Promise<Analytics> {
+    const buckets = await this.deps.store.business(accountId, range, this.deps.clock.now());
+    const total = { impressions: 0, clicks: 0, conversions: 0, revenue: 0n };
+    for (const b of buckets) {
+      total.impressions += b.impressions;
+      total.clicks += b.clicks;
+      total.conversions += b.conversions;
+      total.revenue += parseAmount(b.revenue);
+    }
+    const valueOf = (f: { impressions: number; clicks: number; conversions: number; revenue: bigint }): number =>
+      metric === 'ctr' ? ratio(f.clicks, f.impressions) : metric === 'conversion_rate' ? ratio(f.conversions, f.clicks) : toCents(f.revenue);
+    return {
+      metric,
+      ...rangeOut(range),
+      granularity: range.granularity,
+      value: valueOf(total),
+      series: fillSeries(range, buckets, (b) => valueOf({ ...b, revenue: parseAmount(b.revenue) }), () => 0).map(({ periodStart, value }) => ({ period_start: periodStart, value })),
+    };
+  }
+
+  private async topProducts(accountId: string, range: ResolvedRange) {
+    const rows = await this.deps.store.topProducts(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
+    const titles = await this.titles(rows);
+    return rows.map((r) => ({
+      product_id: r.productId,
+      title: titles.get(r.productId) ?? null,
+      impressions: r.impressions,
+      clicks: r.clicks,
+      ctr: ratio(r.clicks, r.impressions),
+      conversions: r.conversions,
+      revenue: toCents(parseAmount(r.revenue)),
+    }));
+  }
+
+  private async topQueries(accountId: string, range: ResolvedRange) {
+    const rows: QueryFigures[] = await this.deps.store.topQueries(accountId, range.start, range.end, TOP_LIMIT, this.deps.clock.now());
+    return rows.map((r) => ({ query: r.query, searches: r.searches, clicks: r.clicks, ctr: ratio(r.clicks, r.resultsReturned) }));
+  }
+
+  private async titles(rows: readonly ProductFigures[]): Promise<Map<string, string>> {
+    const catalog = this.deps.catalog;
+    if (!catalog || rows.length === 0) return new Map();
+    const products = await catalog.getByIds(rows.map((r) => r.productId));
+    return new Map(products.map((p) => [p.productId, p.title]));
+  }
+}
+
+const rangeOut = (range: ResolvedRange) => ({ start_date: range.start.toISOString(), end_date: range.end.toISOString() });

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LATENCY_ERROR_BOUND, recordedLatency } from '../../../src/core/analytics/latency.js';
+import { RequestLog, RequestLogRetention, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
+import type { RequestLogEntry, RequestLogStore } from '../../../src/core/ports.js';
+import { createLogger } from '../../../src/logger.js';
+import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
+import { call, createKey, createTestApp, LogCapture, ManualClock } from '../../helpers/app.js';
+import { createTestDb, type TestDb } from '../../helpers/db.js';
+
+const ACCOUNT = '11111111-1111-4111-8111-111111111111';
+const KEY = '22222222-2222-4222-8222-222222222222';
+const DAY = 86_400_000;
+
+let testDb: TestDb;
+let store: PgRequestLogStore;
+const clock = new ManualClock('2026-11-22T10:00:00.000Z');
+const logs = new LogCapture();
+const logger = createLogger('debug', logs);
+
+beforeEach(async () => {
+  testDb = await createTestDb();
+  store = new PgRequestLogStore(testDb.db);
+});
+afterEach(async () => testDb.cleanup());
+
+const count = async () => (await testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log'))[0]!.n;
+const entry = (i = 0) => ({ accountId: ACCOUNT, keyId: KEY, method: 'POST', route: '/v1/search', status: 200, latencyMs: 1.5 + i });
+const makeLog = (options: Partial<RequestLogOptions>, s: RequestLogStore = store) =>
+  new RequestLog({ store: s, clock, logger, options: { enabled: true, flushIntervalMs: 60_000, maxBatch: 100, maxQueue: 1_000, ...options } });
+
+describe('RequestLog', () => {
+  it('holds entries in memory until the batch is full, then writes them in one statement', async () => {
+    const log = makeLog({ maxBatch: 5 });
+    const before = testDb.db.queryCount;
+    for (let i = 0; i < 4; i++) log.record(entry(i));
+    expect(testDb.db.queryCount).toBe(before);
+    log.record(entry(4));
+    await log.flush();
+    expect(testDb.db.queryCount).toBe(before + 1);
+    expect(await count()).toBe(5);
+    const rows = await testDb.db.query<{ created_at: Date; latency_ms: number; status: number }>('SELECT created_at, latency_ms, status FROM request_log ORDER BY latency_ms');
+    expect(rows[0]).toEqual({ created_at: clock.now(), latency_ms: recordedLatency(1.5), status: 200 });
+    expect(Math.abs(recordedLatency(1.5) - 1.5) / 1.5).toBeLessThanOrEqual(LATENCY_ERROR_BOUND);
+  });
+
+  it('writes a partial batch once the flush interval has passed', async () => {
+    const log = makeLog({ flushIntervalMs: 20 });
+    log.record(entry());
+    expect(await count()).toBe(0);
+    await new Promise((r) => setTimeout(r, 80));
+    await log.flush();
+    expect(await count()).toBe(1);
+  });
+
+  it('flushes what is queued on close', async () => {
+    const log = makeLog({});
+    for (let i = 0; i < 3; i++) log.record(entry(i));
+    await log.close();
+    expect(await count()).toBe(3);
+  });
+
+  it('drops entries beyond the bounded queue, counts and logs them, and keeps the rest', async () => {
+    const log = makeLog({ maxQueue: 3, maxBatch: 100 });
+    for (let i = 0; i < 5; i++) log.record(entry(i));
+    expect(log.dropped).toBe(2);
+    await log.flush();
+    expect(await count()).toBe(3);
+    expect(logs.text).toContain('request log queue full');
+  });
+
+  it('survives a failing store: the batch is dropped and counted, nothing throws', async () => {
+    const failing: RequestLogStore = { insertMany: () => Promise.reject(new Error('database down')), pruneBefore: () => Promise.resolve(0) };
+    const log = makeLog({}, failing);
+    log.record(entry());
+    await expect(log.flush()).resolves.toBeUndefined();
+    expect(log.dropped).toBe(1);
+  });
+
+  it('records nothing when disabled', async () => {
+    const log = makeLog({ enabled: false });
+    log.record(entry());
+    await log.flush();
+    expect(await count()).toBe(0);
+  });
+});
+
+describe('RequestLogRetention', () => {
+  it('deletes entries older than the retention period in batches, and keeps younger ones', async () => {
+    const now = clock.now().getTime();
+    const rows: RequestLogEntry[] = [];
+    for (let i = 0; i < 25; i++) rows.push({ ...entry(i), createdAt: new Date(now - 31 * DAY - i * 1000) });
+    for (let i = 0; i < 4; i++) rows.push({ ...entry(i), createdAt: new Date(now - 29 * DAY) });
+    await store.insertMany(rows);
+    const retention = new RequestLogRetention({ store, clock, logger, retentionDays: 30, batchSize: 10 });
+    expect(await retention.prune()).toBe(25);
+    expect(await count()).toBe(4);
+    expect(await retention.prune()).toBe(0);
+  });
+
+  it('prunes in the background once started', async () => {
+    await store.insertMany([{ ...entry(), createdAt: new Date(clock.now().getTime() - 2 * DAY) }]);
+    const retention = new RequestLogRetention({ store, clock, logger, retentionDays: 1 });
+    retention.start(10);
+    for (let i = 0; i < 50 && (await count()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await retention.stop();
+    expect(await count()).toBe(0);
+  });
+});
+
+describe('request log on the HTTP path', () => {
+  it('answers without waiting for the write; the entry carries the route template, status and key', async () => {
+    const t = await createTestApp({ clock });
+    try {
+      const { key, id } = await createKey(t.app, t.adminKey, { name: 'probe', scopes: ['events:write'] });
+      await t.core.requestLog.flush();
+      const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log WHERE key_id = $1', [id]);
+      const res = await call(t.app, key, 'POST', '/v1/clicks/00000000-0000-4000-8000-000000000000');
+      expect(res.statusCode).toBe(404);
+      // Answered, and still only queued (the interval is 1 s): the request did not wait on an INSERT.
+      expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log WHERE key_id = $1', [id]))[0]!.n).toBe(before[0]!.n);
+      await t.core.requestLog.flush();
+      const rows = await t.db.query('SELECT account_id, method, route, status, created_at FROM request_log WHERE key_id = $1', [id]);
+      expect(rows).toEqual([{ account_id: t.accountId, method: 'POST', route: '/v1/clicks/:impression_id', status: 404, created_at: clock.now() }]);
+      // Unauthenticated requests have no account to charge: not logged.
+      await call(t.app, null, 'GET', '/v1/usage');
+      await call(t.app, 'aisle_sk_nope', 'GET', '/v1/usage');
+      await t.core.requestLog.flush();
+      expect((await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM request_log WHERE route = '/v1/usage'"))[0]!.n).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});

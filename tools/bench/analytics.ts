@@ -1,0 +1,218 @@
+/**
+ * Analytics at scale: `npm run bench:analytics -- [--samples 30] [--duration 10] [--connections 8]`.
+ *
+ * 1. Seeds one account with 1,000,000 impressions (100,000 searches of ten), 100,000 billable
+ *    clicks, 5,000 conversions and 1,000,000 request-log rows over the last 30 days (bulk SQL with
+ *    generate_series), then times GET /v1/usage, /v1/analytics (summary and each metric),
+ *    /v1/dashboard/stats and /v1/analytics/performance over HTTP: median and p99 of --samples calls.
+ * 2. Search throughput (POST /v1/search, sample catalog, autocannon) with the request log on and
+ *    off, alternating off/on/off/on, reported as a ratio: the log must cost less than 5 %.
+ * With DATABASE_URL set it creates (and drops) its own database on that server; else PGlite.
+ */
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { readFeed } from '../../src/ingest/formats/detect.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+
+const { values } = parseArgs({ options: { samples: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, 'skip-search': { type: 'boolean' } } });
+const samples = positiveNumber(values.samples, 30, 'samples', true);
+const duration = positiveNumber(values.duration, 10, 'duration');
+const connections = positiveNumber(values.connections, 8, 'connections', true);
+
+const SEARCHES = 100_000;
+const IMPRESSIONS_PER_SEARCH = 10;
+const LOG_ROWS = 1_000_000;
+const WINDOW_MS = 30 * 86_400_000;
+
+/** Bulk rows for one account, spread evenly over the 30 days before `now`; ids are md5-derived so rows link up. */
+async function seed(server: BenchServer, accountId: string, keyId: string, productIds: string[], now: Date): Promise<void> {
+  const step = `${WINDOW_MS / SEARCHES} milliseconds`;
+  const db = server.db;
+  const t0 = Date.now();
+  await db.query(
+    `INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count, total_matches, took_ms, created_at)
+     SELECT md5('req' || g)::uuid, $1, $2, md5('ses' || (g % 5000))::uuid, 'query ' || (g % 700), 'query ' || (g % 700), '{}', 10, 10, 20,
+            $3::timestamptz - g * $4::interval
+       FROM generate_series(1, ${SEARCHES}) g`,
+    [accountId, keyId, now, step],
+  );
+  await db.query(
+    `INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
+     SELECT md5('imp' || g)::uuid, md5('req' || r)::uuid, $1, $2, md5('ses' || (r % 5000))::uuid, ($5::uuid[])[1 + (g::bigint * 7919) % $6], 1 + g % 10,
+            $3::timestamptz - r * $4::interval
+       FROM generate_series(0, ${SEARCHES * IMPRESSIONS_PER_SEARCH - 1}) g, LATERAL (SELECT 1 + g / 10 AS r) x`,
+    [accountId, keyId, now, step, productIds, productIds.length],
+  );
+  // One billable click per search (its first result), a minute after it was shown.
+  await db.query(
+    `INSERT INTO clicks (id, impression_id, account_id, request_id, product_id, key_id, source, billable, user_agent_class, destination_url, clicked_at)
+     SELECT md5('clk' || r)::uuid, i.id, $1, i.request_id, i.product_id, $2, 'api', true, 'api', NULL, i.created_at + interval '1 minute'
+       FROM generate_series(1, ${SEARCHES}) r JOIN impressions i ON i.id = md5('imp' || ((r - 1) * 10))::uuid`,
+    [accountId, keyId],
+  );
+  await db.query(
+    `INSERT INTO conversions (id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at)
+     SELECT md5('cnv' || c.id)::uuid, $1, c.id, c.impression_id, c.product_id, $2, 'order-' || c.id, 100, 1 + (abs(hashtext(c.id::text)) % 10000) / 1000.0, 'USD', c.clicked_at + interval '1 hour'
+       FROM clicks c WHERE c.account_id = $1 AND abs(hashtext(c.id::text)) % 20 = 0`,
+    [accountId, keyId],
+  );
+  const routes = ['POST /v1/search', 'POST /v1/search', 'POST /v1/search', 'POST /v1/clicks/:impression_id', 'POST /v1/feedback', 'GET /v1/usage', 'POST /v1/search/batch'];
+  await db.query(
+    `INSERT INTO request_log (account_id, key_id, method, route, status, latency_ms, created_at)
+     SELECT $1, $2, split_part(rt, ' ', 1), split_part(rt, ' ', 2),
+            CASE WHEN g % 50 = 0 THEN 429 WHEN g % 37 = 0 THEN 404 WHEN g % 41 = 0 THEN 400 ELSE 200 END,
+            -- On the recorder's grid (2 % steps, three significant digits), as recorded latencies are.
+            (SELECT round(v::numeric, (2 - floor(log(v)))::int)::float8
+               FROM (SELECT 0.001 * exp(round(ln((5 + (g::bigint * 7919 % 10007) / 100.0) / 0.001) / ln(1.02)) * ln(1.02)) AS v) q),
+            $3::timestamptz - g * $4::interval
+       FROM generate_series(1, ${LOG_ROWS}) g, LATERAL (SELECT ($5::text[])[1 + g % ${routes.length}] AS rt) x`,
+    [accountId, keyId, now, `${WINDOW_MS / LOG_ROWS} milliseconds`, routes],
+  );
+  if (db.kind === 'postgres') await db.query('VACUUM ANALYZE');
+  process.stderr.write(`seeded in ${round((Date.now() - t0) / 1000, 1)} s\n`);
+}
+
+function nearestRank(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+async function timeEndpoint(server: BenchServer, key: string, path: string): Promise<{ median: number; p99: number; bytes: number }> {
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 300)}`);
+    return { ms: performance.now() - t, bytes: body.length };
+  };
+  for (let i = 0; i < 3; i++) await once();
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < samples; i++) {
+    const r = await once();
+    times.push(r.ms);
+    bytes = r.bytes;
+  }
+  return { median: round(median(times), 1), p99: round(nearestRank(times, 0.99), 1), bytes };
+}
+
+const QUERIES = ['trail running shoes', 'espresso machine', 'hiking socks', 'camping tent', 'wireless headphones', 'coffee grinder', 'backpack', 'kitchen knife', 'dog bed', 'yoga mat'];
+
+async function searchThroughput(url: string, key: string): Promise<number> {
+  const r = await runLoadChecked({
+    url: `${url}/v1/search`,
+    durationSeconds: duration,
+    connections,
+    headers: { 'x-api-key': key },
+    bodies: QUERIES.map((query) => JSON.stringify({ query, limit: 5 })),
+    label: 'POST /v1/search',
+  });
+  return r.rps;
+}
+
+/** A database of our own on the server DATABASE_URL names, so 1M seeded rows never land in someone's data. */
+async function benchDatabase(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { url: undefined, drop: async () => undefined };
+  const name = `aisle_bench_analytics_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'aisle-bench-analytics-'));
+  const database = await benchDatabase();
+  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
+  const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+  await ingestCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+  const productIds: string[] = [];
+  for await (const batch of catalog.scanProducts()) productIds.push(...batch.map((p) => p.productId));
+
+  const withLog = await startBenchServer({ databaseUrl: database.url, search: { catalog, embedder } });
+  // On PostgreSQL both servers share the database; PGlite is single-process, so the second has its own.
+  const withoutLog = await startBenchServer({ databaseUrl: database.url, search: { catalog, embedder }, requestLog: { enabled: false } });
+  try {
+    const key = await createBenchKey(withLog.core, 100_000_000, 'analytics bench');
+    const auth = await withLog.core.auth.authenticate(key);
+    if (!auth.ok) throw new Error('bench key does not authenticate');
+    process.stderr.write(`seeding ${(SEARCHES * IMPRESSIONS_PER_SEARCH).toLocaleString('en-US')} impressions, ${SEARCHES.toLocaleString('en-US')} clicks, ${LOG_ROWS.toLocaleString('en-US')} request-log rows on ${withLog.dbKind}…\n`);
+    await seed(withLog, auth.principal.accountId, auth.principal.keyId, productIds, new Date());
+
+    const endpoints = [
+      '/v1/usage',
+      '/v1/analytics',
+      '/v1/analytics?metric=ctr',
+      '/v1/analytics?metric=conversion_rate',
+      '/v1/analytics?metric=revenue',
+      '/v1/analytics?metric=top_products',
+      '/v1/analytics?metric=top_queries',
+      '/v1/dashboard/stats',
+      '/v1/analytics/performance?timeframe=24h',
+      '/v1/analytics/performance?timeframe=30d',
+    ];
+    // The first read rolls up every settled hour and day of the 30 seeded days: a one-time cost
+    // per account (afterwards, only each newly closed hour or day is rolled).
+    const rollStart = performance.now();
+    const first = await fetch(`${withLog.url}/v1/analytics/performance?timeframe=30d`, { headers: { 'x-api-key': key } });
+    if (first.status !== 200) throw new Error(`first read: ${first.status} ${await first.text()}`);
+    await first.text();
+    const firstMs = round(performance.now() - rollStart, 0);
+    const rows: string[][] = [];
+    const json: Record<string, { median_ms: number; p99_ms: number }> = {};
+    for (const path of endpoints) {
+      const r = await timeEndpoint(withLog, key, path);
+      rows.push([`GET ${path}`, r.median.toString(), r.p99.toString(), r.bytes.toString()]);
+      json[path] = { median_ms: r.median, p99_ms: r.p99 };
+    }
+    const figures = JSON.parse(await (await fetch(`${withLog.url}/v1/analytics`, { headers: { 'x-api-key': key } })).text()) as { metrics: Record<string, number> };
+    process.stdout.write(`Analytics on ${withLog.dbKind}: one account with ${figures.metrics.impressions} impressions, ${figures.metrics.clicks} clicks, ${figures.metrics.conversions} conversions in 30 days, ${LOG_ROWS.toLocaleString('en-US')} request-log rows; ${samples} sequential calls each (default range: 30 days)\n`);
+    process.stdout.write(`${formatTable(['endpoint', 'median ms', 'p99 ms', 'bytes'], rows)}\n`);
+    process.stdout.write(`First read after seeding (rolls up the 30 days once): ${firstMs} ms\n`);
+
+    if (values['skip-search']) {
+      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json })}\n`);
+      return;
+    }
+    const searchKeyOn = await createBenchKey(withLog.core, 100_000_000, 'search bench on');
+    const searchKeyOff = await createBenchKey(withoutLog.core, 100_000_000, 'search bench off');
+    // Warm-up of both (JIT, query cache), then off/on/off/on so drift on a shared machine hits both alike.
+    await searchThroughput(withoutLog.url, searchKeyOff);
+    await searchThroughput(withLog.url, searchKeyOn);
+    const off: number[] = [];
+    const on: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      off.push(await searchThroughput(withoutLog.url, searchKeyOff));
+      on.push(await searchThroughput(withLog.url, searchKeyOn));
+    }
+    const offMean = off.reduce((a, b) => a + b, 0) / off.length;
+    const onMean = on.reduce((a, b) => a + b, 0) / on.length;
+    process.stdout.write(`Search throughput, ${connections} connections, ${duration} s runs: log off ${off.map((r) => round(r, 1)).join(', ')} req/s; log on ${on.map((r) => round(r, 1)).join(', ')} req/s; on/off ${round(onMean / offMean, 3)} (cost ${round((1 - onMean / offMean) * 100, 1)} %)\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json, search_rps_log_off: round(offMean, 1), search_rps_log_on: round(onMean, 1), on_off_ratio: round(onMean / offMean, 3) })}\n`);
+  } finally {
+    await withoutLog.close();
+    await withLog.close();
+    await catalog.close();
+    await embedder.close();
+    await database.drop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
