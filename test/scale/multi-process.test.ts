@@ -15,7 +15,8 @@ import { Receiver } from '../helpers/webhooks.js';
  * database and one catalog directory behave as one service: a client spreads searches, clicks
  * (the same impression clicked through both processes at once), feedback and conversions over
  * both APIs while one worker is SIGKILLed and restarted. Nothing is double-counted, every webhook
- * event reaches the receiver, and a key's rate limit is one budget across both APIs.
+ * event reaches the receiver, usage and analytics from either process equal the client's own
+ * count, and a key's rate limit is one budget across both APIs.
  */
 const SEARCHES = 24;
 const RATE_LIMIT = 10;
@@ -50,6 +51,7 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
       AISLE_WEBHOOK_LEASE_MS: '2000',
       AISLE_WEBHOOK_POLL_MS: '25',
+      AISLE_REQUEST_LOG_FLUSH_MS: '100',
       LOG_LEVEL: 'warn',
       PORT: '0',
       ...extra,
@@ -95,8 +97,10 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     await t?.close();
   });
 
-  it('counts one billable click per impression, delivers every event, and enforces one rate-limit budget', { timeout: 120_000 }, async () => {
+  it('counts one billable click per impression, delivers every event, agrees with analytics, and enforces one rate-limit budget', { timeout: 120_000 }, async () => {
+    let posts = 0;
     const post = async (api: number, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> => {
+      posts += 1;
       const res = await fetch(`${apis[api % 2]}${path}`, {
         method: 'POST',
         headers: { 'x-api-key': t.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -117,11 +121,13 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     let conversions = 0;
     let feedback = 0;
     let searchesWithResults = 0;
+    let impressions = 0;
 
     async function session(i: number): Promise<void> {
       const search = await post(i, '/v1/search', { query: QUERIES[i % QUERIES.length], limit: 5 });
       expect(search.status, search.text).toBe(200);
       const body = search.json as SearchBody;
+      impressions += body.results.length;
       const [first, second] = body.results;
       if (!first) return;
       searchesWithResults += 1;
@@ -191,8 +197,21 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     expect(delivered).toEqual(new Set(events.map((e) => `evt_${e.id}`)));
     expect(searchesWithResults).toBeGreaterThan(SEARCHES / 2);
 
-    // TODO(issue 8, analytics): once GET /v1/analytics exists (branch analytics), assert its
-    // impressions, clicks, conversions and revenue equal the ground truth counted above.
+    // Analytics read committed rows, so either process answers with the ground truth; request
+    // counts come from per-process batches flushed every AISLE_REQUEST_LOG_FLUSH_MS (100 ms here).
+    await sleep(1_000);
+    const get = async (api: number, path: string) => {
+      const res = await fetch(`${apis[api]}${path}`, { headers: { 'x-api-key': t.adminKey } });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      return JSON.parse(text) as unknown;
+    };
+    const usage = (await get(0, '/v1/usage')) as { totals: Record<string, number> };
+    expect(usage.totals).toEqual({ requests: posts, searches: SEARCHES, results_returned: impressions, clicks: firstClicks, feedback, errors: 0 });
+    for (const api of [0, 1]) {
+      const summary = (await get(api, '/v1/analytics')) as { metrics: Record<string, number> };
+      expect(summary.metrics).toMatchObject({ impressions, clicks: firstClicks, conversions, revenue: 5 * conversions });
+    }
 
     // One budget: a key allowed RATE_LIMIT requests a minute, hammered through both processes.
     const limited = await createKey(t.app, t.adminKey, { name: 'limited', scopes: ['webhooks:manage'], rate_limit_per_minute: RATE_LIMIT });
