@@ -77,6 +77,8 @@ export interface ServerProcess {
   pid: number;
   /** Resident set size of the server process, from /proc (Linux); null elsewhere. */
   rssBytes(): number | null;
+  /** CPU time (user + system, every thread) the server process has used so far, from /proc; null elsewhere. */
+  cpuSeconds(): number | null;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -120,6 +122,15 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       try {
         const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1];
         return kb ? Number(kb) * 1024 : null;
+      } catch {
+        return null;
+      }
+    },
+    cpuSeconds: () => {
+      try {
+        // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name, in clock ticks (100 Hz on Linux).
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
       } catch {
         return null;
       }

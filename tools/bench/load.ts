@@ -84,11 +84,17 @@ const ROUTE: Record<Kind, string> = { healthz: 'GET /healthz', search: 'POST /v1
 
 async function phase(server: ServerProcess, key: string, pools: Pools, label: string, sequence: readonly Kind[], seconds: number, overallRate?: number) {
   const loadBefore = load1();
+  const cpuBefore = server.cpuSeconds();
   const run = await runMix({ baseUrl: server.url, key, sequence, seconds, connections, pools, ...(overallRate ? { overallRate } : {}) });
+  const cpuAfter = server.cpuSeconds();
   const byKind = Object.fromEntries(Object.entries(run.byKind).map(([k, s]) => [k, summarize(s, run.seconds)])) as Partial<Record<Kind, KindSummary>>;
+  const requests = Object.values(byKind).reduce((n, s) => n + s.requests, 0);
+  // The server's own CPU per request says what a dedicated machine would sustain, whatever the neighbours take.
+  const cpu = cpuBefore === null || cpuAfter === null ? null : { cores: Math.round(((cpuAfter - cpuBefore) / run.seconds) * 100) / 100, ms_per_request: Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / Math.max(1, requests)) / 100 };
   process.stdout.write(table(`${label}: ${connections} connections, ${run.seconds} s, load average ${loadBefore} → ${load1()}`, Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s])));
+  if (cpu) process.stdout.write(`  server process CPU: ${cpu.cores} cores busy, ${cpu.ms_per_request} ms per request\n`);
   if (run.transportErrors > 0) process.stdout.write(`  ${run.transportErrors} connection errors or timeouts\n`);
-  return { byKind, transportErrors: run.transportErrors, loadavg: [loadBefore, load1()] };
+  return { byKind, transportErrors: run.transportErrors, loadavg: [loadBefore, load1()], cpu };
 }
 
 async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: string, capacityRps: number) {
@@ -180,7 +186,7 @@ async function main(): Promise<void> {
       const mixed = await phase(server, key, pools, 'Mixed 70 % search / 20 % click / 10 % feedback', MIXED, duration);
       const ratio = search.byKind.search!.rps / healthz.byKind.healthz!.rps;
       process.stdout.write(`search/healthz throughput ratio ${ratio.toFixed(4)}; ${pools.duplicateClicks} clicks reused an impression (duplicates, 200)\n`);
-      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, mixed: mixed.byKind, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg } })}\n`);
+      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, mixed: mixed.byKind, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu } })}\n`);
     } else {
       const capacity = await phase(server, key, pools, 'Capacity (mixed, full speed)', MIXED, duration);
       const rps = Object.values(capacity.byKind).reduce((n, s) => n + s.rps, 0);

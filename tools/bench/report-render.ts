@@ -64,14 +64,16 @@ function targets(runs: BenchRun[]): string {
 }
 
 function renderLoad(j: Record<string, unknown>): string {
-  const l = j as { catalog: string; connections: number; duration_s: number; healthz: Endpoint; search_only: Endpoint; mixed: Record<string, Endpoint>; search_to_healthz_ratio: number; duplicate_clicks: number; transport_errors: number; loadavg: Record<string, number[]> };
-  const phase = (label: string, rows: Record<string, Endpoint>, la: number[] | undefined) =>
-    `**${label}** (load average ${la?.join(' → ') ?? '?'})\n\n${md(ENDPOINT_HEADER, endpointRows(rows))}`;
+  const l = j as { catalog: string; connections: number; duration_s: number; healthz: Endpoint; search_only: Endpoint; mixed: Record<string, Endpoint>; search_to_healthz_ratio: number; duplicate_clicks: number; transport_errors: number; loadavg: Record<string, number[]>; server_cpu?: Record<string, { cores: number; ms_per_request: number } | null> };
+  const phase = (label: string, rows: Record<string, Endpoint>, name: string) => {
+    const cpu = l.server_cpu?.[name];
+    return `**${label}** (load average ${l.loadavg[name]?.join(' → ') ?? '?'}${cpu ? `; server process CPU ${cpu.cores} cores busy, ${cpu.ms_per_request} ms per request` : ''})\n\n${md(ENDPOINT_HEADER, endpointRows(rows))}`;
+  };
   return [
     `Catalog: ${l.catalog}; ${l.connections} connections, ${l.duration_s} s per phase; server \`src/main.ts\` in its own process on PostgreSQL.`,
-    phase('GET /healthz alone (bare Fastify route)', { healthz: l.healthz }, l.loadavg.healthz),
-    phase('POST /v1/search alone', { search: l.search_only }, l.loadavg.search),
-    phase('Mixed: 70 % search, 20 % click, 10 % feedback', l.mixed, l.loadavg.mixed),
+    phase('GET /healthz alone (bare Fastify route)', { healthz: l.healthz }, 'healthz'),
+    phase('POST /v1/search alone', { search: l.search_only }, 'search'),
+    phase('Mixed: 70 % search, 20 % click, 10 % feedback', l.mixed, 'mixed'),
     `Search throughput / bare route throughput: **${l.search_to_healthz_ratio}**. Connection errors: ${l.transport_errors}. Clicks that had to reuse an impression (duplicates, 200): ${l.duplicate_clicks}.`,
   ].join('\n\n');
 }
