@@ -60,7 +60,23 @@ function targets(runs: BenchRun[]): string {
     ['click errors (mixed load)', '0', c ? String(c.errors) : '-', c ? (c.errors === 0 ? 'met' : 'missed') : 'not measured'],
   ];
   const la = load?.loadavg?.search;
-  return `${md(['target (issue 8)', 'target', 'measured', 'verdict'], rows)}\n\n${la ? `Load average (1 min) on the machine during the search-alone run: ${la.join(' → ')} on ${'{cpus}'} cores.` : ''}`;
+  const notes: string[] = [];
+  if (la) notes.push(`Load average (1 min) on the machine during the search-alone run: ${la.join(' → ')} on {cpus} cores.`);
+  const cpu = (load as { server_cpu?: Record<string, { cores: number; ms_per_request: number } | null> } | undefined)?.server_cpu?.search;
+  if (s && load) {
+    const connections = (load as { connections?: number }).connections ?? 16;
+    notes.push(
+      `With ${connections} connections in a closed loop, latency ≈ connections / throughput (Little's law): ${connections} / ${s.rps.toFixed(1)} per s = ${Math.round((connections / s.rps) * 1000)} ms, ` +
+        `against a measured p50 of ${s.p50_ms} ms: the search latency under load is time spent queueing for a CPU, not the work of one search (see the single-client figures of bench:search below).`,
+    );
+  }
+  if (cpu && s) {
+    notes.push(
+      `The server process used ${cpu.cores} cores during the search-alone run, ${cpu.ms_per_request} ms of CPU per search (its own, whatever the neighbours took). ` +
+        `With two dedicated cores that is at most ≈ ${Math.round(2000 / cpu.ms_per_request)} searches/s (less PostgreSQL's share; more than one core busy needs the native threads of LanceDB and onnxruntime, or a second API process, since the JavaScript runs on one thread).`,
+    );
+  }
+  return `${md(['target (issue 8)', 'target', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
 }
 
 function renderLoad(j: Record<string, unknown>): string {
