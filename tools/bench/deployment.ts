@@ -81,11 +81,14 @@ export interface ServerProcess {
   cpuSeconds(): number | null;
   stderr(): string;
   close(): Promise<void>;
+  /** Wall-clock time the process exited, once it has. */
+  exitedAt(): number | null;
 }
 
-/** Starts `src/main.ts` with `env` on an ephemeral port; resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 300_000): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** Starts `src/main.ts` with `env` (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -95,7 +98,13 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     // Keep the start-up lines and the latest output, not hours of it.
     err = err.length > 200_000 ? err.slice(0, 20_000) + err.slice(-100_000) + d.toString() : err + d.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exitedAt: number | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      exitedAt = Date.now();
+      resolve(code);
+    }),
+  );
   const ready = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${err}`)), timeoutMs);
     const check = () => {
@@ -118,6 +127,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     adminKey: ready.key,
     pid,
     stderr: () => err,
+    exitedAt: () => exitedAt,
     rssBytes: () => {
       try {
         const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1];

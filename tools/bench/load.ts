@@ -9,7 +9,8 @@
  * (70 % search, 20 % click, 10 % feedback): per endpoint throughput, p50/p95/p99 and errors.
  * Soak: a short mixed run measures capacity, then the mix runs `--soak` minutes at half of it
  * with a webhook subscription on every event: server RSS at start and end, the webhook backlog
- * (pending deliveries) over time, and errors. `--catalog-uri` reuses a prepared catalog and only
+ * (pending deliveries) over time, and errors. `--profile` adds where the server's JavaScript
+ * thread spends the searches-alone phase (V8 sampling profiler). `--catalog-uri` reuses a prepared catalog and only
  * reads it; without it the catalog is imported into a temporary directory (about 2.5 minutes).
  */
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { summarizeProfiles } from './cpu-profile.js';
 import { createBenchDatabase, ensureCatalog, startServerProcess, type ServerProcess } from './deployment.js';
 import { formatTable, positiveNumber } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     soak: { type: 'string' },
     'sample-seconds': { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const duration = positiveNumber(values.duration, 20, 'duration');
@@ -157,6 +160,7 @@ async function main(): Promise<void> {
     const source = await ensureCatalog(catalogUri, join(work, 'models'));
     const db = await createBenchDatabase(serverUrl);
     undo.push(() => db.drop());
+    const profileDir = join(work, 'profile');
     const server = await startServerProcess({
       DATABASE_URL: db.url,
       AISLE_DATA_DIR: work,
@@ -164,7 +168,8 @@ async function main(): Promise<void> {
       AISLE_SAMPLE_CATALOG: 'false',
       AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
       AISLE_DEFAULT_RATE_LIMIT: '1000000',
-    });
+      // --profile: V8's sampling profiler in the server; only the searches-alone phase is counted.
+    }, values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
     undo.push(() => server.close());
     const headers = { 'x-api-key': server.adminKey, 'content-type': 'application/json' };
     const { key } = await json<{ key: string }>(await fetch(`${server.url}/v1/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', rate_limit_per_minute: 1_000_000 }) }));
@@ -182,11 +187,20 @@ async function main(): Promise<void> {
     await phase(server, key, pools, 'warm-up (not reported)', MIXED, 5);
     if (soakMinutes === null) {
       const healthz = await phase(server, key, pools, 'GET /healthz alone (bare Fastify route)', ['healthz'], duration);
+      const searchWindow = { fromMs: Date.now(), toMs: 0 };
       const search = await phase(server, key, pools, 'POST /v1/search alone', ['search'], duration);
+      searchWindow.toMs = Date.now();
       const mixed = await phase(server, key, pools, 'Mixed 70 % search / 20 % click / 10 % feedback', MIXED, duration);
       const ratio = search.byKind.search!.rps / healthz.byKind.healthz!.rps;
       process.stdout.write(`search/healthz throughput ratio ${ratio.toFixed(4)}; ${pools.duplicateClicks} clicks reused an impression (duplicates, 200)\n`);
-      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, mixed: mixed.byKind, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu } })}\n`);
+      let profile: ReturnType<typeof summarizeProfiles> | null = null;
+      if (values.profile) {
+        await server.close();
+        profile = summarizeProfiles(profileDir, { ...searchWindow, exitedAtMs: server.exitedAt()! });
+        const perSearch = (ms: number) => (ms / search.byKind.search!.requests).toFixed(2);
+        process.stdout.write(`Server JavaScript thread during searches alone (V8 sampling profile, self time):\n${formatTable(['category', 'ms', 'share of busy', 'ms per search'], profile.map((p) => [p.category, String(p.ms), Number.isNaN(p.share) ? '' : `${p.share} %`, perSearch(p.ms)]))}\n`);
+      }
+      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, mixed: mixed.byKind, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu }, ...(profile ? { search_profile: profile } : {}) })}\n`);
     } else {
       const capacity = await phase(server, key, pools, 'Capacity (mixed, full speed)', MIXED, duration);
       const rps = Object.values(capacity.byKind).reduce((n, s) => n + s.rps, 0);

@@ -80,7 +80,7 @@ function targets(runs: BenchRun[]): string {
 }
 
 function renderLoad(j: Record<string, unknown>): string {
-  const l = j as { catalog: string; connections: number; duration_s: number; healthz: Endpoint; search_only: Endpoint; mixed: Record<string, Endpoint>; search_to_healthz_ratio: number; duplicate_clicks: number; transport_errors: number; loadavg: Record<string, number[]>; server_cpu?: Record<string, { cores: number; ms_per_request: number } | null> };
+  const l = j as { catalog: string; connections: number; duration_s: number; healthz: Endpoint; search_only: Endpoint; mixed: Record<string, Endpoint>; search_to_healthz_ratio: number; duplicate_clicks: number; transport_errors: number; loadavg: Record<string, number[]>; server_cpu?: Record<string, { cores: number; ms_per_request: number } | null>; search_profile?: Array<{ category: string; ms: number; share: number | null }> };
   const phase = (label: string, rows: Record<string, Endpoint>, name: string) => {
     const cpu = l.server_cpu?.[name];
     return `**${label}** (load average ${l.loadavg[name]?.join(' → ') ?? '?'}${cpu ? `; server process CPU ${cpu.cores} cores busy, ${cpu.ms_per_request} ms per request` : ''})\n\n${md(ENDPOINT_HEADER, endpointRows(rows))}`;
@@ -91,6 +91,12 @@ function renderLoad(j: Record<string, unknown>): string {
     phase('POST /v1/search alone', { search: l.search_only }, 'search'),
     phase('Mixed: 70 % search, 20 % click, 10 % feedback', l.mixed, 'mixed'),
     `Search throughput / bare route throughput: **${l.search_to_healthz_ratio}**. Connection errors: ${l.transport_errors}. Clicks that had to reuse an impression (duplicates, 200): ${l.duplicate_clicks}.`,
+    ...(l.search_profile
+      ? [`**Where the server's JavaScript thread spends the searches-alone phase** (V8 sampling profiler, \`--profile\`; self time; native threads of LanceDB and onnxruntime are not in it):\n\n${md(
+          ['category', 'ms', 'share of busy', 'ms per search'],
+          l.search_profile.map((p) => [p.category, String(p.ms), p.share === null ? '' : `${p.share} %`, (p.ms / l.search_only.requests).toFixed(2)]),
+        )}`]
+      : []),
   ].join('\n\n');
 }
 
