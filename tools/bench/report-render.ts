@@ -76,6 +76,29 @@ function targets(runs: BenchRun[]): string {
         `With two dedicated cores that is at most ≈ ${Math.round(2000 / cpu.ms_per_request)} searches/s (less PostgreSQL's share; more than one core busy needs the native threads of LanceDB and onnxruntime, or a second API process, since the JavaScript runs on one thread).`,
     );
   }
+  const profile = (load as { search_profile?: Array<{ category: string; ms: number }> } | undefined)?.search_profile?.filter((p) => !p.category.startsWith('('));
+  if (profile && profile.length >= 2 && s) {
+    const per = (p: { ms: number }) => (p.ms / s.requests).toFixed(1);
+    const busy = profile.reduce((n, p) => n + p.ms, 0) / s.requests;
+    notes.push(
+      `The JavaScript thread is the bottleneck (it runs ${busy.toFixed(1)} ms per search, profile in the load section). Its two largest shares: ${profile[0]!.category} ${per(profile[0]!)} ms and ${profile[1]!.category} ${per(profile[1]!)} ms per search. ` +
+        `Reaching 200 searches/s on two cores needs the JavaScript per search well under 10 ms and a second API process per machine (cluster), since one process never runs more than one thread of JavaScript.`,
+    );
+  }
+  const clicksJson = find(runs, 'clicks') as { clicks_per_s?: number; redirects_per_s?: number; connections?: number } | undefined;
+  if (clicksJson?.clicks_per_s && clicksJson.redirects_per_s) {
+    notes.push(
+      `Clicks alone (bench:clicks) run the server inside the bench process, with the load generator in a worker thread and PostgreSQL on the same cores. ` +
+        `An API click authenticates, takes a rate-limit unit (an UPSERT of the key's GCRA row, committed) and records the click with its webhook outbox rows in one transaction: two commits; ` +
+        `a signed redirect (\`GET /r/…\`) skips the key and the rate limit, one commit, and ran ${(clicksJson.redirects_per_s / clicksJson.clicks_per_s).toFixed(2)}× as fast (${clicksJson.redirects_per_s}/s), which points at commits and round trips to PostgreSQL rather than JavaScript (not profiled here).`,
+    );
+  }
+  if (c && s) {
+    notes.push(
+      `Inside the mixed load a click waits behind searches on the same JavaScript thread (click p50 ${c.p50_ms} ms beside search p50 ${load?.mixed?.search?.p50_ms} ms): ` +
+        `its own cost is small, its latency is that of the queue. Keeping clicks fast under search load needs spare CPU for the API processes (more processes than searches keep busy), or clicks and redirects routed to processes of their own behind the balancer.`,
+    );
+  }
   return `${md(['target (issue 8)', 'target', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
 }
 
@@ -130,7 +153,7 @@ function renderRun(r: BenchRun): string {
     else if (j.bench === 'eval') parts.push(renderEval(j));
   }
   const text = r.stdout.split('\n').filter((l) => !l.startsWith('BENCH_JSON ')).join('\n');
-  if (text.trim() && !r.json.some((j) => j.bench === 'soak' || j.bench === 'load')) parts.push(code(text));
+  if (text.trim() && !r.json.some((j) => j.bench === 'soak' || j.bench === 'load' || j.bench === 'eval')) parts.push(code(text));
   if (r.json.length) parts.push(`<details><summary>BENCH_JSON</summary>\n\n${code(r.json.map((j) => JSON.stringify(j)).join('\n'))}\n\n</details>`);
   return parts.join('\n\n');
 }
