@@ -26,6 +26,8 @@ export class RequestLog {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private writing: Promise<void> = Promise.resolve();
   private droppedCount = 0;
+  /** Entries queued or handed to a write that has not finished: the bound covers both. */
+  private pending = 0;
 
   constructor(private readonly deps: { store: RequestLogStore; clock: Clock; logger: Logger; options: RequestLogOptions }) {}
 
@@ -42,10 +44,12 @@ export class RequestLog {
   record(entry: Omit<RequestLogEntry, 'createdAt'> & { createdAt?: Date }): void {
     const { options } = this.deps;
     if (!options.enabled) return;
-    if (this.queue.length >= options.maxQueue) {
+    // Counting writes in flight too: with a stalled database, batches must not pile up behind it.
+    if (this.pending >= options.maxQueue) {
       this.drop(1, null);
       return;
     }
+    this.pending += 1;
     this.queue.push({ ...entry, latencyMs: recordedLatency(entry.latencyMs), createdAt: entry.createdAt ?? this.deps.clock.now() });
     if (this.queue.length >= options.maxBatch) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), options.flushIntervalMs).unref();
@@ -78,6 +82,8 @@ export class RequestLog {
         await this.deps.store.insertMany(part);
       } catch (err) {
         this.drop(part.length, err);
+      } finally {
+        this.pending -= part.length;
       }
     }
   }

@@ -68,6 +68,15 @@ describe('RequestLog', () => {
     expect(logs.text).toContain('request log queue full');
   });
 
+  it('bounds entries waiting on a stalled database too, not only the queue', async () => {
+    let release = () => undefined as void;
+    const stalled: RequestLogStore = { insertMany: () => new Promise<void>((r) => (release = r)), pruneBefore: () => Promise.resolve(0) };
+    const log = makeLog({ maxQueue: 4, maxBatch: 2 }, stalled);
+    for (let i = 0; i < 10; i++) log.record(entry(i));
+    expect(log.dropped).toBe(6);
+    release();
+  });
+
   it('survives a failing store: the batch is dropped and counted, nothing throws', async () => {
     const failing: RequestLogStore = { insertMany: () => Promise.reject(new Error('database down')), pruneBefore: () => Promise.resolve(0) };
     const log = makeLog({}, failing);
