@@ -26,6 +26,7 @@ const envSchema = z.object({
   AISLE_ANN_THRESHOLD: z.coerce.number().int().min(1).default(20_000),
   AISLE_ANN_INDEX: z.enum(['ivf_hnsw_sq', 'ivf_pq']).default('ivf_hnsw_sq'),
   AISLE_CATALOG_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(256),
+  AISLE_CATALOG_REFRESH_MS: z.coerce.number().int().min(0).max(86_400_000).default(10_000),
   AISLE_EMBEDDING_PROVIDER: z.enum(['use-lite', 'openai', 'transformers']).default('use-lite'),
   AISLE_EMBEDDING_MODEL: z.string().min(1).optional(),
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
@@ -69,6 +70,8 @@ export type Config = Readonly<{
     annIndex: 'ivf_hnsw_sq' | 'ivf_pq';
     /** Decoded products kept in memory by the search path; 0 turns the cache off. */
     cacheBytes: number;
+    /** How often an API process re-reads the serving pointer (imports by other processes); 0 never. */
+    refreshMs: number;
   }>;
   embedding: Readonly<{
     provider: 'use-lite' | 'openai' | 'transformers';
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       annThreshold: e.AISLE_ANN_THRESHOLD,
       annIndex: e.AISLE_ANN_INDEX,
       cacheBytes: e.AISLE_CATALOG_CACHE_MB * 1024 * 1024,
+      refreshMs: e.AISLE_CATALOG_REFRESH_MS,
     }),
     embedding: Object.freeze({
       provider: e.AISLE_EMBEDDING_PROVIDER,

@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import { startCatalogRefresh } from './catalog-refresh.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
 
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp });
   const delivery = config.webhooks.inProcessWorker ? createDeliveryWorker(config, db, logger) : null;
+  // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
+  const refresh = startCatalogRefresh({ catalog: runtime.catalog, embedder: runtime.embedder, warm: () => core.search().warm(), logger, intervalMs: config.catalog.refreshMs });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
     else logger.info({ signal }, 'shutting down');
     // Closing the app flushes the request log's queue.
     await app.close();
+    await refresh.stop();
     await core.requestLogRetention.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();

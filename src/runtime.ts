@@ -76,6 +76,8 @@ async function loadAffiliateConfig(path: string | undefined): Promise<AffiliateC
 export interface Runtime {
   core: Core;
   db: Db;
+  catalog: CatalogStore;
+  embedder: Embedder;
   /** Closes the embedder, the catalog and the database, in that order. */
   close(): Promise<void>;
 }
@@ -120,7 +122,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     });
     // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
     await core.search().warm();
-    return { core, db, close };
+    return { core, db, catalog, embedder, close };
   } catch (err) {
     await close();
     throw err;

@@ -1,0 +1,76 @@
+import type { CatalogStore, Embedder, Logger } from './core/ports.js';
+
+export interface CatalogRefresh {
+  /** Runs one check now (tests and the first tick use it); resolves once a moved version is warm. */
+  check(): Promise<boolean>;
+  /** Stops the timer and waits for a check in progress, so the catalog can be closed after it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps an API process on the catalog version the last import published, whichever process or
+ * machine ran it: every `intervalMs` the serving pointer is re-read (one small read of the meta
+ * table, local or on object storage), and a moved pointer is followed by `warm` (vocabulary and
+ * product cache), so the new version is fast before it is hot. Checks never overlap; a failed one
+ * is logged and retried at the next tick, and the version serving so far keeps serving.
+ * `intervalMs` 0 starts no timer.
+ */
+export function startCatalogRefresh(deps: {
+  catalog: Pick<CatalogStore, 'refresh' | 'info'>;
+  embedder: Pick<Embedder, 'model' | 'dimensions'>;
+  warm: () => Promise<void>;
+  logger: Logger;
+  intervalMs: number;
+}): CatalogRefresh {
+  const { catalog, embedder, logger, intervalMs } = deps;
+  let running: Promise<boolean> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  async function follow(): Promise<boolean> {
+    const started = performance.now();
+    if (!(await catalog.refresh())) return false;
+    const info = await catalog.info();
+    if (info && (info.model !== embedder.model || info.dimensions !== embedder.dimensions)) {
+      // A --replace import with another model: this process cannot embed queries for it. Searches
+      // fail until it restarts with the matching AISLE_EMBEDDING_* settings, so say so loudly.
+      logger.error(
+        { catalogModel: info.model, catalogDimensions: info.dimensions, model: embedder.model, dimensions: embedder.dimensions },
+        'the catalog was rebuilt with another embedding model; restart this process with the matching AISLE_EMBEDDING_* settings',
+      );
+      return true;
+    }
+    await deps.warm();
+    logger.info({ version: info?.version ?? null, products: info?.productCount ?? 0, ms: Math.round(performance.now() - started) }, 'serving a new catalog version');
+    return true;
+  }
+
+  function check(): Promise<boolean> {
+    running ??= follow()
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'catalog refresh failed; the current version keeps serving');
+        return false;
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  }
+
+  function schedule(): void {
+    if (stopped || intervalMs === 0) return;
+    timer = setTimeout(() => void check().then(schedule), intervalMs);
+    // The refresh alone never keeps a process alive.
+    timer.unref();
+  }
+
+  schedule();
+  return {
+    check,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

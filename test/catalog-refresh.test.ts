@@ -1,0 +1,128 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCatalogRefresh, type CatalogRefresh } from '../src/catalog-refresh.js';
+import type { CatalogRow } from '../src/core/ports.js';
+import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
+import { LogCapture } from './helpers/app.js';
+import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
+import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
+import { createLogger } from '../src/logger.js';
+
+const DIMS = 16;
+const embedder = { model: 'test-model', dimensions: DIMS };
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function open(uri: string): Promise<LanceCatalogStore> {
+  const store = await openTestCatalog(uri);
+  cleanups.push(() => store.close());
+  return store;
+}
+
+async function importRows(store: LanceCatalogStore, from: number, to: number, model = embedder.model): Promise<void> {
+  const random = seededRandom(from + 1);
+  const rows: CatalogRow[] = Array.from({ length: to - from }, (_, k) => ({ product: makeProduct(from + k), vector: unitVector(random, DIMS) }));
+  const writer = await store.openWriter({ model, dimensions: DIMS, replace: model !== embedder.model });
+  await writer.write(rows);
+  await writer.commit();
+}
+
+function refreshOf(reader: LanceCatalogStore, intervalMs: number, warm: () => Promise<void> = () => reader.warm()): { refresh: CatalogRefresh; logs: LogCapture } {
+  const logs = new LogCapture();
+  const refresh = startCatalogRefresh({ catalog: reader, embedder, warm, logger: createLogger('info', logs), intervalMs });
+  cleanups.push(() => refresh.stop());
+  return { refresh, logs };
+}
+
+describe('startCatalogRefresh', () => {
+  it('follows a version another handle publishes, warms it, and serves its products', async () => {
+    const uri = tempCatalogUri();
+    const writer = await open(uri);
+    await importRows(writer, 0, 20);
+    const reader = await open(uri);
+    let warmed = 0;
+    const { refresh, logs } = refreshOf(reader, 0, async () => {
+      warmed += 1;
+      await reader.warm();
+    });
+    expect(await refresh.check()).toBe(false);
+
+    await importRows(writer, 20, 30);
+    expect((await reader.getByIds([makeProduct(25).productId])).length).toBe(0);
+    expect(await refresh.check()).toBe(true);
+    expect((await reader.info())?.productCount).toBe(30);
+    expect((await reader.getByIds([makeProduct(25).productId]))[0]?.title).toBe('Product 25');
+    expect(warmed).toBe(1);
+    expect(logs.text).toContain('serving a new catalog version');
+    expect(await refresh.check()).toBe(false);
+  });
+
+  it('checks on its own every interval', async () => {
+    const uri = tempCatalogUri();
+    const writer = await open(uri);
+    await importRows(writer, 0, 5);
+    const reader = await open(uri);
+    refreshOf(reader, 50);
+    await importRows(writer, 5, 8);
+    const deadline = Date.now() + 10_000;
+    while ((await reader.info())?.productCount !== 8) {
+      if (Date.now() > deadline) throw new Error('the reader never followed the new version');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  it('logs an error instead of warming a version built with another model', async () => {
+    const uri = tempCatalogUri();
+    const writer = await open(uri);
+    await importRows(writer, 0, 5);
+    const reader = await open(uri);
+    let warmed = 0;
+    const { refresh, logs } = refreshOf(reader, 0, async () => void (warmed += 1));
+    await importRows(writer, 0, 5, 'other-model');
+    expect(await refresh.check()).toBe(true);
+    expect(warmed).toBe(0);
+    expect(logs.text).toMatch(/"level":50.*rebuilt with another embedding model/);
+  });
+});
+
+describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS)', () => {
+  const children: Child[] = [];
+  afterEach(() => {
+    for (const c of children.splice(0)) c.proc.kill('SIGKILL');
+  });
+
+  it('serves products that `npm run ingest` in another process adds to its catalog', { timeout: 180_000 }, async () => {
+    const dataDir = tempDir('refresh');
+    const env = childEnv(dataDir, { AISLE_CATALOG_REFRESH_MS: '500', LOG_LEVEL: 'info' });
+    const server = runTs('src/main.ts', [], env);
+    children.push(server);
+    const [, key] = await server.waitForStderr(/shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 120_000);
+    const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000);
+    const titles = async () => {
+      const res = await fetch(`${base}/v1/search`, {
+        method: 'POST',
+        headers: { 'x-api-key': key!, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'quokka telescope', limit: 3, min_relevance_score: 0 }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { results: { title: string }[] }).results.map((r) => r.title);
+    };
+    expect(await titles()).not.toContain('Quokka Stargazer Telescope');
+
+    const feed = join(dataDir, 'new-products.jsonl');
+    writeFileSync(feed, `${JSON.stringify({ id: 'quokka-1', title: 'Quokka Stargazer Telescope', description: 'A refractor telescope for quokka-watching at night.', price: 199, currency: 'USD', url: 'https://shop.example.com/quokka' })}\n`);
+    const ingest = runTs('tools/ingest.ts', [feed], env);
+    children.push(ingest);
+    expect(await ingest.exited, ingest.stderr()).toBe(0);
+
+    const deadline = Date.now() + 30_000;
+    while (!(await titles()).includes('Quokka Stargazer Telescope')) {
+      if (Date.now() > deadline) throw new Error(`the server never served the new version; stderr:\n${server.stderr()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(server.stderr()).toContain('serving a new catalog version');
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * Load and soak against a deployment-shaped server: `src/main.ts` as its own process on a real
+ * PostgreSQL (DATABASE_URL, required) with the 54,667-product Home Depot catalog.
+ *
+ *   npm run bench:load -- [--catalog-uri DIR] [--duration 20] [--connections 16]
+ *   npm run bench:soak -- [--catalog-uri DIR] [--soak 10] [--duration 20]
+ *
+ * Load: GET /healthz alone (the bare Fastify route), searches alone, then the mixed workload
+ * (70 % search, 20 % click, 10 % feedback): per endpoint throughput, p50/p95/p99 and errors.
+ * Soak: a short mixed run measures capacity, then the mix runs `--soak` minutes at half of it
+ * with a webhook subscription on every event: server RSS at start and end, the webhook backlog
+ * (pending deliveries) over time, and errors. `--profile` adds where the server's JavaScript
+ * thread spends the searches-alone phase (V8 sampling profiler). `--catalog-uri` reuses a prepared catalog and only
+ * reads it; without it the catalog is imported into a temporary directory (about 2.5 minutes).
+ */
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { summarizeProfiles } from './cpu-profile.js';
+import { createBenchDatabase, ensureCatalog, startServerProcess, type ServerProcess } from './deployment.js';
+import { formatTable, positiveNumber } from './lib.js';
+import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
+import { readJsonl, sharedPath } from './shared-data.js';
+
+const { values } = parseArgs({
+  options: {
+    'catalog-uri': { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    soak: { type: 'string' },
+    'sample-seconds': { type: 'string' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const duration = positiveNumber(values.duration, 20, 'duration');
+const connections = positiveNumber(values.connections, 16, 'connections', true);
+const soakMinutes = values.soak === undefined ? null : positiveNumber(values.soak, 10, 'soak');
+const sampleSeconds = positiveNumber(values['sample-seconds'], 15, 'sample-seconds');
+const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+
+async function queryTexts(): Promise<string[]> {
+  const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
+  if (path === null) return Array.from({ length: 500 }, (_, i) => `${['cordless drill', 'garden hose', 'led bulb', 'door hinge', 'paint roller'][i % 5]} ${i}`);
+  return (await readJsonl<{ query: string }>(path)).map((q) => q.query);
+}
+
+async function json<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A webhook receiver on 127.0.0.1 that accepts everything; counts what it got. */
+async function startReceiver(): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received += 1;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received: () => received,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function table(label: string, rows: Array<[string, KindSummary]>): string {
+  return `${label}\n${formatTable(
+    ['endpoint', 'req/s', 'requests', 'errors', 'p50 ms', 'p95 ms', 'p99 ms'],
+    rows.map(([name, s]) => [name, s.rps.toFixed(1), String(s.requests), String(s.errors), s.p50_ms.toFixed(1), s.p95_ms.toFixed(1), s.p99_ms.toFixed(1)]),
+  )}\n`;
+}
+
+const ROUTE: Record<Kind, string> = { healthz: 'GET /healthz', search: 'POST /v1/search', click: 'POST /v1/clicks/{id}', feedback: 'POST /v1/feedback' };
+
+async function phase(server: ServerProcess, key: string, pools: Pools, label: string, sequence: readonly Kind[], seconds: number, overallRate?: number) {
+  const loadBefore = load1();
+  const cpuBefore = server.cpuSeconds();
+  const run = await runMix({ baseUrl: server.url, key, sequence, seconds, connections, pools, ...(overallRate ? { overallRate } : {}) });
+  const cpuAfter = server.cpuSeconds();
+  const byKind = Object.fromEntries(Object.entries(run.byKind).map(([k, s]) => [k, summarize(s, run.seconds)])) as Partial<Record<Kind, KindSummary>>;
+  const requests = Object.values(byKind).reduce((n, s) => n + s.requests, 0);
+  // The server's own CPU per request says what a dedicated machine would sustain, whatever the neighbours take.
+  const cpu = cpuBefore === null || cpuAfter === null ? null : { cores: Math.round(((cpuAfter - cpuBefore) / run.seconds) * 100) / 100, ms_per_request: Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / Math.max(1, requests)) / 100 };
+  process.stdout.write(table(`${label}: ${connections} connections, ${run.seconds} s, load average ${loadBefore} → ${load1()}`, Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s])));
+  if (cpu) process.stdout.write(`  server process CPU: ${cpu.cores} cores busy, ${cpu.ms_per_request} ms per request\n`);
+  if (run.transportErrors > 0) process.stdout.write(`  ${run.transportErrors} connection errors or timeouts\n`);
+  return { byKind, transportErrors: run.transportErrors, loadavg: [loadBefore, load1()], cpu };
+}
+
+async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: string, capacityRps: number) {
+  const rate = Math.max(1, Math.floor(capacityRps / 2));
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const backlog = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`)).rows[0]!.n);
+  const stats: Partial<Record<Kind, KindStats>> = {};
+  const errors = () => Object.values(stats).reduce((n, s) => n + s.errors, 0);
+  const samples: Array<{ t_s: number; rss_mb: number | null; backlog: number; errors: number; load1: number }> = [];
+  const started = Date.now();
+  const sample = async () => {
+    const rss = server.rssBytes();
+    samples.push({ t_s: Math.round((Date.now() - started) / 1000), rss_mb: rss === null ? null : Math.round(rss / 1e5) / 10, backlog: await backlog(), errors: errors(), load1: load1() });
+    const s = samples.at(-1)!;
+    process.stderr.write(`soak ${s.t_s}s: rss ${s.rss_mb} MB, webhook backlog ${s.backlog}, errors ${s.errors}, load ${s.load1}\n`);
+  };
+  await sample();
+  const timer = setInterval(() => void sample(), sampleSeconds * 1000);
+  const run = await runMix({ baseUrl: server.url, key, sequence: MIXED, seconds: soakMinutes! * 60, connections, pools, overallRate: rate, stats });
+  clearInterval(timer);
+  await sample();
+  // Deliveries still queued at the end drain within a few polls when nothing is stuck.
+  const drainStart = Date.now();
+  while ((await backlog()) > 0 && Date.now() - drainStart < 60_000) await new Promise((r) => setTimeout(r, 250));
+  const drainedMs = Date.now() - drainStart;
+  const left = await backlog();
+  await db.end();
+
+  const first = samples[0]!;
+  const last = samples.at(-1)!;
+  const quarter = Math.max(1, Math.ceil(samples.length / 4));
+  const earlyPeak = Math.max(...samples.slice(0, quarter).map((s) => s.backlog));
+  const latePeak = Math.max(...samples.slice(-quarter).map((s) => s.backlog));
+  const rssGrowth = first.rss_mb && last.rss_mb ? (last.rss_mb - first.rss_mb) / first.rss_mb : null;
+  const byKind = Object.fromEntries(Object.entries(stats).map(([k, s]) => [k, summarize(s, run.seconds)]));
+  const verdict = {
+    rss_growth_under_10pct: rssGrowth !== null && rssGrowth < 0.1,
+    // "No growth": the backlog late in the run stays within what it was early on (or a few polls' worth).
+    backlog_not_growing: latePeak <= Math.max(earlyPeak, 50) && left === 0,
+    zero_errors: errors() === 0 && run.transportErrors === 0,
+  };
+  process.stdout.write(table(`Soak: ${soakMinutes} min at ${rate} req/s (half of ${Math.round(capacityRps)}), webhooks on every event`, Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s])));
+  process.stdout.write(`RSS ${first.rss_mb} MB → ${last.rss_mb} MB (${rssGrowth === null ? 'n/a' : `${(rssGrowth * 100).toFixed(1)} %`}); webhook backlog early peak ${earlyPeak}, late peak ${latePeak}, drained ${left === 0 ? `in ${drainedMs} ms` : `NOT (${left} left)`}; errors ${errors() + run.transportErrors}\n`);
+  process.stdout.write(`Verdict: ${JSON.stringify(verdict)}\n`);
+  return { minutes: soakMinutes, rate_rps: rate, capacity_rps: Math.round(capacityRps), rss_start_mb: first.rss_mb, rss_end_mb: last.rss_mb, rss_growth_pct: rssGrowth === null ? null : Math.round(rssGrowth * 1000) / 10, backlog_early_peak: earlyPeak, backlog_late_peak: latePeak, backlog_left: left, drained_ms: drainedMs, errors: errors() + run.transportErrors, endpoints: byKind, samples, verdict };
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    process.stderr.write('bench:load and bench:soak need DATABASE_URL (a PostgreSQL server; a throwaway database is created on it and dropped afterwards).\n' +
+      'The embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load\n');
+    process.exit(1);
+  }
+  const work = mkdtempSync(join(tmpdir(), 'aisle-bench-load-'));
+  const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
+  const undo: Array<() => Promise<unknown>> = [() => rm(work, { recursive: true, force: true })];
+  try {
+    const source = await ensureCatalog(catalogUri, join(work, 'models'));
+    const db = await createBenchDatabase(serverUrl);
+    undo.push(() => db.drop());
+    const profileDir = join(work, 'profile');
+    const server = await startServerProcess({
+      DATABASE_URL: db.url,
+      AISLE_DATA_DIR: work,
+      AISLE_CATALOG_URI: catalogUri,
+      AISLE_SAMPLE_CATALOG: 'false',
+      AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
+      AISLE_DEFAULT_RATE_LIMIT: '1000000',
+      // --profile: V8's sampling profiler in the server; only the searches-alone phase is counted.
+    }, values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
+    undo.push(() => server.close());
+    const headers = { 'x-api-key': server.adminKey, 'content-type': 'application/json' };
+    const { key } = await json<{ key: string }>(await fetch(`${server.url}/v1/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', rate_limit_per_minute: 1_000_000 }) }));
+    const receiver = soakMinutes === null ? null : await startReceiver();
+    if (receiver) {
+      undo.push(() => receiver.close());
+      await json(await fetch(`${server.url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, events: ['search', 'click', 'feedback', 'conversion'] }) }));
+    }
+    const queries = await queryTexts();
+    const pools = new Pools(queries);
+    const info = await json<{ status: string }>(await fetch(`${server.url}/readyz`));
+    process.stdout.write(`Server: src/main.ts (pid ${server.pid}) on PostgreSQL (${info.status}), catalog ${source}, ${queries.length} distinct queries cycled\n`);
+
+    // Warm-up, not reported: JIT, the pool, and impressions for the first clicks.
+    await phase(server, key, pools, 'warm-up (not reported)', MIXED, 5);
+    if (soakMinutes === null) {
+      const healthz = await phase(server, key, pools, 'GET /healthz alone (bare Fastify route)', ['healthz'], duration);
+      const searchWindow = { fromMs: Date.now(), toMs: 0 };
+      const search = await phase(server, key, pools, 'POST /v1/search alone', ['search'], duration);
+      searchWindow.toMs = Date.now();
+      const mixed = await phase(server, key, pools, 'Mixed 70 % search / 20 % click / 10 % feedback', MIXED, duration);
+      const ratio = search.byKind.search!.rps / healthz.byKind.healthz!.rps;
+      process.stdout.write(`search/healthz throughput ratio ${ratio.toFixed(4)}; ${pools.duplicateClicks} clicks reused an impression (duplicates, 200)\n`);
+      let profile: ReturnType<typeof summarizeProfiles> | null = null;
+      if (values.profile) {
+        await server.close();
+        profile = summarizeProfiles(profileDir, { ...searchWindow, exitedAtMs: server.exitedAt()! });
+        const perSearch = (ms: number) => (ms / search.byKind.search!.requests).toFixed(2);
+        process.stdout.write(`Server JavaScript thread during searches alone (V8 sampling profile, self time):\n${formatTable(['category', 'ms', 'share of busy', 'ms per search'], profile.map((p) => [p.category, String(p.ms), Number.isNaN(p.share) ? '' : `${p.share} %`, perSearch(p.ms)]))}\n`);
+      }
+      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, mixed: mixed.byKind, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu }, ...(profile ? { search_profile: profile } : {}) })}\n`);
+    } else {
+      const capacity = await phase(server, key, pools, 'Capacity (mixed, full speed)', MIXED, duration);
+      const rps = Object.values(capacity.byKind).reduce((n, s) => n + s.rps, 0);
+      const result = await soak(server, key, pools, db.url, rps);
+      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'soak', catalog: source, db: 'postgres', connections, ...result, samples: result.samples, webhooks_received: receiver!.received() })}\n`);
+    }
+  } finally {
+    for (const step of undo.reverse()) await step().catch((err: unknown) => process.stderr.write(`cleanup failed: ${String(err)}\n`));
+  }
+}
+
+await main();

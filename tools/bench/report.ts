@@ -1,0 +1,138 @@
+/**
+ * Regenerates BENCHMARKS.md: `npm run bench:report -- [--benches load,search,clicks,eval-crowdflower]
+ * [--catalog-uri DIR] [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse soak=FILE] [--out BENCHMARKS.md]`.
+ *
+ * Runs each chosen bench as its own process (the npm script's command), keeps its output, reads
+ * its BENCH_JSON lines and writes one file: the machine, every command, the figures, the targets
+ * of issue 8 with the margin, and relevance beside the BM25 baseline. `--reuse NAME=FILE` takes a
+ * bench's figures from the saved output of an earlier run instead (a 10-minute soak, say); the
+ * file says so. Benches that need PostgreSQL get DATABASE_URL from the environment.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { renderReport, type BenchRun } from './report-render.js';
+import { sharedPath } from './shared-data.js';
+
+const { values } = parseArgs({
+  options: {
+    benches: { type: 'string', default: 'load,search,clicks,webhooks,eval-crowdflower' },
+    'catalog-uri': { type: 'string' },
+    duration: { type: 'string', default: '20' },
+    soak: { type: 'string', default: '10' },
+    'eval-limit': { type: 'string', default: '1500' },
+    reuse: { type: 'string', multiple: true, default: [] },
+    out: { type: 'string', default: 'BENCHMARKS.md' },
+  },
+});
+
+const catalog = values['catalog-uri'];
+const catalogArgs = catalog ? ['--catalog-uri', catalog] : [];
+
+/** npm script, extra arguments: the command a reader runs to reproduce each figure. */
+const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: boolean }> = {
+  load: { script: 'bench:load', args: [...catalogArgs, '--duration', values.duration, '--profile'], needsPostgres: true },
+  soak: { script: 'bench:soak', args: [...catalogArgs, '--soak', values.soak], needsPostgres: true },
+  search: { script: 'bench:search', args: [...catalogArgs, '--duration', '10'] },
+  clicks: { script: 'bench:clicks', args: ['--duration', '10'] },
+  webhooks: { script: 'bench:webhooks', args: [] },
+  auth: { script: 'bench:auth', args: [] },
+  embed: { script: 'bench:embed', args: [] },
+  ingest: { script: 'bench:ingest', args: [] },
+  ann: { script: 'bench:ann', args: [] },
+  'eval-crowdflower': { script: 'eval', args: ['--set', '../shared/data/eval/crowdflower'] },
+  'eval-homedepot': { script: 'eval', args: ['--set', '../shared/data/eval/homedepot', '--limit', values['eval-limit'], ...(catalog ? ['--catalog', catalog] : [])] },
+};
+
+const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
+
+function commandLine(name: string): string {
+  const b = BENCHES[name]!;
+  const db = b.needsPostgres || name === 'search' || name === 'clicks' || name === 'webhooks' ? 'DATABASE_URL=postgres://… ' : '';
+  return `${db}npm run ${b.script}${b.args.length ? ` -- ${b.args.join(' ')}` : ''}`;
+}
+
+/** Runs `npm run SCRIPT -- ARGS` as the shell would, echoing stderr, and returns stdout. */
+function run(name: string, logDir: string): Promise<{ stdout: string; code: number | null; seconds: number }> {
+  const b = BENCHES[name]!;
+  const started = Date.now();
+  return new Promise((resolve) => {
+    // The script's own command (tsx …) with the arguments appended, so npm's banner stays out.
+    const [bin, ...rest] = scriptsOf[b.script]!.split(' ');
+    const child = spawn(join('node_modules/.bin', bin!), [...rest, ...b.args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d.toString()}`));
+    child.on('exit', (code) => {
+      writeFileSync(join(logDir, `${name}.out`), stdout);
+      resolve({ stdout, code, seconds: Math.round((Date.now() - started) / 1000) });
+    });
+  });
+}
+
+function benchJson(stdout: string): Record<string, unknown>[] {
+  return stdout.split('\n').filter((l) => l.startsWith('BENCH_JSON ')).map((l) => JSON.parse(l.slice('BENCH_JSON '.length)) as Record<string, unknown>);
+}
+
+async function main(): Promise<void> {
+  const chosen = values.benches.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = chosen.filter((b) => !(b in BENCHES));
+  if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  const reused = new Map(values.reuse.map((r) => {
+    const [name, file] = r.split('=');
+    if (!name || !file || !(name in BENCHES)) throw new Error(`--reuse takes NAME=FILE with a known bench name, got ${r}`);
+    return [name, file] as const;
+  }));
+  const logDir = mkdtempSync(join(tmpdir(), 'aisle-bench-report-'));
+  const loadStart = loadavg().map((x) => Math.round(x * 100) / 100);
+  const runs: BenchRun[] = [];
+  for (const name of [...chosen, ...[...reused.keys()].filter((n) => !chosen.includes(n))]) {
+    const file = reused.get(name);
+    if (file) {
+      const stdout = readFileSync(file, 'utf8');
+      runs.push({ name, command: commandLine(name), stdout, json: benchJson(stdout), status: `figures from an earlier run of the same command (${file})` });
+      continue;
+    }
+    if (BENCHES[name]!.needsPostgres && !process.env.DATABASE_URL) {
+      runs.push({ name, command: commandLine(name), stdout: '', json: [], status: 'not run: DATABASE_URL is not set' });
+      continue;
+    }
+    if (name.startsWith('eval-') && !sharedPath('data/eval', name.slice(5))) {
+      runs.push({ name, command: commandLine(name), stdout: '', json: [], status: `not run: ../shared/data/eval/${name.slice(5)} is absent` });
+      continue;
+    }
+    process.stderr.write(`bench:report: running ${commandLine(name)}\n`);
+    const r = await run(name, logDir);
+    runs.push({ name, command: commandLine(name), stdout: r.stdout, json: benchJson(r.stdout), status: r.code === 0 ? `ran in ${r.seconds} s` : `FAILED (exit ${r.code}) after ${r.seconds} s` });
+  }
+  const cpuList = cpus();
+  const git = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const markdown = renderReport({
+    generatedAt: new Date().toISOString(),
+    command: `npm run bench:report -- ${process.argv.slice(2).join(' ')}`.trim(),
+    git,
+    machine: {
+      cpus: cpuList.length,
+      cpuModel: cpuList[0]?.model.trim() ?? 'unknown',
+      memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+      node: process.version,
+      os: `${osType()} ${release()}`,
+      loadStart,
+      loadEnd: loadavg().map((x) => Math.round(x * 100) / 100),
+    },
+    runs,
+    notRun: Object.keys(BENCHES).filter((n) => !runs.some((r) => r.name === n)).map((n) => ({ name: n, command: commandLine(n) })),
+  });
+  writeFileSync(values.out, markdown);
+  process.stderr.write(`bench:report: wrote ${values.out} (bench output kept in ${logDir})\n`);
+}
+
+await main();
