@@ -27,19 +27,26 @@ export function startCatalogRefresh(deps: {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
+  // The version last refused, so a refused import is reported once rather than at every tick.
+  let refused: number | null = null;
+
   async function follow(): Promise<boolean> {
     const started = performance.now();
-    if (!(await catalog.refresh())) return false;
+    const moved = await catalog.refresh((info) => {
+      if (info.model === embedder.model && info.dimensions === embedder.dimensions) return true;
+      // A --replace import with another model: this process cannot embed queries for it, so it
+      // keeps serving the version it has and says, once, what would make it follow.
+      if (refused !== info.version) {
+        refused = info.version;
+        logger.error(
+          { catalogModel: info.model, catalogDimensions: info.dimensions, model: embedder.model, dimensions: embedder.dimensions, version: info.version },
+          'the catalog was rebuilt with another embedding model; this process keeps serving the previous version until it restarts with the matching AISLE_EMBEDDING_* settings',
+        );
+      }
+      return false;
+    });
+    if (!moved) return false;
     const info = await catalog.info();
-    if (info && (info.model !== embedder.model || info.dimensions !== embedder.dimensions)) {
-      // A --replace import with another model: this process cannot embed queries for it. Searches
-      // fail until it restarts with the matching AISLE_EMBEDDING_* settings, so say so loudly.
-      logger.error(
-        { catalogModel: info.model, catalogDimensions: info.dimensions, model: embedder.model, dimensions: embedder.dimensions },
-        'the catalog was rebuilt with another embedding model; restart this process with the matching AISLE_EMBEDDING_* settings',
-      );
-      return true;
-    }
     await deps.warm();
     logger.info({ version: info?.version ?? null, products: info?.productCount ?? 0, ms: Math.round(performance.now() - started) }, 'serving a new catalog version');
     return true;

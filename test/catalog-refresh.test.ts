@@ -74,17 +74,21 @@ describe('startCatalogRefresh', () => {
     }
   });
 
-  it('logs an error instead of warming a version built with another model', async () => {
+  it('keeps serving the previous version when an import used another model, and says so once', async () => {
     const uri = tempCatalogUri();
     const writer = await open(uri);
     await importRows(writer, 0, 5);
     const reader = await open(uri);
+    const before = (await reader.info())!;
     let warmed = 0;
     const { refresh, logs } = refreshOf(reader, 0, async () => void (warmed += 1));
     await importRows(writer, 0, 5, 'other-model');
-    expect(await refresh.check()).toBe(true);
+    expect(await refresh.check()).toBe(false);
+    expect(await refresh.check()).toBe(false);
     expect(warmed).toBe(0);
-    expect(logs.text).toMatch(/"level":50.*rebuilt with another embedding model/);
+    expect(await reader.info()).toEqual(before);
+    expect((await reader.textSearch('product 3', { limit: 5 })).length).toBeGreaterThan(0);
+    expect(logs.text.match(/"level":50.*rebuilt with another embedding model/g)).toHaveLength(1);
   });
 });
 

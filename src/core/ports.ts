@@ -184,8 +184,11 @@ export interface CatalogWriter {
 export interface CatalogStore {
   /** The serving version, or null for an empty catalog. */
   info(): Promise<CatalogInfo | null>;
-  /** Re-reads the serving pointer (a new import by another process); true when it moved. */
-  refresh(): Promise<boolean>;
+  /**
+   * Re-reads the serving pointer (a new import by another process); true when it moved. With
+   * `accept`, a new version it rejects is not served: the current one keeps serving.
+   */
+  refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean>;
   /**
    * Loads what the store keeps in memory for searching (optional; searches work without it),
    * calling `prepare` on each product it keeps so derived data is computed ahead too.

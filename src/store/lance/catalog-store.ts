@@ -81,7 +81,7 @@ export class LanceCatalogStore implements CatalogStore {
     return this.serving?.info ?? null;
   }
 
-  async refresh(): Promise<boolean> {
+  async refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
     const info = await this.readMeta();
     if (info === null) {
       const moved = this.serving !== null;
@@ -89,6 +89,7 @@ export class LanceCatalogStore implements CatalogStore {
       return moved;
     }
     if (this.serving && this.serving.info.version === info.version && this.serving.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
+    if (accept && !accept(info)) return false;
     const table = await this.conn.openTable(PRODUCTS_TABLE);
     await table.checkout(info.version);
     const rewarm = this.serving?.warmed != null;
