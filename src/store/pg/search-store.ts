@@ -24,9 +24,9 @@ export class PgSearchStore implements SearchStore {
 
   /**
    * The search row, its impressions, the session and the outbox event in ONE statement: atomic
-   * like a transaction, but one round trip instead of six (BEGIN … COMMIT), which is most of the
-   * write cost of a search on PGlite. Foreign keys are checked at the end of the statement, so the
-   * impressions may reference the search row inserted beside them.
+   * like a transaction, but one round trip instead of six (BEGIN, four statements, COMMIT).
+   * Foreign keys are checked at the end of the statement, so the impressions may reference the
+   * search row inserted beside them.
    */
   async recordSearch(s: RecordedSearch): Promise<void> {
     const event = appendEventClause(16, {
