@@ -14,11 +14,11 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 
 const { values } = parseArgs({ options: { samples: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, 'skip-search': { type: 'boolean' } } });
@@ -120,20 +120,7 @@ async function searchThroughput(url: string, key: string): Promise<number> {
 /** A database of our own on the server DATABASE_URL names, so 1M seeded rows never land in someone's data. */
 async function benchDatabase(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { url: undefined, drop: async () => undefined };
-  const name = `aisle_bench_analytics_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+  return base ? createBenchDatabase(base, 'aisle_bench_analytics') : { url: undefined, drop: async () => undefined };
 }
 
 async function main(): Promise<void> {

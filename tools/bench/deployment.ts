@@ -23,9 +23,9 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database `aisle_scale_bench_*` beside the one DATABASE_URL names, dropped afterwards. */
-export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
-  const name = `aisle_scale_bench_${randomBytes(5).toString('hex')}`;
+/** A fresh database `<prefix>_*` beside the one DATABASE_URL names, dropped afterwards. */
+export async function createBenchDatabase(serverUrl: string, prefix = 'aisle_scale_bench'): Promise<BenchDatabase> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

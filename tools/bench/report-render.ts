@@ -1,4 +1,5 @@
 /** Turns the benches' BENCH_JSON figures into BENCHMARKS.md (tools/bench/report.ts runs them). */
+import type { KindSummary } from './mix.js';
 
 export interface BenchRun {
   name: string;
@@ -17,15 +18,8 @@ export interface ReportInput {
   notRun: Array<{ name: string; command: string }>;
 }
 
-interface Endpoint {
-  requests: number;
-  rps: number;
-  p50_ms: number;
-  p95_ms: number;
-  p99_ms: number;
-  errors: number;
-  statuses: Record<string, number>;
-}
+/** bench:load's per-endpoint summary, as its BENCH_JSON line carries it. */
+type Endpoint = KindSummary;
 
 const code = (text: string) => `\`\`\`\n${text.trim()}\n\`\`\``;
 const md = (header: string[], rows: string[][]) => `| ${header.join(' | ')} |\n| ${header.map(() => '---').join(' | ')} |\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`;
