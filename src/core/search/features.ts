@@ -211,16 +211,31 @@ export function computeFeatures(
   return rows;
 }
 
-function cosineOf(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
+/**
+ * Candidate vectors are the catalog store's cached arrays, the same objects search after search,
+ * so each one's norm is computed once: a search then needs one pass over each vector instead of
+ * two (measured: the cosine and feedback features were ~2.5 ms of a search's JavaScript).
+ */
+const norms = new WeakMap<Float32Array, number>();
+function normOf(v: Float32Array): number {
+  let n = norms.get(v);
+  if (n === undefined) {
+    let s = 0;
+    for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+    n = Math.sqrt(s);
+    norms.set(v, n);
   }
-  return dot / (Math.sqrt(na * nb) || 1);
+  return n;
+}
+
+function dotOf(a: Float32Array | Float64Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < b.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+}
+
+function cosineOf(a: Float32Array, b: Float32Array): number {
+  return dotOf(a, b) / (normOf(a) * normOf(b) || 1);
 }
 
 /** prfCosine, prfGap and prfTitle: likeness to the first PRF_DEPTH candidates of the first pass. */
@@ -252,15 +267,7 @@ function addFeedbackFeatures(rows: FeatureRow[], vectors: Map<string, Float32Arr
   rows.forEach((r) => {
     const v = vectors.get(r.product.productId);
     let cos = 0;
-    if (v && dims > 0) {
-      let dot = 0;
-      let norm = 0;
-      for (let d = 0; d < dims; d++) {
-        dot += centroid[d]! * v[d]!;
-        norm += v[d]! * v[d]!;
-      }
-      cos = dot / centroidNorm / (Math.sqrt(norm) || 1);
-    }
+    if (v && dims > 0) cos = dotOf(centroid, v) / centroidNorm / (normOf(v) || 1);
     r.x[FEATURE_INDEX.prfCosine] = cos;
     bestPrf = Math.max(bestPrf, cos);
   });
