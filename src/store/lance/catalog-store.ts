@@ -263,10 +263,9 @@ export class LanceCatalogStore implements CatalogStore {
    * decoding twice.
    */
   private async hydrate(serving: Serving, hits: ArrowTable, scoreColumn: '_distance' | '_score', withVectors: boolean): Promise<ScoredProduct[]> {
-    const rowIds = hits.getChild('_rowid');
-    const scores = hits.getChild(scoreColumn);
-    const ids: bigint[] = [];
-    for (let i = 0; i < hits.numRows; i++) ids.push(rowIds!.get(i) as bigint);
+    // Whole columns as typed arrays: Arrow's per-cell get() walks a visitor for every value.
+    const ids: bigint[] = hits.numRows > 0 ? Array.from(hits.getChild('_rowid')!.toArray() as BigUint64Array) : [];
+    const scores: ArrayLike<number> = hits.numRows > 0 ? (hits.getChild(scoreColumn)!.toArray() as Float32Array) : [];
     const found = new Map<bigint, Hydrated>();
     const misses: bigint[] = [];
     for (const id of ids) {
@@ -286,7 +285,7 @@ export class LanceCatalogStore implements CatalogStore {
     ids.forEach((id, i) => {
       const h = found.get(id);
       // A row address from this version always resolves; skip rather than fail if it ever does not.
-      if (h) out.push({ product: h.product, score: Number(scores?.get(i)), ...(withVectors ? { vector: h.vector } : {}) });
+      if (h) out.push({ product: h.product, score: Number(scores[i]), ...(withVectors ? { vector: h.vector } : {}) });
     });
     return out;
   }
