@@ -30,10 +30,10 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (request.is404 || scope === undefined) return;
-    const result = await core.auth.authenticate(extractApiKey(request));
+    const result = await core.auth.admit(extractApiKey(request), core.rateLimiter);
     if (!result.ok) throw authFailureError(result.reason);
     request.principal = result.principal;
-    const decision = await core.rateLimiter.consume(result.principal);
+    const decision = result.rateLimit;
     if (decision !== null) {
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimitedError(decision);
