@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { Mutex, PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
+import { PglitePrepared } from './pglite-prepared.js';
 
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
@@ -52,15 +53,23 @@ export async function openDb(target: DbTarget): Promise<Db> {
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   queryCount = 0;
+  private readonly prepared: PglitePrepared;
+  /**
+   * Prepared statements go around PGlite's own locks (PglitePrepared), so this one keeps them
+   * out of an open transaction: held by every transaction and every prepared statement.
+   */
+  private readonly mutex = new Mutex();
 
   constructor(
     private readonly pglite: PGlite,
     private readonly lock: PidLock | null,
-  ) {}
+  ) {
+    this.prepared = new PglitePrepared(pglite);
+  }
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
-    return (await this.pglite.query<R>(sql, params as unknown[])).rows;
+    return this.mutex.runExclusive(() => this.pglite.runExclusive(() => this.prepared.query<R>(sql, params)));
   }
 
   async exec(sql: string): Promise<void> {
@@ -69,7 +78,7 @@ class PgliteDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pglite.transaction(async (tx) =>
+    return this.mutex.runExclusive(() => this.pglite.transaction(async (tx) =>
       fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => {
           this.queryCount += 1;
@@ -80,7 +89,7 @@ class PgliteDb implements Db {
           await tx.exec(sql);
         },
       }),
-    );
+    ));
   }
 
   /** The migrated database as a tarball, used by the test suite to skip initdb. */
