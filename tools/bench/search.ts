@@ -26,6 +26,7 @@ import { newId } from '../../src/core/ids.js';
 import { analyzeQuery } from '../../src/core/search/features.js';
 import { CatalogLexicon, wordTokens } from '../../src/core/search/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/search/ranking.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/search/search-service.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
@@ -103,8 +104,8 @@ async function main(): Promise<void> {
         t = performance.now();
         const words = lexicon.correct(wordTokens(q)).words;
         const [dense, lexical] = await Promise.all([
-          catalog.vectorSearch(vector!, { limit: 100, withVectors: true }),
-          catalog.textSearch(words.join(' '), { limit: 100, withVectors: true }),
+          catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, withVectors: true }),
+          catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, withVectors: true }),
         ]);
         stage.retrieve.push(performance.now() - t);
         t = performance.now();

@@ -18,7 +18,7 @@ export const SESSION_TTL_MS = 24 * 3600 * 1000;
  * NDCG@10): 100 → 50 left relevance where it was (CrowdFlower 0.7987 → 0.7999, Home Depot first
  * 600 dev queries 0.3963 → 0.3964) and halves the candidates every search decodes and scores.
  */
-const RETRIEVAL_DEPTH = 50;
+export const RETRIEVAL_DEPTH = 50;
 /** Already-shown products are demoted, not removed (CONTRACT §4). */
 const SHOWN_DEMOTION = 0.8;
 const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
