@@ -12,7 +12,7 @@
  * (headNoun, headCoverage, tailOnly, brandInQuery) read titles written "Brand descriptors type
  * in Colour with/for ...": the product asked for names the query's words before " for ", an
  * accessory for it after. With them rerank went from 0.799 to 0.819 on CrowdFlower and from
- * 0.415 to 0.418 on Home Depot's first 1,500 dev queries; term proximity, the title's share
+ * 0.415 to 0.419 on Home Depot's first 1,500 dev queries; term proximity, the title's share
  * explained by the query, and "the last query word is the product type" lost on both.
  */
 import type { CatalogProduct } from '../catalog/product.js';
