@@ -123,12 +123,15 @@ export interface ProductTerms {
   titleBigrams: Set<string>;
   titleTrigrams: Set<string>;
   all: Set<string>;
-  /** Terms of the title before its first " in ", " with ", " for ", " - ", "(" or ",". */
-  head: Set<string>;
+  /**
+   * Terms of the title before its first " in ", " with ", " for ", " - ", "(" or ",". Arrays, not
+   * sets: a handful of terms each, kept for every product of the catalog.
+   */
+  head: readonly string[];
   /** The last non-numeric term of the head: the product type in "Brand descriptors type in Colour". */
   headNoun: string | undefined;
   /** Terms only after " for " / " with ". */
-  tail: Set<string>;
+  tail: readonly string[];
   /** First term of the brand, else of the title. */
   brand: string | undefined;
 }
@@ -160,14 +163,15 @@ function computeProductTerms(p: CatalogProduct): ProductTerms {
   const canonical = canonicalText(p.title);
   const cut = HEAD_END.exec(canonical);
   const headTerms = lexicalTerms(cut ? canonical.slice(0, cut.index) : canonical);
-  const head = new Set(headTerms);
+  const head = [...new Set(headTerms)];
   const tailCut = TAIL_START.exec(canonical);
-  const tail = new Set(tailCut ? lexicalTerms(canonical.slice(tailCut.index)).filter((t) => !head.has(t)) : []);
+  const tail = tailCut ? [...new Set(lexicalTerms(canonical.slice(tailCut.index)))].filter((t) => !head.includes(t)) : NO_TERMS;
   const headNoun = headTerms.findLast((t) => !/\d/.test(t));
   const brand = (p.brand ? lexicalTerms(p.brand)[0] : undefined) ?? title[0];
   return { title, titleSet: new Set(title), titleBigrams, titleTrigrams: trigramsOf(wordTokens(p.title)), all, head, headNoun, tail, brand };
 }
 
+const NO_TERMS: readonly string[] = Object.freeze([]);
 const HEAD_END = /\s(?:in|with|for|w\/)\s|\s[-–]\s|[(,;]/;
 const TAIL_START = /\s(?:with|for|w\/)\s/;
 
@@ -239,8 +243,8 @@ export function computeFeatures(
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
     x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? query.trigrams.filter((t) => terms.titleTrigrams.has(t)).length / query.trigrams.length : 0;
     x[FEATURE_INDEX.headNoun] = terms.headNoun !== undefined && query.termSet.has(terms.headNoun) ? 1 : 0;
-    x[FEATURE_INDEX.headCoverage] = share((t) => terms.head.has(t));
-    x[FEATURE_INDEX.tailOnly] = share((t) => terms.tail.has(t));
+    x[FEATURE_INDEX.headCoverage] = share((t) => terms.head.includes(t));
+    x[FEATURE_INDEX.tailOnly] = terms.tail.length > 0 ? share((t) => terms.tail.includes(t)) : 0;
     x[FEATURE_INDEX.brandInQuery] = terms.brand !== undefined && query.termSet.has(terms.brand) ? 1 : 0;
     return { product, terms, x };
   });
