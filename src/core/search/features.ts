@@ -8,12 +8,17 @@
  * CrowdFlower): the retrieval scores and term coverage alone reach 0.785; pseudo-relevance
  * feedback — how close a candidate is to the first ten fused results, as vectors and as title
  * words — lifts that to 0.80, because products that really fit a request resemble each other
- * more than they resemble the stray matches of one query word.
+ * more than they resemble the stray matches of one query word. The title-structure features
+ * (headNoun, headCoverage, tailOnly, brandInQuery) read titles written "Brand descriptors type
+ * in Colour with/for ...": the product asked for names the query's words before " for ", an
+ * accessory for it after. With them rerank went from 0.799 to 0.819 on CrowdFlower and from
+ * 0.415 to 0.419 on Home Depot's first 1,500 dev queries; term proximity, the title's share
+ * explained by the query, and "the last query word is the product type" lost on both.
  */
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import type { Lexicon } from './lexical.js';
-import { lexicalTerms, wordTokens } from './lexical.js';
+import { canonicalText, lexicalTerms, wordTokens } from './lexical.js';
 
 export const FEATURE_NAMES = [
   /** BM25 over the best BM25 of this query (0..1); 0 when the lexical top-k missed it. */
@@ -53,6 +58,14 @@ export const FEATURE_NAMES = [
   'prfTitle',
   /** Share of the query's character trigrams found in the title's: survives typos, plurals and split or joined words. */
   'titleTrigrams',
+  /** The title's product type (last word before " in ", " with ", " for ", " - ", "(" or ",") is a query term. */
+  'headNoun',
+  /** IDF-weighted share of query terms found in the title's head (the part before " in ", " with ", " for " ...). */
+  'headCoverage',
+  /** IDF-weighted share of query terms the title has only after " for " / " with ": an accessory or a part for the thing asked for. */
+  'tailOnly',
+  /** The brand's first word (the title's first word when there is no brand: usually the brand there) is a query term. */
+  'brandInQuery',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -67,6 +80,7 @@ export interface AnalyzedQuery {
   bigrams: string[];
   /** Character trigrams of the current turn's words. */
   trigrams: string[];
+  termSet: Set<string>;
 }
 
 /** Character trigrams of words, each padded with a space on both sides ("cap" → " ca", "cap", "ap "). */
@@ -98,6 +112,7 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
     numbers: unique.filter((t) => /\d/.test(t)),
     bigrams,
     trigrams: [...trigramsOf(currentWords.flatMap(wordTokens))],
+    termSet: new Set(unique),
   };
 }
 
@@ -108,6 +123,17 @@ export interface ProductTerms {
   titleBigrams: Set<string>;
   titleTrigrams: Set<string>;
   all: Set<string>;
+  /**
+   * Terms of the title before its first " in ", " with ", " for ", " - ", "(" or ",". Arrays, not
+   * sets: a handful of terms each, kept for every product of the catalog.
+   */
+  head: readonly string[];
+  /** The last non-numeric term of the head: the product type in "Brand descriptors type in Colour". */
+  headNoun: string | undefined;
+  /** Terms only after " for " / " with ". */
+  tail: readonly string[];
+  /** First term of the brand, else of the title. */
+  brand: string | undefined;
 }
 
 /**
@@ -134,8 +160,20 @@ function computeProductTerms(p: CatalogProduct): ProductTerms {
   const all = new Set([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' '))]);
   const titleBigrams = new Set<string>();
   for (let i = 0; i + 1 < title.length; i++) titleBigrams.add(`${title[i]} ${title[i + 1]}`);
-  return { title, titleSet: new Set(title), titleBigrams, titleTrigrams: trigramsOf(wordTokens(p.title)), all };
+  const canonical = canonicalText(p.title);
+  const cut = HEAD_END.exec(canonical);
+  const headTerms = lexicalTerms(cut ? canonical.slice(0, cut.index) : canonical);
+  const head = [...new Set(headTerms)];
+  const tailCut = TAIL_START.exec(canonical);
+  const tail = tailCut ? [...new Set(lexicalTerms(canonical.slice(tailCut.index)))].filter((t) => !head.includes(t)) : NO_TERMS;
+  const headNoun = headTerms.findLast((t) => !/\d/.test(t));
+  const brand = (p.brand ? lexicalTerms(p.brand)[0] : undefined) ?? title[0];
+  return { title, titleSet: new Set(title), titleBigrams, titleTrigrams: trigramsOf(wordTokens(p.title)), all, head, headNoun, tail, brand };
 }
+
+const NO_TERMS: readonly string[] = Object.freeze([]);
+const HEAD_END = /\s(?:in|with|for|w\/)\s|\s[-–]\s|[(,;]/;
+const TAIL_START = /\s(?:with|for|w\/)\s/;
 
 export interface FeatureRow {
   product: CatalogProduct;
@@ -204,6 +242,10 @@ export function computeFeatures(
     x[FEATURE_INDEX.titleLength] = Math.log(1 + terms.title.length);
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
     x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? query.trigrams.filter((t) => terms.titleTrigrams.has(t)).length / query.trigrams.length : 0;
+    x[FEATURE_INDEX.headNoun] = terms.headNoun !== undefined && query.termSet.has(terms.headNoun) ? 1 : 0;
+    x[FEATURE_INDEX.headCoverage] = share((t) => terms.head.includes(t));
+    x[FEATURE_INDEX.tailOnly] = terms.tail.length > 0 ? share((t) => terms.tail.includes(t)) : 0;
+    x[FEATURE_INDEX.brandInQuery] = terms.brand !== undefined && query.termSet.has(terms.brand) ? 1 : 0;
     return { product, terms, x };
   });
 

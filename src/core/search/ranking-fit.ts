@@ -75,24 +75,75 @@ function idealDcg(q: TrainingQuery): number {
   return grades.slice(0, 10).reduce((s, g, i) => s + (2 ** Math.max(0, g) - 1) / Math.log2(i + 2), 0);
 }
 
-/** Mean NDCG@10 of `queries` ranked by w·x; `ideal` holds each query's ideal DCG (0: skipped). */
-function meanNdcg(queries: readonly TrainingQuery[], ideal: readonly number[], w: readonly number[]): number {
-  let sum = 0;
-  let n = 0;
-  queries.forEach((q, qi) => {
-    if (ideal[qi] === 0) return;
-    const scored = q.rows.map((r) => {
-      let z = 0;
-      for (let k = 0; k < w.length; k++) z += w[k]! * r.x[k]!;
-      return { z, g: r.grade ?? 0 };
-    });
-    scored.sort((a, b) => b.z - a.z);
-    let dcg = 0;
-    for (let i = 0; i < Math.min(10, scored.length); i++) dcg += (2 ** Math.max(0, scored[i]!.g) - 1) / Math.log2(i + 2);
-    sum += dcg / ideal[qi]!;
-    n++;
+/**
+ * Queries packed for fast scoring: each query's features as one row-major array and each row's
+ * gain, so a trial weight vector costs one pass over the numbers and a top-10 selection.
+ */
+interface Packed {
+  x: Float64Array[];
+  gains: Float64Array[];
+  ideal: number[];
+  d: number;
+}
+
+function pack(queries: readonly TrainingQuery[]): Packed {
+  const d = queries.find((q) => q.rows.length > 0)?.rows[0]!.x.length ?? 0;
+  const x: Float64Array[] = [];
+  const gains: Float64Array[] = [];
+  const ideal: number[] = [];
+  for (const q of queries) {
+    const i = idealDcg(q);
+    if (i === 0) continue;
+    const m = new Float64Array(q.rows.length * d);
+    q.rows.forEach((r, j) => m.set(r.x, j * d));
+    x.push(m);
+    gains.push(Float64Array.from(q.rows, (r) => 2 ** Math.max(0, r.grade ?? 0) - 1));
+    ideal.push(i);
+  }
+  return { x, gains, ideal, d };
+}
+
+const DISCOUNT = Array.from({ length: 10 }, (_, i) => 1 / Math.log2(i + 2));
+
+/** NDCG@10 of one query from its scores: the ten best by selection, ties kept in row order. */
+function queryNdcg(z: Float64Array, gains: Float64Array, ideal: number): number {
+  const n = z.length;
+  const k = Math.min(10, n);
+  const top: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (top.length === k && z[i]! <= z[top[k - 1]!]!) continue;
+    let j = top.length < k ? top.length : k - 1;
+    if (top.length < k) top.push(i);
+    while (j > 0 && z[top[j - 1]!]! < z[i]!) {
+      top[j] = top[j - 1]!;
+      j--;
+    }
+    top[j] = i;
+  }
+  let dcg = 0;
+  for (let i = 0; i < top.length; i++) dcg += gains[top[i]!]! * DISCOUNT[i]!;
+  return dcg / ideal;
+}
+
+function scoresOf(p: Packed, w: readonly number[]): Float64Array[] {
+  return p.x.map((m) => {
+    const n = m.length / p.d;
+    const z = new Float64Array(n);
+    for (let r = 0; r < n; r++) {
+      let s = 0;
+      for (let k = 0; k < p.d; k++) s += w[k]! * m[r * p.d + k]!;
+      z[r] = s;
+    }
+    return z;
   });
-  return n === 0 ? 0 : sum / n;
+}
+
+/** Mean NDCG@10 of packed queries ranked by w·x (queries without a positive grade are not in the pack). */
+function meanNdcg(p: Packed, w: readonly number[]): number {
+  const z = scoresOf(p, w);
+  let sum = 0;
+  z.forEach((zq, q) => (sum += queryNdcg(zq, p.gains[q]!, p.ideal[q]!)));
+  return p.ideal.length === 0 ? 0 : sum / p.ideal.length;
 }
 
 /**
@@ -100,23 +151,40 @@ function meanNdcg(queries: readonly TrainingQuery[], ideal: readonly number[], w
  * moved by a few relative steps, keeping a move when the training NDCG rises. It starts from
  * the better of the pointwise fit and BM25 alone, so it is never worse on its training queries
  * than ranking by full text only (measured on Home Depot, where the pointwise fit alone was).
+ * A trial moves one weight, so its scores are the kept scores plus step × that feature (with
+ * the packed queries this made fitting Home Depot's 1,500 queries about 4× faster). Four
+ * rounds rather than two: +0.0014 NDCG@10 on Home Depot (first 1,500 dev queries, 5-fold CV),
+ * unchanged on CrowdFlower; finer steps (±0.03) did not help.
  */
-function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 2): number[] {
-  const ideal = queries.map((q) => idealDcg(q));
+function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 4): number[] {
+  const p = pack(queries);
   let best = [...starts[0]!];
-  let bestScore = meanNdcg(queries, ideal, best);
+  let bestScore = meanNdcg(p, best);
   for (const start of starts.slice(1)) {
-    const score = meanNdcg(queries, ideal, start);
+    const score = meanNdcg(p, start);
     if (score > bestScore) [best, bestScore] = [[...start], score];
   }
+  let z = scoresOf(p, best);
+  const trialZ = z.map((zq) => new Float64Array(zq.length));
   const scale = Math.max(...best.map(Math.abs)) || 1;
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < best.length; k++) {
       for (const step of [-1, -0.3, -0.1, 0.1, 0.3, 1]) {
-        const trial = [...best];
-        trial[k]! += step * scale;
-        const score = meanNdcg(queries, ideal, trial);
-        if (score > bestScore + 1e-6) [best, bestScore] = [trial, score];
+        const delta = step * scale;
+        let sum = 0;
+        z.forEach((zq, q) => {
+          const m = p.x[q]!;
+          const t = trialZ[q]!;
+          for (let r = 0; r < zq.length; r++) t[r] = zq[r]! + delta * m[r * p.d + k]!;
+          sum += queryNdcg(t, p.gains[q]!, p.ideal[q]!);
+        });
+        const score = p.ideal.length === 0 ? 0 : sum / p.ideal.length;
+        if (score > bestScore + 1e-6) {
+          best = [...best];
+          best[k]! += delta;
+          bestScore = score;
+          z = trialZ.map((t) => Float64Array.from(t));
+        }
       }
     }
   }
@@ -125,15 +193,23 @@ function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (r
 
 type RankerFit = (queries: readonly TrainingQuery[]) => number[];
 
+/** Coordinate ascent starts from the pointwise fit of the same queries: fitted once, not twice. */
+const pointwiseFits = new WeakMap<readonly TrainingQuery[], number[]>();
 const pointwiseFit: RankerFit = (queries) => {
-  const rows = queries.flatMap((q) => q.rows);
-  return fitLogistic(
-    rows.map((r) => r.x),
-    rows.map((r) => gain(r.grade)),
-  ).slice(1);
+  let w = pointwiseFits.get(queries);
+  if (!w) {
+    const rows = queries.flatMap((q) => q.rows);
+    w = fitLogistic(
+      rows.map((r) => r.x),
+      rows.map((r) => gain(r.grade)),
+    ).slice(1);
+    pointwiseFits.set(queries, w);
+  }
+  return w;
 };
 const bm25Only = FEATURE_NAMES.map((name) => (name === 'bm25' ? 1 : 0));
 const ascentFit: RankerFit = (queries) => coordinateAscent(queries, [pointwiseFit(queries), bm25Only]);
+
 
 /**
  * Which fit generalises is a property of the data: coordinate ascent won on Home Depot (7,077
@@ -144,9 +220,9 @@ const ascentFit: RankerFit = (queries) => coordinateAscent(queries, [pointwiseFi
 function fitRanker(queries: readonly TrainingQuery[]): number[] {
   const held = queries.filter((_, i) => i % 5 === 4);
   const train = queries.filter((_, i) => i % 5 !== 4);
-  const ideal = held.map((q) => idealDcg(q));
+  const packed = pack(held);
   const fits: RankerFit[] = [pointwiseFit, ascentFit];
-  const scores = fits.map((fit) => meanNdcg(held, ideal, fit(train)));
+  const scores = fits.map((fit) => meanNdcg(packed, fit(train)));
   return fits[scores.indexOf(Math.max(...scores))]!(queries);
 }
 
