@@ -190,8 +190,19 @@ const PRF_DEPTH = 10;
  * at fitting time and at serving time.
  */
 export const FIRST_PASS_WEIGHTS = { cosine: 6.5, bm25: 1.2, coverage: 2.2, titleCoverage: 1.6 } as const satisfies Partial<Record<FeatureName, number>>;
-const firstPass = (x: readonly number[]) =>
-  Object.entries(FIRST_PASS_WEIGHTS).reduce((s, [name, w]) => s + w * x[FEATURE_INDEX[name as FeatureName]]!, 0);
+const FIRST_PASS = Object.entries(FIRST_PASS_WEIGHTS).map(([name, w]) => [FEATURE_INDEX[name as FeatureName], w] as const);
+const firstPass = (x: readonly number[]) => {
+  let s = 0;
+  for (const [i, w] of FIRST_PASS) s += w * x[i]!;
+  return s;
+};
+
+/** How many of `items` are in `set`. */
+function countIn(items: readonly string[], set: ReadonlySet<string>): number {
+  let n = 0;
+  for (let i = 0; i < items.length; i++) if (set.has(items[i]!)) n += 1;
+  return n;
+}
 
 /** Features for the union of both retrievals. */
 export function computeFeatures(
@@ -214,7 +225,12 @@ export function computeFeatures(
     if (r.vector) vectors.set(r.product.productId, r.vector);
   }
 
-  const rows: FeatureRow[] = [...products.values()].map((product) => {
+  // One pass over the query's terms per candidate, without closures or intermediate arrays:
+  // this loop runs for every candidate of every search (measured: 2.3 → ? ms per search at 200
+  // candidates).
+  const qTerms = query.terms;
+  const rows: FeatureRow[] = [];
+  for (const product of products.values()) {
     const terms = productTerms(product);
     const lex = lexicalById.get(product.productId);
     const den = denseById.get(product.productId);
@@ -222,32 +238,46 @@ export function computeFeatures(
     // gives the exact cosine, else the lowest the vector search returned bounds it.
     const vector = vectors.get(product.productId);
     const cosine = den?.cosine ?? (vector && queryVector ? cosineOf(queryVector, vector) : lowestCosine);
-    const share = (has: (t: string) => boolean) => query.terms.reduce((s, t) => s + (has(t.term) ? t.weight : 0), 0) / idfSum;
+    let covered = 0;
+    let titleCovered = 0;
+    let inTitle = 0;
+    let headCovered = 0;
+    let tailCovered = 0;
+    for (let i = 0; i < qTerms.length; i++) {
+      const { term, weight } = qTerms[i]!;
+      if (terms.all.has(term)) covered += weight;
+      if (terms.titleSet.has(term)) {
+        titleCovered += weight;
+        inTitle += 1;
+      }
+      if (terms.head.includes(term)) headCovered += weight;
+      if (terms.tail.length > 0 && terms.tail.includes(term)) tailCovered += weight;
+    }
     const x = new Array<number>(FEATURE_NAMES.length).fill(0);
     x[FEATURE_INDEX.bm25] = lex ? lex.bm25 / maxBm25 : 0;
     x[FEATURE_INDEX.bm25Query] = lex ? lex.bm25 / idfSum : 0;
     x[FEATURE_INDEX.cosine] = cosine;
-    x[FEATURE_INDEX.coverage] = share((t) => terms.all.has(t));
-    x[FEATURE_INDEX.titleCoverage] = share((t) => terms.titleSet.has(t));
-    x[FEATURE_INDEX.titleShare] = query.terms.length ? query.terms.filter((t) => terms.titleSet.has(t.term)).length / query.terms.length : 0;
-    x[FEATURE_INDEX.allInTitle] = query.terms.length > 0 && query.terms.every((t) => terms.titleSet.has(t.term)) ? 1 : 0;
-    x[FEATURE_INDEX.numbers] = query.numbers.length ? query.numbers.filter((t) => terms.all.has(t)).length / query.numbers.length : 0.5;
+    x[FEATURE_INDEX.coverage] = covered / idfSum;
+    x[FEATURE_INDEX.titleCoverage] = titleCovered / idfSum;
+    x[FEATURE_INDEX.titleShare] = qTerms.length ? inTitle / qTerms.length : 0;
+    x[FEATURE_INDEX.allInTitle] = qTerms.length > 0 && inTitle === qTerms.length ? 1 : 0;
+    x[FEATURE_INDEX.numbers] = query.numbers.length ? countIn(query.numbers, terms.all) / query.numbers.length : 0.5;
     x[FEATURE_INDEX.lastInTitle] = query.last !== undefined && terms.titleSet.has(query.last) ? 1 : 0;
     x[FEATURE_INDEX.firstInTitle] = query.first !== undefined && terms.titleSet.has(query.first) ? 1 : 0;
-    x[FEATURE_INDEX.bigrams] = query.bigrams.length ? query.bigrams.filter((b) => terms.titleBigrams.has(b)).length / query.bigrams.length : 0;
+    x[FEATURE_INDEX.bigrams] = query.bigrams.length ? countIn(query.bigrams, terms.titleBigrams) / query.bigrams.length : 0;
     x[FEATURE_INDEX.lexicalRank] = lex ? 1 / (1 + lex.rank) : 0;
     x[FEATURE_INDEX.denseRank] = den ? 1 / (1 + den.rank) : 0;
     x[FEATURE_INDEX.inLexical] = lex ? 1 : 0;
     x[FEATURE_INDEX.inDense] = den ? 1 : 0;
     x[FEATURE_INDEX.titleLength] = Math.log(1 + terms.title.length);
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
-    x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? query.trigrams.filter((t) => terms.titleTrigrams.has(t)).length / query.trigrams.length : 0;
+    x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? countIn(query.trigrams, terms.titleTrigrams) / query.trigrams.length : 0;
     x[FEATURE_INDEX.headNoun] = terms.headNoun !== undefined && query.termSet.has(terms.headNoun) ? 1 : 0;
-    x[FEATURE_INDEX.headCoverage] = share((t) => terms.head.includes(t));
-    x[FEATURE_INDEX.tailOnly] = terms.tail.length > 0 ? share((t) => terms.tail.includes(t)) : 0;
+    x[FEATURE_INDEX.headCoverage] = headCovered / idfSum;
+    x[FEATURE_INDEX.tailOnly] = tailCovered / idfSum;
     x[FEATURE_INDEX.brandInQuery] = terms.brand !== undefined && query.termSet.has(terms.brand) ? 1 : 0;
-    return { product, terms, x };
-  });
+    rows.push({ product, terms, x });
+  }
 
   addFeedbackFeatures(rows, vectors, lexicon);
   return rows;
