@@ -62,20 +62,8 @@ export interface KeyRepository {
   countOtherDurableAdmins(accountId: string, excludeId: string, now: Date): Promise<number>;
 }
 
-/** A key found by its secret, and the rate-limit step taken for it (null: the key is not usable now, nothing spent). */
-export interface KeyAndSpend {
-  key: StoredKey;
-  spent: { allowed: boolean; tatMs: number } | null;
-}
-
 export interface KeyStore extends KeyRepository {
   findBySecretHash(secretHash: string): Promise<StoredKey | null>;
-  /**
-   * findBySecretHash and, when the key is usable at `now`, RateLimitStore.consume on its bucket
-   * (`key:<id>`, increment windowMs / its rate limit × cost) in one statement: the hot path of
-   * every request.
-   */
-  findBySecretHashAndSpend(secretHash: string, spend: { now: Date; windowMs: number; cost: number }): Promise<KeyAndSpend | null>;
   /** Writes last_used_at unless another write happened within the last minute (any process). */
   touchLastUsed(id: string, now: Date): Promise<void>;
   /** Persists a status the clock has already made effective (grace over, expiry reached). */

@@ -30,10 +30,10 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (request.is404 || scope === undefined) return;
-    const result = await core.auth.admit(extractApiKey(request), core.rateLimiter);
+    const result = await core.auth.authenticate(extractApiKey(request));
     if (!result.ok) throw authFailureError(result.reason);
     request.principal = result.principal;
-    const decision = result.rateLimit;
+    const decision = await core.rateLimiter.consume(result.principal);
     if (decision !== null) {
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimitedError(decision);

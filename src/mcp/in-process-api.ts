@@ -29,9 +29,9 @@ export function createInProcessApi(core: Core, caller: Caller): AisleApi {
 
 /** What the REST auth hook does before a handler runs: key → principal, then one rate-limit unit. */
 async function admit(core: Core, apiKey: string): Promise<Principal> {
-  const result = await core.auth.admit(apiKey, core.rateLimiter);
+  const result = await core.auth.authenticate(apiKey);
   if (!result.ok) throw authFailureError(result.reason);
-  const decision = result.rateLimit;
+  const decision = await core.rateLimiter.consume(result.principal);
   if (decision !== null && !decision.allowed) throw rateLimitedError(decision);
   return result.principal;
 }

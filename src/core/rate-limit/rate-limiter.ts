@@ -4,9 +4,6 @@ import type { Logger, Principal, RateLimitStore } from '../ports.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
-/** One budget per key, shared by every process and both APIs (KeyStore.findBySecretHashAndSpend names it the same). */
-export const rateLimitBucket = (principal: Pick<Principal, 'keyId'>) => `key:${principal.keyId}`;
-
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -40,20 +37,12 @@ export class RateLimiter {
     const nowMs = this.deps.clock.now().getTime();
     let result;
     try {
-      result = await this.deps.store.consume(rateLimitBucket(principal), nowMs, intervalMs * cost, windowMs);
+      result = await this.deps.store.consume(`key:${principal.keyId}`, nowMs, intervalMs * cost, windowMs);
     } catch (err) {
       this.storeFailures += 1;
       this.deps.logger.error({ err, failures: this.storeFailures }, 'rate limiter store failed; request allowed');
       return null;
     }
-    return this.decision(principal, nowMs, result, cost);
-  }
-
-  /** The decision for a step the store has taken: consume() above, or the key lookup's statement (Authenticator.admit). */
-  decision(principal: Principal, nowMs: number, result: { allowed: boolean; tatMs: number }, cost = 1): RateLimitDecision {
-    const limit = principal.rateLimitPerMinute;
-    const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
-    const intervalMs = windowMs / limit;
     const ahead = Math.max(0, result.tatMs - nowMs);
     const remaining = Math.max(0, Math.floor((windowMs - ahead + 1e-6) / intervalMs));
     const retryAfterMs = result.allowed ? 0 : ahead + intervalMs * cost - windowMs;
@@ -77,7 +66,7 @@ export class RateLimiter {
     const nowMs = this.deps.clock.now().getTime();
     let tatMs: number | null = null;
     try {
-      tatMs = await this.deps.store.peek(rateLimitBucket(principal));
+      tatMs = await this.deps.store.peek(`key:${principal.keyId}`);
     } catch (err) {
       this.deps.logger.error({ err }, 'rate limiter store failed; reporting a full budget');
     }

@@ -1,4 +1,4 @@
-import type { KeyAndSpend, KeyCursor, KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/ports.js';
+import type { KeyCursor, KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/ports.js';
 import type { Scope } from '../../core/keys/scopes.js';
 import type { Db, Queryable } from './db.js';
 
@@ -23,29 +23,6 @@ const COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_us
 // Authentication runs this on every request: the statement text is built once.
 const FIND_BY_SECRET_HASH = `SELECT ${COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`;
-
-/**
- * The key lookup and the rate-limit spend of one request in one statement (one round trip, one
- * commit): the GCRA step of rate-limit-store.ts, applied only when the key is usable now (the SQL
- * form of effectiveStatus() === 'active'), so a refused key still spends no budget. The last
- * SELECT reads the bucket as it was before this statement; it is used only when nothing was
- * spent, when the row did not change. $1 secret hash, $2 now (ms), $3 window (ms), $4 cost,
- * $5 now (timestamp).
- */
-const FIND_AND_SPEND = `WITH k AS (${FIND_BY_SECRET_HASH}),
-  live AS (
-    SELECT 'key:' || k.id AS bucket, $3::float8 / k.rate_limit_per_minute * $4::float8 AS increment FROM k
-    WHERE k.status = 'active' AND (k.revoke_at IS NULL OR k.revoke_at > $5) AND (k.expires_at IS NULL OR k.expires_at > $5)
-  ),
-  spent AS (
-    INSERT INTO rate_limits AS r (bucket, tat_ms) SELECT bucket, $2::float8 + increment FROM live
-    ON CONFLICT (bucket) DO UPDATE SET tat_ms = GREATEST(r.tat_ms, $2::float8) + (SELECT increment FROM live)
-      WHERE GREATEST(r.tat_ms, $2::float8) + (SELECT increment FROM live) - $2::float8 <= $3::float8
-    RETURNING tat_ms
-  )
-  SELECT k.*, EXISTS (SELECT 1 FROM live) AS live, (SELECT tat_ms FROM spent) AS spent_tat_ms,
-    (SELECT tat_ms FROM rate_limits WHERE bucket = 'key:' || k.id) AS prior_tat_ms
-  FROM k`;
 
 // "Live" and "durable admin" are the SQL forms of effectiveStatus() in core/keys/key-status.ts.
 const LIVE = `status IN ('active', 'disabled') AND (revoke_at IS NULL OR revoke_at > $2) AND (expires_at IS NULL OR expires_at > $2)`;
@@ -136,24 +113,6 @@ export class PgKeyStore extends PgKeyRepository implements KeyStore {
   async findBySecretHash(secretHash: string): Promise<StoredKey | null> {
     const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject' }>(FIND_BY_SECRET_HASH, [secretHash]);
     return rows[0] ? { ...toStoredKey(rows[0]), piiPolicy: rows[0].pii_policy } : null;
-  }
-
-  async findBySecretHashAndSpend(secretHash: string, spend: { now: Date; windowMs: number; cost: number }): Promise<KeyAndSpend | null> {
-    const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject'; live: boolean; spent_tat_ms: number | null; prior_tat_ms: number | null }>(FIND_AND_SPEND, [
-      secretHash,
-      spend.now.getTime(),
-      spend.windowMs,
-      spend.cost,
-      spend.now,
-    ]);
-    const row = rows[0];
-    if (!row) return null;
-    const key = { ...toStoredKey(row), piiPolicy: row.pii_policy };
-    if (!row.live) return { key, spent: null };
-    return {
-      key,
-      spent: row.spent_tat_ms !== null ? { allowed: true, tatMs: row.spent_tat_ms } : { allowed: false, tatMs: row.prior_tat_ms ?? spend.now.getTime() },
-    };
   }
 
   async touchLastUsed(id: string, now: Date): Promise<void> {
