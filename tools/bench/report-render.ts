@@ -43,7 +43,19 @@ function targets(runs: BenchRun[]): string {
   const clicks = find(runs, 'clicks') as { clicks_per_s?: number; clicks_p99_ms?: number; db?: string } | undefined;
   const s = load?.search_only;
   const c = load?.mixed?.click;
+  const single = find(runs, 'search') as { http_p50_ms?: number; http_p99_ms?: number; db?: string } | undefined;
+  const evalOf = (set: string) => runs.flatMap((r) => r.json).find((j) => j.bench === 'eval' && j.set === set) as { queries?: number; systems?: Record<string, { ndcg: number }> } | undefined;
+  const cfRun = evalOf('crowdflower');
+  const hdRun = evalOf('homedepot');
+  const cf = cfRun?.systems?.['Aisle rerank']?.ndcg;
+  const hd = hdRun?.systems?.['Aisle rerank']?.ndcg;
   const rows: string[][] = [
+    // Issue 4: one client at a time, and relevance on the dev splits.
+    [`search p50, single client (bench:search${single?.db ? `, ${single.db}` : ''})`, '≤ 15 ms', single?.http_p50_ms !== undefined ? `${single.http_p50_ms} ms` : '-', verdict(single?.http_p50_ms, 15, 'max')],
+    ['search p99, single client', '≤ 50 ms', single?.http_p99_ms !== undefined ? `${single.http_p99_ms} ms` : '-', verdict(single?.http_p99_ms, 50, 'max')],
+    [`NDCG@10 rerank, CrowdFlower dev (eval${cfRun?.queries ? `, ${cfRun.queries} queries` : ''})`, '≥ 0.80', cf !== undefined ? cf.toFixed(4) : '-', verdict(cf, 0.8, 'min')],
+    [`NDCG@10 rerank, Home Depot dev (eval${hdRun?.queries ? `, ${hdRun.queries} queries` : ''})`, '≥ 0.45', hd !== undefined ? hd.toFixed(4) : '-', verdict(hd, 0.45, 'min')],
+    // Issue 8: under load.
     ['search p50, 16 connections (bench:load, search alone)', '≤ 15 ms', s ? `${s.p50_ms} ms` : '-', verdict(s?.p50_ms, 15, 'max')],
     ['search p99, 16 connections', '≤ 50 ms', s ? `${s.p99_ms} ms` : '-', verdict(s?.p99_ms, 50, 'max')],
     ['searches/s, 16 connections', '≥ 200', s ? s.rps.toFixed(1) : '-', verdict(s?.rps, 200, 'min')],
