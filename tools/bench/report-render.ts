@@ -105,7 +105,7 @@ function targets(runs: BenchRun[]): string {
         `its own cost is small, its latency is that of the queue. Keeping clicks fast under search load needs spare CPU for the API processes (more processes than searches keep busy), or clicks and redirects routed to processes of their own behind the balancer.`,
     );
   }
-  return `${md(['target (issue 8)', 'target', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
+  return `${md(['target (issues 4 and 8)', 'target', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
 }
 
 function renderLoad(j: Record<string, unknown>): string {

@@ -48,9 +48,11 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
 
 const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
 
-function commandLine(name: string): string {
+function commandLine(name: string, json: readonly Record<string, unknown>[] = []): string {
   const b = BENCHES[name]!;
-  const db = b.needsPostgres || name === 'search' || name === 'clicks' || name === 'webhooks' ? 'DATABASE_URL=postgres://… ' : '';
+  // search, clicks and webhooks run on PGlite unless DATABASE_URL is set; their output says which.
+  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks'].includes(name) && Boolean(process.env.DATABASE_URL));
+  const db = onPostgres ? 'DATABASE_URL=postgres://… ' : '';
   return `${db}npm run ${b.script}${b.args.length ? ` -- ${b.args.join(' ')}` : ''}`;
 }
 
@@ -92,7 +94,8 @@ async function main(): Promise<void> {
     const file = reused.get(name);
     if (file) {
       const stdout = readFileSync(file, 'utf8');
-      runs.push({ name, command: commandLine(name), stdout, json: benchJson(stdout), status: `figures from an earlier run of the same command (${file})` });
+      const json = benchJson(stdout);
+      runs.push({ name, command: commandLine(name, json), stdout, json, status: `figures from an earlier run of the same command (${file})` });
       continue;
     }
     if (BENCHES[name]!.needsPostgres && !process.env.DATABASE_URL) {
@@ -105,7 +108,8 @@ async function main(): Promise<void> {
     }
     process.stderr.write(`bench:report: running ${commandLine(name)}\n`);
     const r = await run(name, logDir);
-    runs.push({ name, command: commandLine(name), stdout: r.stdout, json: benchJson(r.stdout), status: r.code === 0 ? `ran in ${r.seconds} s` : `FAILED (exit ${r.code}) after ${r.seconds} s` });
+    const json = benchJson(r.stdout);
+    runs.push({ name, command: commandLine(name, json), stdout: r.stdout, json, status: r.code === 0 ? `ran in ${r.seconds} s` : `FAILED (exit ${r.code}) after ${r.seconds} s` });
   }
   const cpuList = cpus();
   const git = (() => {
