@@ -1,8 +1,6 @@
 import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
 
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
-
 interface Statement {
   name: string;
   /** Parameter type OIDs as the server inferred them: they pick PGlite's serializer per value. */
@@ -51,7 +49,7 @@ export class PglitePrepared {
   private async prepare(sql: string): Promise<Statement> {
     const name = `aisle_${++this.next}`;
     const { messages } = await this.pglite.execProtocol(concat([...this.closing(), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages as never) };
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     this.statements.set(sql, statement);
     return statement;
   }
@@ -72,7 +70,7 @@ export class PglitePrepared {
         protocol.serialize.sync(),
       ]),
     );
-    return (parse.parseResults(messages as BackendMessage[] as never, this.pglite.parsers)[0]?.rows ?? []) as R[];
+    return (parse.parseResults(messages, this.pglite.parsers)[0]?.rows ?? []) as R[];
   }
 
   private closing(): Uint8Array[] {
