@@ -32,7 +32,7 @@ import { readFeed } from '../../src/ingest/formats/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
-import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
+import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer } from './lib.js';
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({ options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' } } });
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       const key = await createBenchKey(server.core, 1_000_000);
       // Every measured search has a query text of its own: the embedder's query cache must not
       // answer a repeat. The two clients alternate in rounds, so drifting load hits both alike.
-      const count = Number(values.queries);
+      const count = positiveNumber(values.queries, 300, 'queries', true);
       const all = await queryTexts((1 + 2 * ROUNDS) * count);
       const warmUp = all.slice(2 * ROUNDS * count);
       const queries = all.slice(0, count);
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
         stage.write.push(performance.now() - t);
       }
 
-      const duration = Number(values.duration);
+      const duration = positiveNumber(values.duration, 10, 'duration');
       const headers = { 'x-api-key': key };
       const bodies = queries.slice(0, 200).map((query) => JSON.stringify({ query, limit: 10 }));
       const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: duration, connections: 16 });
