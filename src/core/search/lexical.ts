@@ -97,23 +97,55 @@ export function lexicalTerms(text: string): string[] {
 /** Bounded Damerau-Levenshtein distance; returns max + 1 as soon as the distance must exceed max. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(3 * width * 2);
+  // Three rows of one scratch buffer (two back, one back, this one), rotated by offset: the
+  // vocabulary scan calls this thousands of times a query, so nothing is allocated per call.
+  let prev2 = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j <= b.length; j++) rows[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    const ai = a.charCodeAt(i - 1);
+    rows[row] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      row.push(v);
-      rowMin = Math.min(rowMin, v);
+      const bj = b.charCodeAt(j - 1);
+      let v = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) v = Math.min(v, rows[prev2 + j - 2]! + 1);
+      rows[row + j] = v;
+      if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
+    const free = prev2;
     prev2 = prev;
     prev = row;
+    row = free;
   }
-  return prev[b.length]!;
+  return rows[prev + b.length]!;
 }
+
+let rows = new Int32Array(96);
+
+/** The set of letters a–z in a word, as bits. */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) - 97);
+  return mask;
+}
+
+function bitCount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
+}
+
+/**
+ * A lower bound of the edit distance from the letter sets alone: every letter one word has and
+ * the other lacks needs an edit of its own (a transposition adds or removes none). It rules out
+ * most of the vocabulary before the distance is computed, and never a word within reach.
+ */
+const lettersApart = (a: number, b: number) => Math.max(bitCount(a & ~b), bitCount(b & ~a));
 
 export interface Correction {
   from: string;
@@ -128,6 +160,8 @@ export class Lexicon {
   private readonly wordDf = new Map<string, number>();
   private readonly termDf = new Map<string, number>();
   private readonly byLength = new Map<number, string[]>();
+  /** letterMask of each word of byLength, at the same index. */
+  private readonly masksByLength = new Map<number, number[]>();
   /** Corrections already worked out: a scan of the vocabulary costs about a millisecond per unknown word. */
   private readonly corrected = new Map<string, string[] | null>();
   private documents = 0;
@@ -140,8 +174,11 @@ export class Lexicon {
       // Only words seen twice are offered as corrections: a catalog's own typos must not spread.
       if (df < 2 || word.length < 3 || !/^[a-z]+$/.test(word)) continue;
       const list = lexicon.byLength.get(word.length) ?? [];
+      const masks = lexicon.masksByLength.get(word.length) ?? [];
       list.push(word);
+      masks.push(letterMask(word));
       lexicon.byLength.set(word.length, list);
+      lexicon.masksByLength.set(word.length, masks);
     }
     return lexicon;
   }
@@ -204,9 +241,15 @@ export class Lexicon {
     let best: string | null = null;
     let bestDistance = max + 1;
     let bestDf = 0;
+    const mask = letterMask(word);
     for (let length = word.length - max; length <= word.length + max; length++) {
-      for (const candidate of this.byLength.get(length) ?? []) {
-        const d = editDistance(word, candidate, Math.min(max, bestDistance));
+      const candidates = this.byLength.get(length) ?? [];
+      const masks = this.masksByLength.get(length) ?? [];
+      for (let k = 0; k < candidates.length; k++) {
+        const bound = Math.min(max, bestDistance);
+        if (lettersApart(mask, masks[k]!) > bound) continue;
+        const candidate = candidates[k]!;
+        const d = editDistance(word, candidate, bound);
         const df = this.wordDf.get(candidate)!;
         if (d < bestDistance || (d === bestDistance && d <= max && df > bestDf)) {
           best = candidate;

@@ -50,6 +50,32 @@ describe('editDistance', () => {
     expect(editDistance('screwdrvier', 'screwdriver', 2)).toBe(1);
     expect(editDistance('abc', 'xyzzy', 2)).toBe(3);
   });
+
+  it('agrees with the textbook recurrence on random words, long ones included', () => {
+    // Optimal string alignment distance, one fresh table per pair: the definition, unoptimised.
+    const reference = (a: string, b: string) => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      }
+      return d[a.length]![b.length]!;
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const word = (n: number) => Array.from({ length: n }, () => 'abcd'[Math.floor(random() * 4)]).join('');
+    for (let k = 0; k < 2000; k++) {
+      const a = word(1 + Math.floor(random() * (k % 50 === 0 ? 120 : 9)));
+      const b = random() < 0.5 ? word(1 + Math.floor(random() * 9)) : a.slice(0, -1) + word(1);
+      const max = Math.floor(random() * 4);
+      const d = reference(a, b);
+      // Within the bound the distance itself; beyond it only "more than max" is promised.
+      if (d <= max) expect(editDistance(a, b, max), `${a} ${b} ${max}`).toBe(d);
+      else expect(editDistance(a, b, max), `${a} ${b} ${max}`).toBeGreaterThan(max);
+    }
+  });
 });
 
 describe('Lexicon', () => {
