@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUseLiteSession, USE_LITE_BUILDER_VERSION, type UseLiteModelInfo } from '../../src/embed/use-lite/model-cache.js';
+import type { OnnxSession } from '../../src/embed/use-lite/onnx-thread.js';
 import { maxAbsDiff, tempDir } from './helpers.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -13,7 +14,7 @@ let expected: Float32Array;
 // "running shoes" in USE-lite token ids.
 const RUNNING_SHOES = [1187, 4064];
 
-async function embedWith(session: ort.InferenceSession): Promise<Float32Array> {
+async function embedWith(session: OnnxSession): Promise<Float32Array> {
   const dims = [1, RUNNING_SHOES.length];
   const out = await session.run({
     input_ids: new ort.Tensor('int64', BigInt64Array.from(RUNNING_SHOES.map(BigInt)), dims),

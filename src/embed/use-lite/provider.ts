@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import { AppError } from '../../core/errors.js';
 import type { EmbeddingProvider } from '../provider.js';
 import { openUseLiteSession, type UseLiteModelInfo } from './model-cache.js';
+import { OnnxThread, type OnnxSession } from './onnx-thread.js';
 import { loadUseLiteTokenizer, type UseLiteTokenizer } from './tokenizer.js';
 import { useLiteAssetsDir } from './weights.js';
 
@@ -49,7 +50,7 @@ export async function createUseLiteProvider(options: UseLiteProviderOptions): Pr
     logSeverityLevel: 3,
   };
   const [{ session, info }, tokenizer] = await Promise.all([
-    openUseLiteSession({ cacheDir: options.cacheDir, assetsDir, sessionOptions }),
+    openUseLiteSession({ cacheDir: options.cacheDir, assetsDir, sessionOptions, createSession: (bytes, o) => OnnxThread.create(bytes, o) }),
     loadUseLiteTokenizer(assetsDir, USE_LITE_MAX_TOKENS),
   ]);
   return new OnnxUseLiteProvider(session, tokenizer, info, options.maxBatchSize ?? 32, options.runSize ?? 16);
@@ -61,7 +62,7 @@ class OnnxUseLiteProvider implements UseLiteProvider {
   private closed = false;
 
   constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     private readonly tokenizer: UseLiteTokenizer,
     readonly modelInfo: UseLiteModelInfo,
     readonly maxBatchSize: number,
