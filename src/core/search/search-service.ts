@@ -217,18 +217,22 @@ export async function retrieveCandidates(
   deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'> & { lexicon: CatalogLexicon },
   input: { matchText: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
 ): Promise<Candidate[]> {
+  // The embedding runs on its own thread (the default model) or remotely: start it first, and
+  // correct spelling and send the full-text query while it runs.
+  const embedded = input.retrieval === 'lexical' ? null : deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+  embedded?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const lexicon = await deps.lexicon.get();
   const words = lexicon.correct(requestWords(input.matchText)).words;
   const current = lexicon.correct(requestWords(input.currentQuery)).words;
   let queryVector: Float32Array | null = null;
   const dense = async () => {
-    const [vector] = await deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+    const [vector] = await embedded!;
     queryVector = vector!;
     return deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
   };
-  const [denseResults, lexicalResults] = await Promise.all([
-    input.retrieval === 'lexical' ? [] : dense(),
+  const [lexicalResults, denseResults] = await Promise.all([
     input.retrieval === 'dense' || words.length === 0 ? [] : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
+    input.retrieval === 'lexical' ? [] : dense(),
   ]);
   return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model, queryVector);
 }
