@@ -77,6 +77,8 @@ export class OnnxThread implements OnnxSession {
     this.worker = null;
     if (worker === null) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Held open until it has exited: an unref'd worker would let the process end mid-release.
+    worker.ref();
     worker.postMessage({ kind: 'release' });
     await exited;
   }
