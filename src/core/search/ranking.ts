@@ -139,19 +139,31 @@ const COLOURS = new Set(
   'black white grey gray silver gold red blue navy green olive teal yellow orange pink purple brown beige tan sand cream ivory charcoal graphite slate midnight forest coral mint burgundy maroon khaki'.split(' '),
 );
 
-// Each further variant of a product already ranked keeps this share of its score per variant
-// before it: three colours of one shoe at 0.97 become 0.97, 0.68, 0.48, so other good products
-// come between them, while a family of genuinely relevant products still beats unrelated ones
-// (≤ 0.3). 0.85 was too gentle once IDF weighting made a named product's variants near-certain.
+// Each variant of a product beyond its share of the page keeps this share of its score per
+// variant before it: three colours of one shoe at 0.97 become 0.97, 0.68, 0.48, so other good
+// products come between them, while a family of genuinely relevant products still beats
+// unrelated ones (≤ 0.3). 0.85 was too gentle once IDF weighting made a named product's variants
+// near-certain.
 const VARIANT_DECAY = 0.7;
 
-/** Demotes further colour/size variants of a product so they cannot fill every slot. Input in rank order. */
-export function diversify(ranked: readonly Candidate[]): Candidate[] {
+/**
+ * How many variants of one product rank on their own score: a third of the requested page (at
+ * least one). People choosing between sizes want to see a few; a page of one product's sizes
+ * shows nothing else. Measured (5-fold CV, the learned model, limit 10, so 3 free): NDCG@10 on
+ * Home Depot's first 1,500 dev queries 0.4169 with every further variant demoted → 0.4293 (no
+ * demotion at all: 0.4300, with one product filling all ten slots), CrowdFlower 0.8190 → 0.8223.
+ * Home Depot judges each size and colour of a product separately, and most are relevant.
+ */
+export const variantsShownFreely = (limit: number) => Math.max(1, Math.floor(limit / 3));
+
+/** Demotes colour/size variants of a product beyond a third of the page, so they cannot fill it. Input in rank order. */
+export function diversify(ranked: readonly Candidate[], limit: number): Candidate[] {
+  const free = variantsShownFreely(limit);
   const seen = new Map<string, number>();
   for (const c of ranked) {
     const key = cachedVariantKey(c.product);
     const before = seen.get(key) ?? 0;
-    c.rankScore *= VARIANT_DECAY ** before;
+    if (before >= free) c.rankScore *= VARIANT_DECAY ** (before - free + 1);
     seen.set(key, before + 1);
   }
   return [...ranked].sort((a, b) => b.rankScore - a.rankScore);

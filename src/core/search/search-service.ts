@@ -119,7 +119,7 @@ export class SearchService {
     if (voted) for (const c of candidates) c.rankScore *= voted.get(c.product.productId) ?? 1;
 
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
-    const ranked = this.order(qualifying, request.sort).slice(0, request.limit);
+    const ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit);
 
     const requestId = newId();
     const results: AdResponse[] = ranked.map((c) => this.toAdResponse(c, request, price ?? {}, usedTurn));
@@ -165,8 +165,8 @@ export class SearchService {
     };
   }
 
-  private order(candidates: Candidate[], sort: SearchRequest['sort']): Candidate[] {
-    const byScore = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore));
+  private order(candidates: Candidate[], sort: SearchRequest['sort'], limit: number): Candidate[] {
+    const byScore = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore), limit);
     if (sort === 'relevance') return byScore;
     const dir = sort === 'price_asc' ? 1 : -1;
     // Products without a price go last; ties keep relevance order (stable sort).
