@@ -1,6 +1,6 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
-import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, type AnalyzedQuery, type FeatureName } from './features.js';
+import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, type AnalyzedQuery, type FeatureName, type ProductTerms } from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
@@ -86,6 +86,40 @@ const displayWord = (w: string) => {
 };
 
 
+/** A query word as explanations show it, and the terms a product must have to match it. */
+interface WordTerms {
+  shown: string;
+  terms: string[];
+}
+
+/**
+ * A candidate whose matched words are worked out when an explanation asks for them: only the
+ * returned few ever do, and doing it for all ~200 candidates was a fifth of what a search
+ * allocated (148 of 816 KB, V8 sampling heap profile on the Home Depot catalog).
+ */
+class RankedCandidate implements Candidate {
+  private matched: string[] | null = null;
+
+  constructor(
+    readonly product: CatalogProduct,
+    readonly x: number[],
+    readonly score: number,
+    public probability: number,
+    public rankScore: number,
+    private readonly terms: ProductTerms,
+    private readonly wordTerms: readonly WordTerms[],
+  ) {}
+
+  get cosine(): number {
+    return this.x[FEATURE_INDEX.cosine]!;
+  }
+
+  get matchedTerms(): string[] {
+    this.matched ??= [...new Set(this.wordTerms.filter((q) => q.terms.every((t) => this.terms.all.has(t))).map((q) => q.shown))];
+    return this.matched;
+  }
+}
+
 /** Merges the two retrievals into scored candidates. */
 export function rankCandidates(
   query: AnalyzedQuery & { words: readonly string[] },
@@ -101,8 +135,7 @@ export function rankCandidates(
   return computeFeatures(query, lexical, dense, lexicon, queryVector).map(({ product, terms, x }) => {
     const score = scoreRow(x, model.bias, w);
     const probability = toProbability(score, model);
-    const matchedTerms = [...new Set(wordTerms.filter((q) => q.terms.every((t) => terms.all.has(t))).map((q) => q.shown))];
-    return { product, x, cosine: x[FEATURE_INDEX.cosine]!, matchedTerms, score, probability, rankScore: probability };
+    return new RankedCandidate(product, x, score, probability, probability, terms, wordTerms);
   });
 }
 
