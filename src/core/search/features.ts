@@ -17,7 +17,7 @@
  *
  * Tried since and not kept (same measure, replayed from each query's stored candidates; on a
  * rebuilt Home Depot catalog where the rerank scores 0.4169 on the first 1,500, CrowdFlower
- * 0.8190): learned query-word × title-head-noun associations (smoothed log-lift tables fitted on
+ * 0.8190, both with every further variant demoted, before ranking.ts's third-of-the-page rule): learned query-word × title-head-noun associations (smoothed log-lift tables fitted on
  * the training folds only, stacked) 0.4184 / 0.8128 (on all 7,077 Home Depot dev queries 0.4142
  * → 0.4144, so more data does not rescue it), × every title word 0.4184 / 0.8067; each
  * query's x / max for the coverage features 0.4173 / 0.8156; query length × five features 0.4159
