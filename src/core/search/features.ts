@@ -17,11 +17,12 @@
  *
  * Tried since and not kept (same measure, replayed from each query's stored candidates; on a
  * rebuilt Home Depot catalog where the rerank scores 0.4169 on the first 1,500, CrowdFlower
- * 0.8190, both with every further variant demoted, before ranking.ts's third-of-the-page rule): learned query-word × title-head-noun associations (smoothed log-lift tables fitted on
- * the training folds only, stacked) 0.4184 / 0.8128 (on all 7,077 Home Depot dev queries 0.4142
- * → 0.4144, so more data does not rescue it), × every title word 0.4184 / 0.8067; each
- * query's x / max for the coverage features 0.4173 / 0.8156; query length × five features 0.4159
- * / 0.8081; a conflicting measure (the query's "cuft11" against the title's "cuft4p4") 0.4173 /
+ * 0.8190, both with every further variant demoted, before ranking.ts's third-of-the-page rule):
+ * learned query-word × title-head-noun associations (smoothed log-lift tables fitted on the
+ * training folds only, stacked) 0.4184 / 0.8128 (on all 7,077 Home Depot dev queries 0.4142 →
+ * 0.4144, so more data does not rescue it), × every title word 0.4184 / 0.8067; each query's
+ * x / max for the coverage features 0.4173 / 0.8156; query length × five features 0.4159 /
+ * 0.8081; a conflicting measure (the query's "cuft11" against the title's "cuft4p4") 0.4173 /
  * 0.8036; "-DISCONTINUED" kept out of the head 0.4170 / 0.8190. CrowdFlower's 125 training
  * queries make its figure swing by about ±0.01 with any change to the features (the held-out
  * choice between the pointwise and the ascent fit flips), so gains there below that are noise.

@@ -85,7 +85,6 @@ const displayWord = (w: string) => {
   return (m ? `${m[2]} ${m[1]}` : w).replace(/(\d)p(\d)/g, '$1.$2');
 };
 
-
 /** A query word as explanations show it, and the terms a product must have to match it. */
 interface WordTerms {
   shown: string;

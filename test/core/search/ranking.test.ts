@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 import { diversify, variantKey, type Candidate } from '../../../src/core/search/ranking.js';
+import { makeProduct } from '../../helpers/catalog.js';
 
-const product = (id: string, title: string, attributes: CatalogProduct['attributes'] = {}): CatalogProduct => ({
-  productId: id,
-  externalId: id,
-  title,
-  description: '',
-  url: null,
-  imageUrl: null,
-  priceAmount: null,
-  currency: null,
-  merchant: null,
-  brand: 'Ridgeway',
-  category: [],
-  availability: 'in_stock',
-  disclosureText: null,
-  attributes,
-  lastUpdatedAt: null,
-});
+const product = (id: string, title: string, attributes: CatalogProduct['attributes'] = {}): CatalogProduct =>
+  makeProduct(0, { productId: id, externalId: id, title, description: '', brand: 'Ridgeway', category: [], attributes });
 
 const candidate = (p: CatalogProduct, score: number): Candidate => ({ product: p, x: [], cosine: 0, matchedTerms: [], score, probability: score, rankScore: score });
 
