@@ -48,7 +48,7 @@ export class PglitePrepared {
 
   private async prepare(sql: string): Promise<Statement> {
     const name = `aisle_${++this.next}`;
-    const { messages } = await this.pglite.execProtocol(concat([...this.closing(), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
+    const { messages } = await this.pglite.execProtocol(Buffer.concat([...this.closing(), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     this.statements.set(sql, statement);
     return statement;
@@ -62,7 +62,7 @@ export class PglitePrepared {
       return serialize ? serialize(value) : String(value);
     });
     const { messages } = await this.pglite.execProtocol(
-      concat([
+      Buffer.concat([
         ...this.closing(),
         protocol.serialize.bind({ statement: statement.name, values }),
         protocol.serialize.describe({ type: 'P' }),
@@ -78,14 +78,4 @@ export class PglitePrepared {
     this.toClose = [];
     return out;
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
