@@ -41,6 +41,8 @@ export class OnnxThread implements OnnxSession {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private released = false;
+  /** Runs not yet answered: release waits for them, so the session is never released under a run. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly model: Uint8Array,
@@ -60,11 +62,13 @@ export class OnnxThread implements OnnxSession {
     const wire: Record<string, WireTensor> = {};
     for (const [name, t] of Object.entries(feeds)) wire[name] = { type: t.type, data: t.data, dims: t.dims };
     const id = this.nextId++;
-    const outputs = await new Promise<Record<string, WireTensor>>((resolve, reject) => {
+    const answer = new Promise<Record<string, WireTensor>>((resolve, reject) => {
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ kind: 'run', id, feeds: wire });
     });
+    this.inFlight.add(answer);
+    const outputs = await answer.finally(() => this.inFlight.delete(answer));
     const result: Record<string, ort.Tensor> = {};
     for (const [name, t] of Object.entries(outputs)) result[name] = new ort.Tensor(t.type, t.data as never, t.dims);
     return result;
@@ -73,6 +77,7 @@ export class OnnxThread implements OnnxSession {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
+    await Promise.allSettled([...this.inFlight]);
     const worker = this.worker ?? (await this.starting?.catch(() => null)) ?? null;
     this.worker = null;
     if (worker === null) return;
