@@ -316,11 +316,15 @@ export interface NewFeedback {
   createdAt: Date;
 }
 
-/** One vote as ranking uses it: the latest vote per (search, product). */
+/** One stored vote as ranking reads it. */
 export interface FeedbackVote {
+  /** The feedback row's id. */
+  id: string;
+  requestId: string;
   productId: string;
   relevant: boolean;
   queryVector: Float32Array;
+  createdAt: Date;
 }
 
 export interface FeedbackStore {
@@ -329,8 +333,12 @@ export interface FeedbackStore {
   insert(feedback: NewFeedback): Promise<void>;
   /** Changes whenever the account's feedback changes (in any process); cheap. */
   version(accountId: string): Promise<string>;
-  /** The newest `limit` votes with a vector built by `model`, latest per (request, product). */
-  votes(accountId: string, model: string, limit: number): Promise<FeedbackVote[]>;
+  /**
+   * The account's newest `limit` votes with a vector built by `model` (created at or after
+   * `since` when given), newest first by created_at then id. Every row, a repeated vote on the
+   * same search and product included: the caller keeps the latest of each.
+   */
+  votes(accountId: string, model: string, limit: number, since?: Date): Promise<FeedbackVote[]>;
 }
 
 export interface SecretStore {

@@ -25,7 +25,7 @@ const dot = (a: Float32Array, b: Float32Array): number => {
  * cancels one), each weighted by how close its query is to this one; then a bounded multiplier.
  * Vectors are unit length, so the dot product is the cosine.
  */
-export function demotionFactors(query: Float32Array, votes: readonly FeedbackVote[]): Map<string, number> {
+export function demotionFactors(query: Float32Array, votes: readonly Pick<FeedbackVote, 'productId' | 'relevant' | 'queryVector'>[]): Map<string, number> {
   const net = new Map<string, number>();
   for (const v of votes) {
     if (v.queryVector.length !== query.length) continue;
