@@ -6,6 +6,8 @@ import type { Embedder, FeedbackStore } from '../../../src/core/ports.js';
 import { createEmbedder } from '../../../src/embed/embedder.js';
 import { createLogger } from '../../../src/logger.js';
 import { PgFeedbackStore } from '../../../src/store/pg/feedback-store.js';
+import { ManualClock } from '../../helpers/app.js';
+import { seededRandom } from '../../helpers/catalog.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
 import { tempDir } from '../../helpers/process.js';
 
@@ -27,20 +29,6 @@ afterAll(async () => {
   await embedder.close();
   await testDb.cleanup();
 });
-
-/** A manual clock: the service's only notion of time. */
-const manualClock = (start: number) => ({ t: start, now() { return new Date(this.t); } });
-
-/** mulberry32: the same sequence of votes on every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function newAccount(): Promise<string> {
   const id = randomUUID();
@@ -68,21 +56,21 @@ function vote(accountId: string, search: { id: string; query: number }, productI
 describe('FeedbackService: the votes a long-running process holds', () => {
   it('match a fresh read after every change: new votes, re-votes, a clock 3 s behind, more votes than it considers', async () => {
     const accountId = await newAccount();
-    const clock = manualClock(Date.parse('2026-03-01T12:00:00Z'));
+    const clock = new ManualClock('2026-03-01T12:00:00Z');
     const service = (votesConsidered: number) => new FeedbackService({ store, clock, logger, embedder, votesConsidered });
     const live = service(25);
-    const random = seeded(42);
+    const random = seededRandom(42); // the same sequence of votes on every run
     const products = Array.from({ length: 6 }, () => randomUUID());
     const searches: { id: string; query: number }[] = [];
     let compared = 0;
     let demoted = 0;
     for (let step = 0; step < 90; step++) {
-      clock.t += 400;
+      clock.advance(400);
       const search = searches.length > 0 && random() < 0.3 ? searches[Math.floor(random() * searches.length)]! : await newSearch(accountId, Math.floor(random() * QUERIES.length));
       if (!searches.includes(search)) searches.push(search);
       // Another process, its clock 3 s behind: its votes land below the newest one held.
       const behind = random() < 0.25;
-      await vote(accountId, search, products[Math.floor(random() * products.length)]!, random() < 0.3, new Date(clock.t - (behind ? 3_000 : 0)));
+      await vote(accountId, search, products[Math.floor(random() * products.length)]!, random() < 0.3, new Date(clock.now().getTime() - (behind ? 3_000 : 0)));
       // A vote stamped below the newest does not change the account's version; the next one on time does.
       if (behind || step % 3 !== 0) continue;
       for (const query of QUERIES) {
@@ -99,27 +87,27 @@ describe('FeedbackService: the votes a long-running process holds', () => {
 
   it('reads a vote stamped further back than the clock margin within a minute', async () => {
     const accountId = await newAccount();
-    const clock = manualClock(Date.parse('2026-03-02T12:00:00Z'));
+    const clock = new ManualClock('2026-03-02T12:00:00Z');
     const live = new FeedbackService({ store, clock, logger, embedder });
     const [first, late, next] = [await newSearch(accountId, 2), await newSearch(accountId, 0), await newSearch(accountId, 2)];
     await vote(accountId, first, randomUUID(), false, clock.now());
     expect((await live.demotions(accountId, QUERIES[0]!)).size).toBe(0);
 
     const product = randomUUID();
-    clock.t += 1_000;
-    await vote(accountId, late, product, false, new Date(clock.t - 30_000)); // a clock 30 s behind
-    clock.t += 1_000;
+    clock.advance(1_000);
+    await vote(accountId, late, product, false, new Date(clock.now().getTime() - 30_000)); // a clock 30 s behind
+    clock.advance(1_000);
     await vote(accountId, next, randomUUID(), false, clock.now());
     expect((await live.demotions(accountId, QUERIES[0]!)).has(product), 'not yet: it is older than the margin').toBe(false);
 
-    clock.t += 60_000;
+    clock.advance(60_000);
     await vote(accountId, next, randomUUID(), true, clock.now());
     expect((await live.demotions(accountId, QUERIES[0]!)).get(product)).toBeLessThan(1);
   });
 
   it('lets searches that see the same change share one read', async () => {
     const accountId = await newAccount();
-    const clock = manualClock(Date.parse('2026-03-03T12:00:00Z'));
+    const clock = new ManualClock('2026-03-03T12:00:00Z');
     let reads = 0;
     const counting: FeedbackStore = {
       findSearch: (a, r) => store.findSearch(a, r),
@@ -137,7 +125,7 @@ describe('FeedbackService: the votes a long-running process holds', () => {
     expect(reads).toBe(1);
     for (const a of answers) expect(a.get(product)).toBeLessThan(1);
 
-    clock.t += 1_000;
+    clock.advance(1_000);
     await vote(accountId, await newSearch(accountId, 3), randomUUID(), false, clock.now());
     await Promise.all(Array.from({ length: 8 }, () => live.demotions(accountId, QUERIES[1]!)));
     expect(reads).toBe(2);
