@@ -49,7 +49,10 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
     throw new CatalogModelMismatchError(info.model, info.dimensions, embedder.model, embedder.dimensions);
   }
   if (info || !loadSample) {
-    logger.info({ products: info?.productCount ?? 0, model: info?.model }, info ? 'catalog ready' : 'catalog is empty; import products with npm run ingest');
+    logger.info(
+      { products: info?.productCount ?? 0, model: info?.model, annIndex: info?.annIndex, annRecall: info?.annRecall },
+      info ? 'catalog ready' : 'catalog is empty; import products with npm run ingest',
+    );
     return;
   }
   const feed = await readFeed(SAMPLE_CATALOG, {});

@@ -90,7 +90,7 @@ function printSummary(source: string, s: IngestSummary): void {
   }
   if (s.catalog) {
     const c = s.catalog;
-    out.push(`Catalog now serves ${c.productCount.toLocaleString('en-US')} products (version ${c.version}, model ${c.model}, ${c.dimensions} d, ANN index: ${c.annIndex}).`);
+    out.push(`Catalog now serves ${c.productCount.toLocaleString('en-US')} products (version ${c.version}, model ${c.model}, ${c.dimensions} d, ANN index: ${c.annIndex}${c.annRecall === null ? "" : `, recall@100 ${c.annRecall.toFixed(3)} against exact search on probe queries`}).`);
   } else if (!s.dryRun) {
     out.push('Nothing valid was imported; the previous catalog is unchanged.');
   }

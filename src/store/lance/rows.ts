@@ -44,6 +44,7 @@ export const metaSchema = (): Schema =>
     new Field('product_count', new Float64(), false),
     new Field('ann_index', new Utf8(), false),
     new Field('updated_at', new TimestampMillisecond(), false),
+    new Field('ann_recall', new Float64(), true),
   ]);
 
 /** Columns read back for results: everything but the vector and the derived search columns. */

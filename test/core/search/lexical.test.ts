@@ -110,7 +110,7 @@ describe('Lexicon', () => {
 
 describe('CatalogLexicon', () => {
   it('builds once per catalog version and rebuilds when an import moves it', async () => {
-    let info: CatalogInfo = { model: 'm', dimensions: 3, productCount: 1, version: 1, updatedAt: new Date(0), annIndex: 'none' };
+    let info: CatalogInfo = { model: 'm', dimensions: 3, productCount: 1, version: 1, updatedAt: new Date(0), annIndex: 'none', annRecall: null };
     let titles = ['Cordless drill', 'Cordless drill kit'];
     let scans = 0;
     const product = (title: string) => ({ title, brand: null, category: [], description: '' }) as unknown as CatalogProduct;
