@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/search/ranking-fit.js';
 import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/search/ranking.js';
 import { openCatalog } from '../src/runtime.js';
-import { foldOf, OFF_TOPIC, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
+import { describeCatalog, foldOf, OFF_TOPIC, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +26,10 @@ const { values } = parseArgs({
     'dry-run': { type: 'boolean', default: false },
     /** Keeps each set's imported catalog in DIR/<set name> and reuses it next time (as eval --catalog). */
     'catalog-dir': { type: 'string' },
+    /** Distractor sets added to each set's catalog, as eval --with (a set is never its own distractor). */
+    with: { type: 'string', multiple: true },
+    size: { type: 'string' },
+    'ann-threshold': { type: 'string' },
   },
 });
 
@@ -55,7 +59,11 @@ async function main(): Promise<number> {
         modelCache: join(work, 'models'),
         ...(values['queries-per-set'] ? { limit: Number(values['queries-per-set']) } : {}),
         ...(values['catalog-dir'] ? { catalogUri: join(resolve(values['catalog-dir']), basename(dir)) } : {}),
+        with: (values.with ?? []).map((d) => resolve(d)).filter((d) => d !== dir),
+        ...(values.size ? { size: Number(values.size) } : {}),
+        ...(values['ann-threshold'] ? { annThreshold: Number(values['ann-threshold']) } : {}),
       });
+      process.stdout.write(`${set.name}: ${await describeCatalog(set)}\n`);
       try {
         queries.push(...(await trainingQueries(set)));
         // Each off-topic request's 20 candidates stay together in one fold.

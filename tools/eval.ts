@@ -12,6 +12,11 @@
  *   calibrate` serves);
  * - rerank: both, ranked by the learned model, 5-fold cross-validated: each query is searched
  *   with a model fitted on the other four folds' queries only.
+ *
+ * A set's own catalog is smaller than a real one. `--with DIR` (repeatable) adds another set's
+ * products as unjudged distractors, `--size N` stops adding them at N products, and
+ * `--ann-threshold N` / `--exact-vectors` choose whether the vector search goes through an ANN
+ * index, so a figure can be taken the way a real catalog sees it (docs/relevance.md).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,9 +32,22 @@ import type { RetrievalMode } from '../src/core/search/search-service.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { foldOf, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
+import { describeCatalog, foldOf, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
 
-const { values } = parseArgs({ options: { set: { type: 'string' }, 'eval-dir': { type: 'string' }, limit: { type: 'string' }, out: { type: 'string' }, 'model-cache': { type: 'string' }, catalog: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string' },
+    'eval-dir': { type: 'string' },
+    limit: { type: 'string' },
+    out: { type: 'string' },
+    'model-cache': { type: 'string' },
+    catalog: { type: 'string' },
+    with: { type: 'string', multiple: true },
+    size: { type: 'string' },
+    'ann-threshold': { type: 'string' },
+    'exact-vectors': { type: 'boolean', default: false },
+  },
+});
 
 interface Metrics {
   ndcg: number;
@@ -71,7 +89,12 @@ async function main(): Promise<number> {
       modelCache: values['model-cache'] ?? join(work, 'models'),
       ...(values.limit ? { limit: Number(values.limit) } : {}),
       ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),
+      with: (values.with ?? []).map((d) => resolve(d)),
+      ...(values.size ? { size: Number(values.size) } : {}),
+      ...(values['ann-threshold'] ? { annThreshold: Number(values['ann-threshold']) } : {}),
+      exactVectors: values['exact-vectors'],
     });
+    const catalogDescription = await describeCatalog(set);
     // With --limit, every system is scored on the same queries: the qrels of the ones run.
     let qrels = join(setDir, 'qrels_dev.tsv');
     if (values.limit) {
@@ -126,11 +149,12 @@ async function main(): Promise<number> {
 
     const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(4));
     process.stdout.write(`Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall; rerank 5-fold cross-validated), ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(`catalog: ${catalogDescription}\n`);
     process.stdout.write(`${'system'.padEnd(30)} ${'NDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'Recall@10'.padStart(10)} ${'p50 ms'.padStart(8)}\n`);
     for (const [label, m, p50] of rows) {
       process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);
     }
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])) })}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])) })}\n`);
     return 0;
   } finally {
     if (!values.out) await rm(work, { recursive: true, force: true });

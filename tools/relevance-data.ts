@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ingestCatalog } from '../src/core/catalog/ingest.js';
+import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
 import type { Embedder } from '../src/core/ports.js';
 import { CatalogLexicon } from '../src/core/search/lexical.js';
 import type { TrainingQuery } from '../src/core/search/ranking-fit.js';
@@ -14,7 +14,7 @@ import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
 import { retrieveCandidates } from '../src/core/search/search-service.js';
 import { createEmbedder } from '../src/embed/embedder.js';
 import { readFeed } from '../src/ingest/formats/detect.js';
-import { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
+import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { readJsonl } from './bench/shared-data.js';
 
 /**
@@ -43,24 +43,75 @@ export interface LabelledSet {
   queries: { id: string; text: string }[];
   /** `${query_id}\t${product_id}` → grade. */
   grades: Map<string, number>;
+  /** The sets whose products the catalog holds: "crowdflower + homedepot". */
+  composition: string;
+  exactVectors: boolean;
   close(): Promise<void>;
 }
 
+export interface LabelledSetOptions {
+  modelCache: string;
+  limit?: number;
+  /** Keep the imported catalog here and reuse it next time (importing 54k products takes minutes). */
+  catalogUri?: string;
+  /**
+   * Distractor sets whose products join the set's own catalog, unjudged (so they count as not
+   * relevant), the way a real catalog holds far more than any one request's products.
+   */
+  with?: readonly string[];
+  /** Stop adding distractor products once the catalog holds this many. */
+  size?: number;
+  /** Catalog size from which an ANN index is built (the server's default: 20,000). */
+  annThreshold?: number;
+  /** Search the vectors exactly even where the catalog has an ANN index. */
+  exactVectors?: boolean;
+}
+
+/** The set's own products, then the distractor sets' (ids prefixed with their set's name) up to `size`. */
+async function* catalogRecords(setDir: string, options: LabelledSetOptions): AsyncGenerator<FeedRecord> {
+  let count = 0;
+  for await (const record of (await readFeed(join(setDir, 'products.jsonl'), {})).records) {
+    count += 1;
+    yield record;
+  }
+  for (const dir of options.with ?? []) {
+    const prefix = `${basename(dir)}:`;
+    for await (const record of (await readFeed(join(dir, 'products.jsonl'), {})).records) {
+      if (options.size !== undefined && count >= options.size) return;
+      count += 1;
+      yield 'row' in record ? { ...record, row: { ...record.row, product_id: `${prefix}${String(record.row.product_id ?? record.line)}` } } : record;
+    }
+  }
+}
+
+/** What a run's catalog holds, for the report: "crowdflower (9,912) + homedepot (10,088), ivf_hnsw_sq". */
+export async function describeCatalog(set: LabelledSet): Promise<string> {
+  const info = await set.catalog.info();
+  const index = info?.annIndex === 'none' ? 'no ANN index (exact)' : `${info?.annIndex} index${set.exactVectors ? ' bypassed (exact)' : ''}`;
+  return `${(info?.productCount ?? 0).toLocaleString('en-US')} products (${set.composition}), ${index}`;
+}
+
 /**
- * Imports `setDir`'s products.jsonl into a catalog under `work` (or into `catalogUri`, where a
- * catalog already imported there is reused: importing 54k products takes minutes), and reads
- * its dev queries and grades.
+ * Imports `setDir`'s products.jsonl (and any distractor sets') into a catalog under `work` (or
+ * into `catalogUri`, where a catalog already imported there is reused), and reads its dev queries
+ * and grades.
  */
-export async function openLabelledSet(setDir: string, work: string, options: { modelCache: string; limit?: number; catalogUri?: string }): Promise<LabelledSet> {
+export async function openLabelledSet(setDir: string, work: string, options: LabelledSetOptions): Promise<LabelledSet> {
   const name = basename(setDir);
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: options.modelCache });
-  const catalog = await LanceCatalogStore.open({ uri: options.catalogUri ?? join(work, `catalog-${name}`), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const catalog = await LanceCatalogStore.open({
+    uri: options.catalogUri ?? join(work, `catalog-${name}`),
+    annThreshold: options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
+    annIndex: 'ivf_hnsw_sq',
+    bypassVectorIndex: options.exactVectors ?? false,
+  });
   const existing = await catalog.info();
+  const composition = [name, ...(options.with ?? []).map((d) => basename(d))].join(' + ');
   if (existing !== null && existing.productCount > 0 && options.catalogUri) {
     process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
   } else {
-    const summary = await ingestCatalog((await readFeed(join(setDir, 'products.jsonl'), {})).records, { catalog, embedder }, { replace: true, dryRun: false });
-    process.stderr.write(`${name}: imported ${summary.imported} products in ${(summary.durationMs / 1000).toFixed(1)} s\n`);
+    const summary = await ingestCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });
+    process.stderr.write(`${name}: imported ${summary.imported} products (${composition}) in ${(summary.durationMs / 1000).toFixed(1)} s, vector index: ${summary.catalog?.annIndex}\n`);
   }
   const grades = new Map<string, number>();
   for await (const line of createInterface({ input: createReadStream(join(setDir, 'qrels_dev.tsv')) })) {
@@ -70,7 +121,7 @@ export async function openLabelledSet(setDir: string, work: string, options: { m
   const queries = (await readJsonl<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({ id: q.query_id, text: q.query }));
   const lexicon = new CatalogLexicon(catalog);
   return {
-    name, catalog, embedder, lexicon, queries, grades,
+    name, catalog, embedder, lexicon, queries, grades, composition, exactVectors: options.exactVectors ?? false,
     close: async () => {
       await catalog.close();
       await embedder.close();

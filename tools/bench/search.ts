@@ -13,6 +13,11 @@
  *    fusion, writes (search row, impressions, session) — so the split shows where time goes.
  * 3. 16 connections with autocannon: searches/s, beside GET /healthz in the same run.
  * Uses DATABASE_URL when set, else PGlite.
+ *
+ * `--baseline-tuning overfetch=1,ef=1.5` serves the same catalog a second time with other ANN
+ * query settings (indexes.ts; these are the ones before exact re-scoring over-fetched), and
+ * its single client and 16-connection run alternate with the first's, so the cost of a setting
+ * is measured side by side in one run.
  */
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -31,11 +36,27 @@ import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import type { AnnTuning } from '../../src/store/lance/indexes.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer } from './lib.js';
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
-const { values } = parseArgs({ options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' } },
+});
+
+/** `overfetch=1,ef=1.5` → the ANN tuning it names. */
+function parseTuning(raw: string): Partial<AnnTuning> {
+  const names: Record<string, keyof AnnTuning> = { overfetch: 'overfetch', ef: 'efPerResult', nprobes: 'nprobes' };
+  return Object.fromEntries(
+    raw.split(',').map((pair) => {
+      const [key, value] = pair.split('=');
+      const name = names[key ?? ''];
+      if (!name || !Number.isFinite(Number(value))) throw new Error(`--baseline-tuning takes overfetch=N,ef=N,nprobes=N, not ${pair}`);
+      return [name, Number(value)];
+    }),
+  );
+}
 
 /** Rounds of each single client; each round searches `--queries` query texts not searched before. */
 const ROUNDS = 3;
@@ -62,34 +83,44 @@ async function main(): Promise<void> {
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     const info = (await catalog.info())!;
+    const tuning = values['baseline-tuning'] ? parseTuning(values['baseline-tuning']) : null;
+    const baselineCatalog = tuning ? await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog, embedder } });
+    const baseline = baselineCatalog ? await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog: baselineCatalog, embedder } }) : null;
     try {
       // As main.ts does at start: the vocabulary, and the product cache with each product's terms.
       const warmStarted = performance.now();
       await server.core.search().warm();
       const warmMs = performance.now() - warmStarted;
+      await baseline?.core.search().warm();
       const key = await createBenchKey(server.core, 1_000_000);
+      const baselineKey = baseline ? await createBenchKey(baseline.core, 1_000_000) : '';
       // Every measured search has a query text of its own: the embedder's query cache must not
-      // answer a repeat. The two clients alternate in rounds, so drifting load hits both alike.
+      // answer a repeat. The clients alternate in rounds, so drifting load hits them alike.
       const count = positiveNumber(values.queries, 300, 'queries', true);
-      const all = await queryTexts((1 + 2 * ROUNDS) * count);
-      const warmUp = all.slice(2 * ROUNDS * count);
+      const slots = baseline ? 3 : 2;
+      const all = await queryTexts((1 + slots * ROUNDS) * count);
+      const warmUp = all.slice(slots * ROUNDS * count);
       const queries = all.slice(0, count);
-      const post = (query: string) =>
-        fetch(`${server.url}/v1/search`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ query, limit: 10 }) });
-      for (const q of warmUp) await (await post(q)).arrayBuffer();
+      const slice = (round: number, slot: number) => all.slice((slots * round + slot) * count, (slots * round + slot + 1) * count);
+      const post = (url: string, apiKey: string, query: string) =>
+        fetch(`${url}/v1/search`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, limit: 10 }) });
+      for (const q of warmUp) await (await post(server.url, key, q)).arrayBuffer();
+      if (baseline) for (const q of warmUp) await (await post(baseline.url, baselineKey, q)).arrayBuffer();
 
       const http: number[] = [];
       const httpSameThread: number[] = [];
+      const httpBaseline: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        http.push(...(await clientInWorker(server.url, key, all.slice(2 * round * count, (2 * round + 1) * count))));
-        for (const q of all.slice((2 * round + 1) * count, (2 * round + 2) * count)) {
+        http.push(...(await clientInWorker(server.url, key, slice(round, 0))));
+        for (const q of slice(round, 1)) {
           const t = performance.now();
-          const res = await post(q);
+          const res = await post(server.url, key, q);
           await res.arrayBuffer();
           if (res.status !== 200) throw new Error(`search answered ${res.status}`);
           httpSameThread.push(performance.now() - t);
         }
+        if (baseline) httpBaseline.push(...(await clientInWorker(baseline.url, baselineKey, slice(round, 2))));
       }
 
       const stage = { embed: [] as number[], retrieve: [] as number[], fuse: [] as number[], write: [] as number[] };
@@ -128,6 +159,9 @@ async function main(): Promise<void> {
       const bodies = queries.slice(0, 200).map((query) => JSON.stringify({ query, limit: 10 }));
       const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: duration, connections: 16 });
       const searches = await runLoadChecked({ url: `${server.url}/v1/search`, durationSeconds: duration, connections: 16, headers, bodies, label: 'search' });
+      const baselineSearches = baseline
+        ? await runLoadChecked({ url: `${baseline.url}/v1/search`, durationSeconds: duration, connections: 16, headers: { 'x-api-key': baselineKey }, bodies, label: 'search (baseline tuning)' })
+        : null;
 
       const row = (label: string, xs: number[]) => [label, round(median(xs), 2).toString(), round(percentile(xs, 99), 2).toString()];
       process.stdout.write(
@@ -135,14 +169,25 @@ async function main(): Promise<void> {
       );
       process.stdout.write(`${formatTable(['single client', 'p50 ms', 'p99 ms'], [row('POST /v1/search over HTTP', http), row('  (client on the server thread)', httpSameThread), row('  embedding', stage.embed), row('  retrieval (vector + text)', stage.retrieve), row('  features + ranking', stage.fuse), row('  writes (search, impressions, session)', stage.write)])}\n`);
       process.stdout.write(`16 connections: ${round(searches.rps, 1)} searches/s (p50 ${searches.p50} ms, p99 ${searches.p99} ms); GET /healthz ${round(healthz.rps, 0)} req/s; ratio ${round(searches.rps / healthz.rps, 4)}\n`);
+      if (baseline && baselineSearches && tuning) {
+        const ratio = (a: number, b: number) => round(a / b, 3).toString();
+        process.stdout.write(`Beside the same catalog served with ANN tuning ${values['baseline-tuning']} (client in a worker thread, alternating rounds):\n`);
+        process.stdout.write(`${formatTable(['', 'p50 ms', 'p99 ms', 'searches/s at 16'], [
+          ['shipped tuning', round(median(http), 2).toString(), round(percentile(http, 99), 2).toString(), round(searches.rps, 1).toString()],
+          ['baseline tuning', round(median(httpBaseline), 2).toString(), round(percentile(httpBaseline, 99), 2).toString(), round(baselineSearches.rps, 1).toString()],
+          ['ratio shipped / baseline', ratio(median(http), median(httpBaseline)), ratio(percentile(http, 99), percentile(httpBaseline, 99)), ratio(searches.rps, baselineSearches.rps)],
+        ])}\n`);
+      }
       process.stdout.write(
-        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0) })}\n`,
+        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(baseline && baselineSearches ? { baseline_tuning: values['baseline-tuning'], baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,
       );
     } finally {
       // autocannon's worker may still have requests in flight when the run resolves.
       await new Promise((r) => setTimeout(r, 1000));
       await server.close();
+      await baseline?.close();
     }
+    await baselineCatalog?.close();
     await catalog.close();
     await embedder.close();
   } finally {
