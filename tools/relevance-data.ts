@@ -106,8 +106,9 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
     bypassVectorIndex: options.exactVectors ?? false,
   });
   const existing = await catalog.info();
-  const composition = [name, ...(options.with ?? []).map((d) => basename(d))].join(' + ');
+  let composition = [name, ...(options.with ?? []).map((d) => basename(d))].join(' + ');
   if (existing !== null && existing.productCount > 0 && options.catalogUri) {
+    composition = `reused from ${options.catalogUri}`;
     process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
   } else {
     const summary = await ingestCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });

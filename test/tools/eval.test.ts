@@ -6,27 +6,51 @@ import { childEnv, runTs, tempDir } from '../helpers/process.js';
 const evalDir = resolve('../shared/eval');
 const present = existsSync(join(evalDir, 'ndcg.mjs'));
 
+/** A labelled set in the layout of ../shared/data/eval: six products per kind, each judged relevant to its kind's query. */
+function labelledSet(dir: string, name: string, kinds: readonly string[]): string {
+  const set = join(dir, name);
+  mkdirSync(set);
+  const products = kinds.flatMap((k, i) => Array.from({ length: 6 }, (_, j) => ({ product_id: `p${i}-${j}`, title: `${['Acme', 'Brio', 'Cato'][j % 3]} ${k} model ${j}`, description: `A ${k}.`, category: '' })));
+  writeFileSync(join(set, 'products.jsonl'), products.map((p) => JSON.stringify(p)).join('\n'));
+  writeFileSync(join(set, 'queries_dev.jsonl'), kinds.map((k, i) => JSON.stringify({ query_id: `q${i}`, query: k })).join('\n'));
+  const qrels = ['query_id\tproduct_id\tgrade', ...kinds.flatMap((_, i) => Array.from({ length: 6 }, (__, j) => `q${i}\tp${i}-${j}\t3`))];
+  writeFileSync(join(set, 'qrels_dev.tsv'), `${qrels.join('\n')}\n`);
+  return set;
+}
+
+interface EvalJson {
+  catalog: string;
+  queries: number;
+  systems: Record<string, { ndcg: number }>;
+}
+
+async function runEval(args: string[]): Promise<EvalJson> {
+  const child = runTs('tools/eval.ts', [...args, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
+  expect(await child.exited, child.stderr()).toBe(0);
+  return JSON.parse(child.stdout().split('\n').find((l) => l.startsWith('BENCH_JSON '))!.slice('BENCH_JSON '.length)) as EvalJson;
+}
+
 describe.skipIf(!present)(`npm run eval (needs ${evalDir}; skipped when ../shared is absent)`, () => {
   it('scores each component (lexical, dense, fusion, cross-validated rerank) beside the BM25 baseline on a labelled set', async () => {
-    const set = join(tempDir('eval'), 'tiny');
-    mkdirSync(set);
-    const kinds = ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp'];
-    const products = kinds.flatMap((k, i) => Array.from({ length: 6 }, (_, j) => ({ product_id: `p${i}-${j}`, title: `${['Acme', 'Brio', 'Cato'][j % 3]} ${k} model ${j}`, description: `A ${k}.`, category: '' })));
-    writeFileSync(join(set, 'products.jsonl'), products.map((p) => JSON.stringify(p)).join('\n'));
-    writeFileSync(join(set, 'queries_dev.jsonl'), kinds.map((k, i) => JSON.stringify({ query_id: `q${i}`, query: k })).join('\n'));
-    const qrels = ['query_id\tproduct_id\tgrade', ...kinds.flatMap((_, i) => Array.from({ length: 6 }, (__, j) => `q${i}\tp${i}-${j}\t3`))];
-    writeFileSync(join(set, 'qrels_dev.tsv'), `${qrels.join('\n')}\n`);
-
-    const child = runTs('tools/eval.ts', ['--set', set, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
-    expect(await child.exited, child.stderr()).toBe(0);
-    const json = JSON.parse(child.stdout().split('\n').find((l) => l.startsWith('BENCH_JSON '))!.slice('BENCH_JSON '.length)) as {
-      queries: number;
-      systems: Record<string, { ndcg: number }>;
-    };
+    const set = labelledSet(tempDir('eval'), 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
+    const json = await runEval(['--set', set]);
     expect(json.queries).toBe(5);
     expect(Object.keys(json.systems)).toEqual(['BM25 baseline (shared/eval)', 'Aisle lexical', 'Aisle dense', 'Aisle fusion', 'Aisle rerank']);
     // Each query's six products are its only relevant ones and are easy to find; the rerank
     // model of each fold learned from the other four queries only.
     for (const system of ['Aisle lexical', 'Aisle fusion', 'Aisle rerank']) expect(json.systems[system]!.ndcg, system).toBeGreaterThan(0.9);
+  });
+
+  it('adds distractor sets to the catalog, unjudged and under their own ids, with or without the ANN index', async () => {
+    const dir = tempDir('eval');
+    const set = labelledSet(dir, 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
+    // The same ids (p0-0…) as the labelled set: prefixed, they must add products, not overwrite judged ones.
+    const other = labelledSet(dir, 'other', ['cast iron skillet', 'yoga mat', 'bicycle helmet', 'phone charger', 'rain jacket', 'board game', 'paint roller', 'dog leash']);
+    const catalog = join(dir, 'catalog');
+    const indexed = await runEval(['--set', set, '--with', other, '--size', '60', '--ann-threshold', '50', '--catalog', catalog]);
+    expect(indexed.catalog).toBe('60 products (tiny + other), ivf_hnsw_sq index');
+    const exact = await runEval(['--set', set, '--catalog', catalog, '--exact-vectors']);
+    expect(exact.catalog).toBe(`60 products (reused from ${catalog}), ivf_hnsw_sq index bypassed (exact)`);
+    for (const json of [indexed, exact]) for (const system of ['Aisle lexical', 'Aisle fusion']) expect(json.systems[system]!.ndcg, system).toBeGreaterThan(0.9);
   });
 });
