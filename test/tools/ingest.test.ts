@@ -48,6 +48,25 @@ describe('npm run ingest', () => {
     }
   });
 
+  it('says which vector index it built and the recall@100 it measured against exact search', async () => {
+    const dir = tempDir('ingest-ann');
+    const file = join(dir, 'feed.jsonl');
+    const kinds = ['lantern', 'tent', 'stove', 'sleeping bag', 'backpack', 'water filter'];
+    writeFileSync(file, `${Array.from({ length: 60 }, (_, i) => product(i, { title: `Trail ${kinds[i % kinds.length]} model ${i}` })).join('\n')}\n`);
+    const child = runTs('tools/ingest.ts', [file], childEnv(dir, { AISLE_ANN_THRESHOLD: '50' }));
+    expect(await child.exited, child.stderr()).toBe(0);
+    const [, recall] = /ANN index: ivf_hnsw_sq, recall@100 (\d\.\d{3}) against exact search on probe queries/.exec(child.stdout()) ?? [];
+    expect(Number(recall), child.stdout()).toBeGreaterThanOrEqual(0.98);
+    const catalog = await LanceCatalogStore.open({ uri: join(dir, 'catalog'), annThreshold: 50, annIndex: 'ivf_hnsw_sq' });
+    try {
+      const info = await catalog.info();
+      expect(info).toMatchObject({ productCount: 60, annIndex: 'ivf_hnsw_sq' });
+      expect(info?.annRecall).toBeCloseTo(Number(recall), 3);
+    } finally {
+      await catalog.close();
+    }
+  });
+
   it('exits 1 and leaves the catalog alone when nothing is valid', async () => {
     const dir = tempDir('ingest-bad');
     const file = join(dir, 'bad.jsonl');
