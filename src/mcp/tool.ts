@@ -63,10 +63,14 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
   tools.set(name, execute);
 }
 
-/** A failed call: the problem as structured content and one line of text. */
+/**
+ * A failed call: one line for a model to read, then the problem object as JSON text. No
+ * `structuredContent`: SDK 1.x clients check it against the tool's output schema even on errors
+ * and throw -32602 instead of returning the result (typescript-sdk#1943, #2748).
+ */
 export function errorResult(problem: Problem): CallToolResult {
-  const text = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
-  return { isError: true, structuredContent: { ...problem }, content: [{ type: 'text', text }] };
+  const line = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
+  return { isError: true, content: [{ type: 'text', text: line }, { type: 'text', text: JSON.stringify(problem) }] };
 }
 
 function problemOf(err: unknown, ctx: ToolContext, tool: string): Problem {

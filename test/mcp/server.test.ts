@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
@@ -11,7 +12,7 @@ import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
 import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { callTool, structured, text } from '../helpers/mcp.js';
+import { callTool, problem, structured, text } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 /**
@@ -129,10 +130,22 @@ describe('search_products', () => {
   ])('answers %j with a validation_failed problem naming %s', async (args, path) => {
     const result = await callTool(admin, 'search_products', args);
     expect(result.isError).toBe(true);
-    expect(structured(result)).toMatchObject({ status: 400, code: 'validation_failed', type: '/docs/errors#validation_failed' });
-    expect(structured<{ errors: { path: string }[] }>(result).errors.map((e) => e.path)).toContain(path);
-    expect(text(result)).toMatch(/^Error 400 validation_failed: /);
-    expect(text(result)).not.toContain('\n');
+    expect(problem(result)).toMatchObject({ status: 400, code: 'validation_failed', type: '/docs/errors#validation_failed' });
+    expect(problem<{ errors: { path: string }[] }>(result).errors.map((e) => e.path)).toContain(path);
+    const [line] = result.content;
+    expect(line).toMatchObject({ type: 'text', text: expect.stringMatching(/^Error 400 validation_failed: [^\n]+$/) });
+  });
+
+  it('reaches an unmodified SDK 1.x client.callTool() as an isError result with the problem, not a thrown -32602', async () => {
+    // No CallToolResultSchema argument: the client checks the result against the output schema as shipped.
+    const result = await admin.callTool({ name: 'search_products', arguments: { query: 'shoes', limit: 50 } });
+    expect(result.isError).toBe(true);
+    const body = problem(result as CallToolResult);
+    expect(body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'limit' }] });
+    const scoped = await connect(await keyWith(['search']));
+    const refused = await scoped.callTool({ name: 'get_analytics', arguments: {} });
+    expect(problem(refused as CallToolResult)).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await scoped.close();
   });
 });
 
@@ -150,9 +163,9 @@ describe('record_click and submit_feedback', () => {
   it('answers an unknown impression with not_found and a malformed one with validation_failed', async () => {
     const unknown = await callTool(admin, 'record_click', { impression_id: randomUUID() });
     expect(unknown.isError).toBe(true);
-    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(problem(unknown)).toMatchObject({ status: 404, code: 'not_found' });
     const malformed = await callTool(admin, 'record_click', { impression_id: 'yesterday' });
-    expect(structured(malformed)).toMatchObject({ code: 'validation_failed' });
+    expect(problem(malformed)).toMatchObject({ code: 'validation_failed' });
   });
 
   it('stores feedback on a product of the search, refuses one that was not among its results', async () => {
@@ -160,11 +173,11 @@ describe('record_click and submit_feedback', () => {
     const ok = await callTool(admin, 'submit_feedback', { request_id, product_id: results[0]!.product_id, relevant: true, reason: 'what I wanted' });
     expect(FeedbackSchema.parse(structured(ok))).toMatchObject({ request_id, product_id: results[0]!.product_id, relevant: true });
     const other = await callTool(admin, 'submit_feedback', { request_id, product_id: randomUUID(), relevant: false });
-    expect(structured(other)).toMatchObject({ status: 422, code: 'product_not_in_results' });
+    expect(problem(other)).toMatchObject({ status: 422, code: 'product_not_in_results' });
     const unknown = await callTool(admin, 'submit_feedback', { request_id: randomUUID(), product_id: results[0]!.product_id, relevant: false });
-    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(problem(unknown)).toMatchObject({ status: 404, code: 'not_found' });
     const invalid = await callTool(admin, 'submit_feedback', { request_id, relevant: 'yes' });
-    expect(structured<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
+    expect(problem<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
   });
 });
 
@@ -194,11 +207,11 @@ describe('get_analytics', () => {
 
   it('refuses bad ranges and metrics, and keys without analytics:read', async () => {
     const bogus = await callTool(admin, 'get_analytics', { metric: 'bounce_rate' });
-    expect(structured(bogus)).toMatchObject({ code: 'validation_failed' });
+    expect(problem(bogus)).toMatchObject({ code: 'validation_failed' });
     const inverted = await callTool(admin, 'get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' });
-    expect(structured(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect(problem(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
     const client = await connect(await keyWith(['search', 'events:write']));
-    expect(structured(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
+    expect(problem(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
     await client.close();
   });
 });
@@ -209,7 +222,7 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     const { results } = await search(client, { query: 'desk lamp', limit: 1, min_relevance_score: 0 });
     const refused = await callTool(client, 'record_click', { impression_id: results[0]!.impression_id });
     expect(refused.isError).toBe(true);
-    expect(structured(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
+    expect(problem(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
     await client.close();
   });
 
@@ -218,10 +231,10 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     const client = await connect(created.key);
     await search(client, { query: 'desk lamp', limit: 1 });
     expectStatus(await call(t.app, t.adminKey, 'POST', `/v1/keys/${created.id}`), 200);
-    expect(structured(await callTool(client, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'api_key_disabled' });
+    expect(problem(await callTool(client, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'api_key_disabled' });
     await client.close();
     const bogus = await connect('aisle_sk_not-a-key');
-    expect(structured(await callTool(bogus, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    expect(problem(await callTool(bogus, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'invalid_api_key' });
     await bogus.close();
   });
 
@@ -232,8 +245,8 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     await search(client, { query: 'desk lamp' });
     await search(client, { query: 'desk lamp' });
     const limited = await callTool(client, 'search_products', { query: 'desk lamp' });
-    expect(structured(limited)).toMatchObject({ status: 429, code: 'rate_limited' });
-    expect(structured<{ retry_after_seconds: number }>(limited).retry_after_seconds).toBeGreaterThan(0);
+    expect(problem(limited)).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(problem<{ retry_after_seconds: number }>(limited).retry_after_seconds).toBeGreaterThan(0);
     clock.advance(60_000);
     await search(client, { query: 'desk lamp' });
     await client.close();
