@@ -5,6 +5,7 @@ import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
 import { ConversionService } from './clicks/conversion-service.js';
+import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
@@ -58,6 +59,8 @@ export interface Core {
   health: Stores['health'];
   clicks: ClickService;
   conversions: ConversionService;
+  /** Display receipts: POST /displays and the MCP view's record_display. */
+  displays: DisplayService;
   feedback: FeedbackService;
   clickLinks: ClickLinkSigner;
   analytics: AnalyticsService;
@@ -95,6 +98,7 @@ export function createCore(deps: CoreDeps): Core {
     health: stores.health,
     clicks: new ClickService({ store: stores.clicks, clock, links: clickLinks, affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     conversions: new ConversionService({ store: stores.clicks, clock }),
+    displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,
     clickLinks,
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),

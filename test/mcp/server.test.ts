@@ -59,7 +59,7 @@ async function search(client: Client, args: Record<string, unknown>): Promise<Se
 describe('tools/list', () => {
   it('lists the tools with titles, descriptions, input and output schemas and all four hints', async () => {
     const { tools } = await admin.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics']);
+    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(100);
@@ -214,6 +214,54 @@ describe('get_analytics', () => {
     expect(problem(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
     await client.close();
   });
+});
+
+describe('record_display (app-only)', () => {
+  it('is listed for the view with visibility ["app"]', async () => {
+    const { tools } = await admin.listTools();
+    const tool = tools.find((x) => x.name === 'record_display')!;
+    expect(tool._meta).toMatchObject({ ui: { visibility: ['app'] } });
+    expect(tool.inputSchema.required).toEqual(['impression_ids']);
+    expect(tool.inputSchema.properties).toMatchObject({ impression_ids: { type: 'array', minItems: 1, maxItems: 10 } });
+  });
+
+  it('records the first receipt per impression, once, and get_analytics counts it', async () => {
+    clock.advance(1000);
+    const before = structured<{ metrics: { displayed_impressions: number } }>(await callTool(admin, 'get_analytics', {})).metrics.displayed_impressions;
+    const { results } = await search(admin, { query: 'hiking backpack', limit: 3, min_relevance_score: 0 });
+    const ids = results.map((r) => r.impression_id);
+    const first = await admin.callTool({ name: 'record_display', arguments: { impression_ids: [ids[0], `imp_${ids[1]}`] } });
+    expect(first.structuredContent).toMatchObject({ displays: [{ impression_id: ids[0], first_receipt: true }, { impression_id: ids[1], first_receipt: true }] });
+    clock.advance(1000);
+    const again = structured<{ displays: { impression_id: string; first_receipt: boolean; displayed_at: string }[] }>(
+      await callTool(admin, 'record_display', { impression_ids: [ids[1], ids[2], ids[1]] }),
+    );
+    expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([[ids[1], false], [ids[2], true]]);
+    expect(again.displays[0]!.displayed_at).toBe((first.structuredContent as typeof again).displays[1]!.displayed_at);
+    clock.advance(1000);
+    const after = structured<{ metrics: { displayed_impressions: number; display_rate: number } }>(await callTool(admin, 'get_analytics', {})).metrics;
+    expect(after.displayed_impressions - before).toBe(3);
+    expect(after.display_rate).toBeGreaterThan(0);
+  });
+
+  it("refuses another account's impression, and then records none of the call", async () => {
+    const { results } = await search(admin, { query: 'camping stove', limit: 2, min_relevance_score: 0 });
+    const other = await t.core.accounts.create('display stranger');
+    const stranger = await connect(other.firstKey.key);
+    const theirs = await search(stranger, { query: 'camping stove', limit: 1, min_relevance_score: 0 });
+    const refused = await stranger.callTool({ name: 'record_display', arguments: { impression_ids: [theirs.results[0]!.impression_id, results[0]!.impression_id] } });
+    expect(problem(refused as CallToolResult)).toMatchObject({ status: 404, code: 'not_found', impression_ids: [results[0]!.impression_id] });
+    const own = await callTool(stranger, 'record_display', { impression_ids: [theirs.results[0]!.impression_id] });
+    expect(structured(own)).toMatchObject({ displays: [{ first_receipt: true }] });
+    await stranger.close();
+  });
+
+  it.each([[{ impression_ids: [] }], [{ impression_ids: Array.from({ length: 11 }, () => randomUUID()) }], [{ impression_ids: ['yesterday'] }], [{}]])(
+    'answers %j with validation_failed',
+    async (args) => {
+      expect(problem(await callTool(admin, 'record_display', args))).toMatchObject({ code: 'validation_failed' });
+    },
+  );
 });
 
 describe('keys over stdio-style calls (a key checked on every call)', () => {
