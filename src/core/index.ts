@@ -1,5 +1,6 @@
 import { AccountService } from './accounts/account-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
+import { ImageOrigins } from './catalog/image-origins.js';
 import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, RequestLogRetention, type RequestLogOptions } from './analytics/request-log.js';
 import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
@@ -70,6 +71,8 @@ export interface Core {
   requestLogRetention: RequestLogRetention;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
+  /** https origins of the catalog's product images (the MCP view's CSP); [] without a catalog. */
+  imageOrigins(): Promise<string[]>;
 }
 
 export function createCore(deps: CoreDeps): Core {
@@ -81,6 +84,7 @@ export function createCore(deps: CoreDeps): Core {
       ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, clickLinks, feedback, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) })
       : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
+  const imageOrigins = new ImageOrigins(deps.catalog);
   const { retentionDays, ...logOptions } = deps.requestLog ?? {};
   const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...logOptions } });
   return {
@@ -108,5 +112,6 @@ export function createCore(deps: CoreDeps): Core {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');
       return search;
     },
+    imageOrigins: () => imageOrigins.list(),
   };
 }

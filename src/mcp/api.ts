@@ -24,6 +24,8 @@ export interface AisleApi {
   submitFeedback(feedback: FeedbackRequest): Promise<Feedback>;
   /** GET /v1/analytics (scope `analytics:read`). */
   getAnalytics(query: AnalyticsQuery): Promise<Analytics>;
+  /** https origins of the catalog's product images, for the product-card view's CSP (no scope: not account data). */
+  imageOrigins(): Promise<string[]>;
 }
 
 /** A problem a remote Aisle answered, carried as is (its request_id names the REST request). */

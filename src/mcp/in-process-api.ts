@@ -25,6 +25,7 @@ export function createInProcessApi(core: Core, caller: Caller): AisleApi {
     recordDisplays: async (request) => core.displays.recordDisplays(await authorize('events:write'), request),
     submitFeedback: async (feedback) => core.feedback.submit(await authorize('events:write'), feedback),
     getAnalytics: async (query) => core.analytics.analytics(await authorize('analytics:read'), query),
+    imageOrigins: () => core.imageOrigins(),
   };
 }
 

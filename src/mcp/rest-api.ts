@@ -46,6 +46,8 @@ export function createRestApi(options: RestApiOptions): AisleApi {
     throw new ApiProblemError(asProblem(res.statusCode, res.headers['content-type'], text, url));
   };
   return {
+    // The REST API does not list the catalog's image hosts: the view then shows placeholders.
+    imageOrigins: () => Promise.resolve([]),
     search: (req) => call<SearchResponse>('POST', '/search', req),
     recordClick: (impressionId) => call<Click>('POST', `/clicks/${encodeURIComponent(impressionId)}`, {}),
     recordDisplays: (request) => call<DisplayReceipt>('POST', '/displays', request),

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../core/ports.js';
 import type { AisleApi } from './api.js';
+import { registerProductCardsView } from './app-view.js';
 import { INTEGRATOR_RULES_URI, registerGuidance } from './guidance.js';
 import type { ToolContext } from './tool.js';
 import { registerGetAnalyticsTool } from './tools/get-analytics.js';
@@ -35,6 +36,7 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerSubmitFeedbackTool(server, ctx);
   registerGetAnalyticsTool(server, ctx);
   registerRecordDisplayTool(server, ctx);
+  registerProductCardsView(server, api);
   registerGuidance(server);
   return server;
 }

@@ -8,6 +8,7 @@ import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
 import { createInProcessApi } from '../../src/mcp/in-process-api.js';
+import { PRODUCT_CARDS_URI } from '../../src/mcp/app-view.js';
 import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
@@ -216,6 +217,24 @@ describe('get_analytics', () => {
   });
 });
 
+describe('product-card view (MCP Apps)', () => {
+  it('is linked from search_products and served as one self-contained mcp-app document with the image origins in its CSP', async () => {
+    const { tools } = await admin.listTools();
+    const search = tools.find((x) => x.name === 'search_products')!;
+    expect(search._meta).toMatchObject({ ui: { resourceUri: PRODUCT_CARDS_URI }, 'ui/resourceUri': PRODUCT_CARDS_URI });
+    const read = await admin.readResource({ uri: PRODUCT_CARDS_URI });
+    const content = read.contents[0] as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+    expect(content.mimeType).toBe('text/html;profile=mcp-app');
+    expect(content.text).toMatch(/^<!doctype html>/);
+    expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i);
+    expect(content.text).toContain('record_display');
+    const { resourceDomains, connectDomains } = content._meta.ui.csp;
+    expect(resourceDomains).toContain('https://img.northbound-general.example.com');
+    for (const origin of resourceDomains) expect(origin).toMatch(/^https:\/\/[a-z0-9.-]+$/);
+    expect(connectDomains).toEqual([]);
+  });
+});
+
 describe('record_display (app-only)', () => {
   it('is listed for the view with visibility ["app"]', async () => {
     const { tools } = await admin.listTools();
@@ -304,7 +323,7 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
 describe('resources, prompts and protocol errors', () => {
   it('serves the integrator rules and the recommend_products prompt', async () => {
     const { resources } = await admin.listResources();
-    expect(resources.map((r) => r.uri)).toEqual([INTEGRATOR_RULES_URI]);
+    expect(resources.map((r) => r.uri)).toEqual([PRODUCT_CARDS_URI, INTEGRATOR_RULES_URI]);
     const rules = await admin.readResource({ uri: INTEGRATOR_RULES_URI });
     const body = (rules.contents[0] as { text: string }).text;
     for (const topic of ['disclosure_text', 'record_click', 'last_updated_at', 'personal data']) expect(body).toContain(topic);
