@@ -223,7 +223,7 @@ describe('product-card view (MCP Apps)', () => {
     const search = tools.find((x) => x.name === 'search_products')!;
     expect(search._meta).toMatchObject({ ui: { resourceUri: PRODUCT_CARDS_URI }, 'ui/resourceUri': PRODUCT_CARDS_URI });
     const read = await admin.readResource({ uri: PRODUCT_CARDS_URI });
-    const content = read.contents[0] as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+    const content = read.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
     expect(content.mimeType).toBe('text/html;profile=mcp-app');
     expect(content.text).toMatch(/^<!doctype html>/);
     expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i);
