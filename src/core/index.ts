@@ -1,10 +1,12 @@
 import { AccountService } from './accounts/account-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
+import { ImageOrigins } from './catalog/image-origins.js';
 import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, RequestLogRetention, type RequestLogOptions } from './analytics/request-log.js';
 import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
 import { ConversionService } from './clicks/conversion-service.js';
+import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
@@ -58,6 +60,8 @@ export interface Core {
   health: Stores['health'];
   clicks: ClickService;
   conversions: ConversionService;
+  /** Display receipts: POST /displays and the MCP view's record_display. */
+  displays: DisplayService;
   feedback: FeedbackService;
   clickLinks: ClickLinkSigner;
   analytics: AnalyticsService;
@@ -67,6 +71,8 @@ export interface Core {
   requestLogRetention: RequestLogRetention;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
+  /** https origins of the catalog's product images (the MCP view's CSP); [] without a catalog. */
+  imageOrigins(): Promise<string[]>;
 }
 
 export function createCore(deps: CoreDeps): Core {
@@ -78,6 +84,7 @@ export function createCore(deps: CoreDeps): Core {
       ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, clickLinks, feedback, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) })
       : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
+  const imageOrigins = new ImageOrigins(deps.catalog);
   const { retentionDays, ...logOptions } = deps.requestLog ?? {};
   const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...logOptions } });
   return {
@@ -95,6 +102,7 @@ export function createCore(deps: CoreDeps): Core {
     health: stores.health,
     clicks: new ClickService({ store: stores.clicks, clock, links: clickLinks, affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     conversions: new ConversionService({ store: stores.clicks, clock }),
+    displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,
     clickLinks,
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
@@ -104,5 +112,6 @@ export function createCore(deps: CoreDeps): Core {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');
       return search;
     },
+    imageOrigins: () => imageOrigins.list(),
   };
 }

@@ -266,9 +266,11 @@ export interface StoredClick {
   billable: boolean;
   destinationUrl: string | null;
   clickedAt: Date;
+  /** Whether the impression had a display receipt when the click was recorded (set by the store). */
+  impressionDisplayed: boolean;
 }
 
-export interface NewClick extends StoredClick {
+export interface NewClick extends Omit<StoredClick, 'impressionDisplayed'> {
   keyId: string | null;
   source: 'api' | 'link';
   userAgentClass: 'api' | 'browser' | 'bot';
@@ -300,6 +302,19 @@ export interface ClickStore {
   findConversionByOrder(accountId: string, orderId: string): Promise<StoredConversion | null>;
   /** Inserts unless the account already has this order_id; returns the row that holds. */
   recordConversion(conversion: StoredConversion): Promise<{ conversion: StoredConversion; inserted: boolean }>;
+  /**
+   * Display receipts: sets `displayed_at = at` on those of `impressionIds` (bare UUIDs) of the
+   * account that have none yet, unless one of them is not the account's (then nothing changes and
+   * the missing ids come back). Answers each impression's `displayed_at` and whether this call set it.
+   */
+  recordDisplays(accountId: string, impressionIds: readonly string[], at: Date): Promise<{ missing: string[] } | { displays: StoredDisplay[] }>;
+}
+
+export interface StoredDisplay {
+  impressionId: string;
+  displayedAt: Date;
+  /** True when this receipt set `displayed_at`; false when an earlier one had. */
+  first: boolean;
 }
 
 export interface NewFeedback {
@@ -495,6 +510,8 @@ export interface UsageBucket {
 export interface BusinessBucket {
   bucket: number;
   impressions: number;
+  /** Impressions whose first display receipt arrived in the bucket. */
+  displayed: number;
   clicks: number;
   conversions: number;
   revenue: DecimalString;

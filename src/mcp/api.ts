@@ -1,6 +1,6 @@
 import type { Problem } from '../core/errors.js';
 import type { Analytics, AnalyticsQuery } from '../core/schemas/analytics.js';
-import type { Click } from '../core/schemas/clicks.js';
+import type { Click, DisplayReceipt, DisplayReceiptRequest } from '../core/schemas/clicks.js';
 import type { Feedback, FeedbackRequest } from '../core/schemas/feedback.js';
 import type { SearchRequest, SearchResponse } from '../core/schemas/search.js';
 
@@ -18,10 +18,14 @@ export interface AisleApi {
   search(request: ApiSearchRequest): Promise<SearchResponse>;
   /** POST /v1/clicks/{impression_id} (scope `events:write`); a repeat answers the first click with `duplicate: true`. */
   recordClick(impressionId: string): Promise<Click>;
+  /** POST /v1/displays (scope `events:write`): display receipts, first one wins. */
+  recordDisplays(request: DisplayReceiptRequest): Promise<DisplayReceipt>;
   /** POST /v1/feedback (scope `events:write`). */
   submitFeedback(feedback: FeedbackRequest): Promise<Feedback>;
   /** GET /v1/analytics (scope `analytics:read`). */
   getAnalytics(query: AnalyticsQuery): Promise<Analytics>;
+  /** https origins of the catalog's product images, for the product-card view's CSP (no scope: not account data). */
+  imageOrigins(): Promise<string[]>;
 }
 
 /** A problem a remote Aisle answered, carried as is (its request_id names the REST request). */

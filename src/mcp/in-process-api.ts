@@ -22,8 +22,10 @@ export function createInProcessApi(core: Core, caller: Caller): AisleApi {
   return {
     search: async (request) => core.search().search(await authorize('search'), { ...request, stream: false }),
     recordClick: async (impressionId) => (await core.clicks.recordClick(await authorize('events:write'), impressionId)).click,
+    recordDisplays: async (request) => core.displays.recordDisplays(await authorize('events:write'), request),
     submitFeedback: async (feedback) => core.feedback.submit(await authorize('events:write'), feedback),
     getAnalytics: async (query) => core.analytics.analytics(await authorize('analytics:read'), query),
+    imageOrigins: () => core.imageOrigins(),
   };
 }
 

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { errorRegistry, errorTypeUri, type ErrorCode, type Problem } from '../core/errors.js';
 import type { Analytics } from '../core/schemas/analytics.js';
-import type { Click } from '../core/schemas/clicks.js';
+import type { Click, DisplayReceipt } from '../core/schemas/clicks.js';
 import type { Feedback } from '../core/schemas/feedback.js';
 import type { SearchResponse } from '../core/schemas/search.js';
 import { ApiProblemError, type AisleApi } from './api.js';
@@ -46,8 +46,11 @@ export function createRestApi(options: RestApiOptions): AisleApi {
     throw new ApiProblemError(asProblem(res.statusCode, res.headers['content-type'], text, url));
   };
   return {
+    // The REST API does not list the catalog's image hosts: the view then shows placeholders.
+    imageOrigins: () => Promise.resolve([]),
     search: (req) => call<SearchResponse>('POST', '/search', req),
     recordClick: (impressionId) => call<Click>('POST', `/clicks/${encodeURIComponent(impressionId)}`, {}),
+    recordDisplays: (request) => call<DisplayReceipt>('POST', '/displays', request),
     submitFeedback: (feedback) => call<Feedback>('POST', '/feedback', feedback),
     getAnalytics: (query) => {
       const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));

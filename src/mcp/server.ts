@@ -1,10 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Logger } from '../core/ports.js';
 import type { AisleApi } from './api.js';
+import { registerProductCardsView } from './app-view.js';
 import { INTEGRATOR_RULES_URI, registerGuidance } from './guidance.js';
 import type { ToolContext } from './tool.js';
 import { registerGetAnalyticsTool } from './tools/get-analytics.js';
 import { registerRecordClickTool } from './tools/record-click.js';
+import { registerRecordDisplayTool } from './tools/record-display.js';
 import { registerSearchProductsTool } from './tools/search-products.js';
 import { registerSubmitFeedbackTool } from './tools/submit-feedback.js';
 
@@ -33,6 +35,8 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerRecordClickTool(server, ctx);
   registerSubmitFeedbackTool(server, ctx);
   registerGetAnalyticsTool(server, ctx);
+  registerRecordDisplayTool(server, ctx);
+  registerProductCardsView(server, api);
   registerGuidance(server);
   return server;
 }

@@ -1,3 +1,4 @@
+import { registerAppTool, type McpUiAppToolConfig } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode as RpcErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -21,6 +22,8 @@ export interface AisleTool<I extends z.ZodObject, O extends z.ZodObject> {
   input: I;
   output: O;
   annotations: Required<Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>>;
+  /** MCP Apps: the view the tool's results render in (`resourceUri`) and who may call it (`visibility`). */
+  ui?: McpUiAppToolConfig['_meta']['ui'];
   /** Runs on validated arguments: the structured result and its rendering for clients that read only text. */
   run(args: z.output<I>): Promise<{ structured: z.output<O>; text: string }>;
 }
@@ -44,9 +47,12 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
       return errorResult(problemOf(err, ctx, tool.name));
     }
   };
-  const { name, title, description, input, output, annotations } = tool;
+  const { name, title, description, input, output, annotations, ui } = tool;
   const inputSchema: z.ZodObject = input;
-  server.registerTool(name, { title, description, inputSchema, outputSchema: output, annotations }, (args) => execute(args));
+  const config = { title, description, inputSchema, outputSchema: output, annotations };
+  // registerAppTool also writes the legacy `_meta["ui/resourceUri"]` key older hosts read.
+  if (ui) registerAppTool(server, name, { ...config, _meta: { ui } }, (args: unknown) => execute(args));
+  else server.registerTool(name, config, (args) => execute(args));
 
   let tools = toolsOf.get(server);
   if (!tools) {
@@ -63,10 +69,14 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
   tools.set(name, execute);
 }
 
-/** A failed call: the problem as structured content and one line of text. */
+/**
+ * A failed call: one line for a model to read, then the problem object as JSON text. No
+ * `structuredContent`: SDK 1.x clients check it against the tool's output schema even on errors
+ * and throw -32602 instead of returning the result (typescript-sdk#1943, #2748).
+ */
 export function errorResult(problem: Problem): CallToolResult {
-  const text = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
-  return { isError: true, structuredContent: { ...problem }, content: [{ type: 'text', text }] };
+  const line = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
+  return { isError: true, content: [{ type: 'text', text: line }, { type: 'text', text: JSON.stringify(problem) }] };
 }
 
 function problemOf(err: unknown, ctx: ToolContext, tool: string): Problem {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { expect } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -58,15 +59,27 @@ export class RecordingStdioTransport implements Transport {
   }
 }
 
-/**
- * tools/call without the SDK client's output-schema check: SDK clients up to 1.32 validate the
- * structured content of error results too (typescript-sdk#1943), and ours carry a problem object.
- */
+/** tools/call through the client's request(), so a test sees every result as the server sent it. */
 export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
 }
 
 export const structured = <T = Record<string, unknown>>(r: CallToolResult): T => r.structuredContent as T;
+/**
+ * The problem object of an error result: its JSON text block. Error results carry no structured
+ * content (an SDK 1.x client would check that against the output schema and throw).
+ */
+export function problem<T = Record<string, unknown>>(r: CallToolResult): T {
+  expect(r.isError, JSON.stringify(r)).toBe(true);
+  expect(r.structuredContent, 'an error result carries no structuredContent').toBeUndefined();
+  for (const c of r.content) {
+    if (c.type !== 'text' || !c.text.startsWith('{')) continue;
+    const parsed = JSON.parse(c.text) as { code?: unknown };
+    if (typeof parsed.code === 'string') return parsed as T;
+  }
+  throw new Error(`no problem JSON in ${JSON.stringify(r.content)}`);
+}
+
 export const text = (r: CallToolResult): string => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 export interface DesktopServerSpec {

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import type { Embedder } from '../../src/core/ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
@@ -13,19 +14,41 @@ export interface SampleCatalog {
   close(): Promise<void>;
 }
 
-/** The project's sample catalog, imported through the real ingest path with the default embedder. */
+/**
+ * The project's sample catalog, imported through the real ingest path with the default embedder.
+ * close() also removes the two temp dirs (model cache, catalog), as does a failed import.
+ */
 export async function openSampleCatalog(): Promise<SampleCatalog> {
-  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(tempDir('models'), 'models') });
-  const catalog = await LanceCatalogStore.open({ uri: tempCatalogUri(), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
-  const feed = await readFeed('data/sample-catalog.jsonl', {});
-  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
-  if (!summary.catalog) throw new Error('sample catalog import failed');
+  const modelsDir = tempDir('models');
+  const catalogUri = tempCatalogUri();
+  const removeDirs = () => {
+    for (const dir of [modelsDir, dirname(catalogUri)]) rmSync(dir, { recursive: true, force: true });
+  };
+  let embedder: Embedder | undefined;
+  let catalog: LanceCatalogStore | undefined;
+  try {
+    embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(modelsDir, 'models') });
+    catalog = await LanceCatalogStore.open({ uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+    const feed = await readFeed('data/sample-catalog.jsonl', {});
+    const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
+    if (!summary.catalog) throw new Error('sample catalog import failed');
+  } catch (err) {
+    await catalog?.close().catch(() => undefined);
+    await embedder?.close().catch(() => undefined);
+    removeDirs();
+    throw err;
+  }
+  const [openCatalog, openEmbedder] = [catalog, embedder];
   return {
-    catalog,
-    embedder,
+    catalog: openCatalog,
+    embedder: openEmbedder,
     close: async () => {
-      await catalog.close();
-      await embedder.close();
+      try {
+        await openCatalog.close();
+        await openEmbedder.close();
+      } finally {
+        removeDirs();
+      }
     },
   };
 }

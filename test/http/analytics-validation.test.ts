@@ -87,11 +87,11 @@ describe('date handling', () => {
     expect(analytics).toEqual({
       start_date: '2020-01-01T00:00:00.000Z',
       end_date: '2020-01-03T00:00:00.000Z',
-      metrics: { impressions: 0, clicks: 0, ctr: 0, conversions: 0, conversion_rate: 0, revenue: 0 },
+      metrics: { impressions: 0, displayed_impressions: 0, display_rate: 0, clicks: 0, ctr: 0, conversions: 0, conversion_rate: 0, revenue: 0 },
       top_products: [],
       top_queries: [],
     });
-    for (const metric of ['ctr', 'conversion_rate', 'revenue']) {
+    for (const metric of ['ctr', 'conversion_rate', 'revenue', 'display_rate']) {
       const m = (await get(`/v1/analytics?${q}&metric=${metric}`)).json();
       expect(m).toMatchObject({ metric, value: 0, granularity: 'day' });
       expect(m.series).toEqual([{ period_start: '2020-01-01T00:00:00.000Z', value: 0 }, { period_start: '2020-01-02T00:00:00.000Z', value: 0 }]);

@@ -31,6 +31,8 @@ class Ledger {
   clicks: Click[] = [];
   conversions: Conversion[] = [];
   feedback: number[] = [];
+  /** When each impression's first display receipt arrived. */
+  displayed: number[] = [];
 }
 
 let sample: SampleCatalog;
@@ -71,6 +73,17 @@ async function apiClick(who: string, r: Result, expected: 201 | 200): Promise<vo
   const res = await api(who, 'POST', `/v1/clicks/${r.impression_id}`, '/v1/clicks/:impression_id');
   expectStatus(res, expected);
   if (expected === 201) billed(keys[who]!.account, r, res.json().click_id);
+}
+
+/** POST /v1/displays; `fresh` are the receipts this call should be the first for. */
+async function display(who: string, results: Result[], fresh: number): Promise<void> {
+  const ids = results.map((r, i) => (i % 2 === 0 ? r.impression_id : `imp_${r.impression_id}`));
+  const res = await api(who, 'POST', '/v1/displays', '/v1/displays', { impression_ids: ids });
+  expectStatus(res, 200);
+  const body = res.json() as { displays: { impression_id: string; first_receipt: boolean }[] };
+  expect(body.displays.map((d) => d.impression_id)).toEqual(results.map((r) => r.impression_id));
+  expect(body.displays.filter((d) => d.first_receipt)).toHaveLength(fresh);
+  for (let i = 0; i < fresh; i++) ledgers[keys[who]!.account].displayed.push(clock.now().getTime());
 }
 
 function billed(account: 'A' | 'B', r: Result, clickId: string): void {
@@ -124,7 +137,17 @@ function expectedMetrics(l: Ledger, t0: number, t1: number) {
   const impressions = l.shown.filter(f).length;
   const clicks = l.clicks.filter(f).length;
   const conversions = l.conversions.filter(f);
-  return { impressions, clicks, ctr: ratio(clicks, impressions), conversions: conversions.length, conversion_rate: ratio(conversions.length, clicks), revenue: cents(conversions.map((c) => c.commission)) };
+  const displayed = l.displayed.filter(f).length;
+  return {
+    impressions,
+    displayed_impressions: displayed,
+    display_rate: ratio(displayed, impressions),
+    clicks,
+    ctr: ratio(clicks, impressions),
+    conversions: conversions.length,
+    conversion_rate: ratio(conversions.length, clicks),
+    revenue: cents(conversions.map((c) => c.commission)),
+  };
 }
 
 function expectedTopProducts(l: Ledger, t0: number, t1: number) {
@@ -214,6 +237,10 @@ beforeAll(async () => {
   at('2026-11-18T10:05:00.000Z');
   r2 = await search('s', 'Espresso   Machine', 3);
   r2RequestId = ledgers.A.searches.at(-1)!.requestId;
+  at('2026-11-18T10:06:00.000Z');
+  await display('s', r1.slice(0, 3), 3);
+  at('2026-11-18T10:07:00.000Z');
+  await display('s', [r1[0]!, r2[0]!], 1); // r1[0] again: first receipt wins, not counted twice
   at('2026-11-18T10:10:00.000Z');
   await apiClick('s', r1[0]!, 201);
   await apiClick('s', r1[0]!, 200); // duplicate: not counted again
@@ -236,6 +263,9 @@ beforeAll(async () => {
 
   // Account B, same hour: must never show up in A's figures.
   const b = await search('b', 'trail running shoes', 4);
+  await display('b', [b[0]!], 1);
+  // A receipt naming one of A's impressions is refused whole: nothing of it is recorded.
+  expectStatus(await api('b', 'POST', '/v1/displays', '/v1/displays', { impression_ids: [b[1]!.impression_id, r1[4]!.impression_id] }), 404);
   await apiClick('b', b[0]!, 201);
   await convert('b', b[0]!, 'order-1', 99.99, 201);
   await follow('B', b[1]!, BROWSER_USER_AGENTS[1]!, 'billable');
@@ -264,6 +294,9 @@ beforeAll(async () => {
   // Day 3, 2026-11-20: agent two's budget has refilled.
   at('2026-11-20T08:00:00.000Z');
   r5 = await search('t', 'hiking socks', 3);
+  await display('s', [r5[0]!], 1); // by agent one: agent two's budget is 2 a minute
+  // A receipt today for an impression shown on day 1 counts today, like a click.
+  await display('s', [r1[3]!, r1[0]!], 1);
   await apiClick('t', r5[0]!, 201);
   // A click today on an impression shown on day 1 counts today (clicks count when they happen).
   await apiClick('s', r1[3]!, 201);
@@ -302,13 +335,13 @@ describe('GET /v1/analytics (ground truth)', () => {
     const body = (await api('w', 'GET', '/v1/analytics?start_date=2026-11-19T01:00:00%2B01:00&end_date=2026-11-20T00:00:00Z', '/v1/analytics')).json();
     const [t0, t1] = [Date.parse('2026-11-19T00:00:00Z'), Date.parse('2026-11-20T00:00:00Z')];
     expect(body.start_date).toBe('2026-11-19T00:00:00.000Z');
-    expect(body.metrics).toEqual({ impressions: 9, clicks: 2, ctr: 2 / 9, conversions: 2, conversion_rate: 1, revenue: 4.45 });
+    expect(body.metrics).toEqual({ impressions: 9, displayed_impressions: 0, display_rate: 0, clicks: 2, ctr: 2 / 9, conversions: 2, conversion_rate: 1, revenue: 4.45 });
     expect(body.metrics).toEqual(expectedMetrics(ledgers.A, t0, t1));
     expect(body.top_products.map(({ title: _t, ...p }: { title: string }) => p)).toEqual(expectedTopProducts(ledgers.A, t0, t1));
     expect(body.top_queries).toEqual(expectedTopQueries(ledgers.A, t0, t1));
   });
 
-  it.each(['ctr', 'conversion_rate', 'revenue'] as const)('metric=%s answers the value and a daily series', async (metric) => {
+  it.each(['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const)('metric=%s answers the value and a daily series', async (metric) => {
     const end = Date.parse('2026-11-21T00:00:00Z');
     const body = (await api('w', 'GET', `/v1/analytics?metric=${metric}&start_date=2026-11-18T00:00:00Z&end_date=2026-11-21T00:00:00Z`, '/v1/analytics')).json();
     expect(body).toMatchObject({ metric, granularity: 'day', start_date: '2026-11-18T00:00:00.000Z', end_date: '2026-11-21T00:00:00.000Z' });
@@ -340,7 +373,7 @@ describe('GET /v1/analytics (ground truth)', () => {
 
   it('shows account B only its own traffic', async () => {
     const body = (await api('b', 'GET', '/v1/analytics', '/v1/analytics')).json();
-    expect(body.metrics).toEqual({ impressions: 4, clicks: 2, ctr: 0.5, conversions: 1, conversion_rate: 0.5, revenue: 99.99 });
+    expect(body.metrics).toEqual({ impressions: 4, displayed_impressions: 1, display_rate: 0.25, clicks: 2, ctr: 0.5, conversions: 1, conversion_rate: 0.5, revenue: 99.99 });
     expect(body.top_queries).toEqual([{ query: 'trail running shoes', searches: 1, clicks: 2, ctr: 0.5 }]);
   });
 });
@@ -390,7 +423,7 @@ describe('GET /v1/usage (ground truth)', () => {
     expect(body.totals).toEqual(expectedUsageCounters(ledger, NOW() - 30 * DAY, NOW()));
     // Default range ends now, exclusive: B's analytics call made at this very instant is not in it.
     expect(body.by_key).toEqual([{ key_id: keys.b!.id, name: keys.b!.name, requests: ledger.log.filter(inRange(NOW() - 30 * DAY, NOW())).length }]);
-    expect(body.totals.requests).toBe(3);
+    expect(body.totals.requests).toBe(5); // search, display receipt, refused receipt, click, conversion
   });
 });
 

@@ -198,9 +198,12 @@ function isJsonRpcError(body: string): boolean {
 
 /** A tool call that failed answers a problem with a registry code, never an internal error. */
 function toolErrorViolations(message: unknown): string[] {
-  const result = (message as { result?: { isError?: boolean; structuredContent?: { code?: unknown; status?: unknown } } } | null)?.result;
-  if (result?.isError !== true || result.structuredContent === undefined) return [];
-  const { code, status } = result.structuredContent;
+  const result = (message as { result?: { isError?: boolean; structuredContent?: unknown; content?: { type?: unknown; text?: unknown }[] } } | null)?.result;
+  if (result?.isError !== true) return [];
+  if (result.structuredContent !== undefined) return ['tool error with structuredContent (SDK 1.x clients would throw on it)'];
+  const json = result.content?.map((c) => (typeof c.text === 'string' && c.text.startsWith('{') ? c.text : null)).find((t) => t !== null);
+  if (json == null) return ['tool error without a problem JSON block'];
+  const { code, status } = JSON.parse(json) as { code?: unknown; status?: unknown };
   if (typeof code !== 'string' || !Object.hasOwn(errorRegistry, code)) return [`tool error code ${JSON.stringify(code)} is not in errorRegistry`];
   return typeof status === 'number' && status < 500 ? [] : [`tool error with status ${String(status)}`];
 }

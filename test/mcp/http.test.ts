@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { callTool, structured, text } from '../helpers/mcp.js';
+import { callTool, problem, structured, text } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 let sample: SampleCatalog;
@@ -76,14 +77,14 @@ describe('POST /mcp', () => {
     const { results } = await search(client, 'camping tent');
     const refused = await callTool(client, 'record_click', { impression_id: results[0]!.impression_id });
     expect(refused.isError).toBe(true);
-    expect(structured(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
-    expect(text(refused)).toBe(`Error 403 insufficient_scope: ${String(structured(refused).detail)}`);
+    expect(problem(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
+    expect(refused.content[0]).toEqual({ type: 'text', text: `Error 403 insufficient_scope: ${String(problem(refused).detail)}` });
 
     // Over plain HTTP: 200 with the tool error, and the problem names this HTTP request.
     const res = await post(toolCall('record_click', { impression_id: results[0]!.impression_id }), { 'x-api-key': key });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { result: { isError: boolean; structuredContent: { code: string; request_id: string } } };
-    expect(body.result).toMatchObject({ isError: true, structuredContent: { code: 'insufficient_scope', request_id: res.headers.get('x-request-id') } });
+    const body = (await res.json()) as { result: CallToolResult };
+    expect(problem(body.result)).toMatchObject({ code: 'insufficient_scope', request_id: res.headers.get('x-request-id') });
   });
 
   it('refuses a browser Origin it does not know with 403, and accepts a configured one', async () => {
@@ -97,6 +98,40 @@ describe('POST /mcp', () => {
     expectStatus(await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'https://agent.example' }, payload: initialize }), 200);
     expectProblem(await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'null' }, payload: initialize }), 403, 'origin_not_allowed');
     await configured.app.close();
+  });
+
+  describe.each([
+    ['http://localhost:6274', 200],
+    ['http://127.0.0.1:3000', 200],
+    ['http://[::1]:8080', 200],
+    ['https://localhost', 200],
+    ['http://localhost.evil.example:6274', 403],
+    ['http://127.0.0.1.nip.io:3000', 403],
+    ['https://evil.example', 403],
+    ['null', 403],
+  ])('Origin %s on a server listening on 127.0.0.1', (origin, status) => {
+    it(`answers ${status}`, async () => {
+      const res = await post(initialize, { 'x-api-key': t.adminKey, origin });
+      expect(res.status, await res.clone().text()).toBe(status);
+      if (status === 403) expect(await res.json()).toMatchObject({ code: 'origin_not_allowed' });
+    });
+  });
+
+  it('refuses loopback origins when the server listens on every interface', async () => {
+    const wide = await buildApp({ core: t.core, logger: t.app.log });
+    const address = await wide.app.listen({ host: '0.0.0.0', port: 0 });
+    try {
+      const port = new URL(address).port;
+      const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { accept: MCP_ACCEPT, 'content-type': 'application/json', 'x-api-key': t.adminKey, origin: 'http://localhost:6274' },
+        body: JSON.stringify(initialize),
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ code: 'origin_not_allowed' });
+    } finally {
+      await wide.app.close();
+    }
   });
 
   it('refuses a Host it does not serve (DNS rebinding) with 403', async () => {
@@ -139,7 +174,7 @@ describe('POST /mcp', () => {
       ...fromA.map((r) => callTool(b, 'record_click', { impression_id: r.results[0]!.impression_id })),
       ...fromB.map((r) => callTool(a, 'submit_feedback', { request_id: r.request_id, product_id: r.results[0]!.product_id, relevant: false })),
     ]);
-    for (const result of crossed) expect(structured(result)).toMatchObject({ status: 404, code: 'not_found' });
+    for (const result of crossed) expect(problem(result)).toMatchObject({ status: 404, code: 'not_found' });
 
     const own = await Promise.all([
       ...fromA.map((r) => callTool(a, 'record_click', { impression_id: r.results[0]!.impression_id })),

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
 import { createInProcessApi } from '../../src/mcp/in-process-api.js';
+import { PRODUCT_CARDS_URI } from '../../src/mcp/app-view.js';
 import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
 import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { callTool, structured, text } from '../helpers/mcp.js';
+import { callTool, problem, structured, text } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 /**
@@ -58,7 +60,7 @@ async function search(client: Client, args: Record<string, unknown>): Promise<Se
 describe('tools/list', () => {
   it('lists the tools with titles, descriptions, input and output schemas and all four hints', async () => {
     const { tools } = await admin.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics']);
+    expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(100);
@@ -129,10 +131,22 @@ describe('search_products', () => {
   ])('answers %j with a validation_failed problem naming %s', async (args, path) => {
     const result = await callTool(admin, 'search_products', args);
     expect(result.isError).toBe(true);
-    expect(structured(result)).toMatchObject({ status: 400, code: 'validation_failed', type: '/docs/errors#validation_failed' });
-    expect(structured<{ errors: { path: string }[] }>(result).errors.map((e) => e.path)).toContain(path);
-    expect(text(result)).toMatch(/^Error 400 validation_failed: /);
-    expect(text(result)).not.toContain('\n');
+    expect(problem(result)).toMatchObject({ status: 400, code: 'validation_failed', type: '/docs/errors#validation_failed' });
+    expect(problem<{ errors: { path: string }[] }>(result).errors.map((e) => e.path)).toContain(path);
+    const [line] = result.content;
+    expect(line).toMatchObject({ type: 'text', text: expect.stringMatching(/^Error 400 validation_failed: [^\n]+$/) });
+  });
+
+  it('reaches an unmodified SDK 1.x client.callTool() as an isError result with the problem, not a thrown -32602', async () => {
+    // No CallToolResultSchema argument: the client checks the result against the output schema as shipped.
+    const result = await admin.callTool({ name: 'search_products', arguments: { query: 'shoes', limit: 50 } });
+    expect(result.isError).toBe(true);
+    const body = problem(result as CallToolResult);
+    expect(body).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'limit' }] });
+    const scoped = await connect(await keyWith(['search']));
+    const refused = await scoped.callTool({ name: 'get_analytics', arguments: {} });
+    expect(problem(refused as CallToolResult)).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await scoped.close();
   });
 });
 
@@ -150,9 +164,9 @@ describe('record_click and submit_feedback', () => {
   it('answers an unknown impression with not_found and a malformed one with validation_failed', async () => {
     const unknown = await callTool(admin, 'record_click', { impression_id: randomUUID() });
     expect(unknown.isError).toBe(true);
-    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(problem(unknown)).toMatchObject({ status: 404, code: 'not_found' });
     const malformed = await callTool(admin, 'record_click', { impression_id: 'yesterday' });
-    expect(structured(malformed)).toMatchObject({ code: 'validation_failed' });
+    expect(problem(malformed)).toMatchObject({ code: 'validation_failed' });
   });
 
   it('stores feedback on a product of the search, refuses one that was not among its results', async () => {
@@ -160,11 +174,11 @@ describe('record_click and submit_feedback', () => {
     const ok = await callTool(admin, 'submit_feedback', { request_id, product_id: results[0]!.product_id, relevant: true, reason: 'what I wanted' });
     expect(FeedbackSchema.parse(structured(ok))).toMatchObject({ request_id, product_id: results[0]!.product_id, relevant: true });
     const other = await callTool(admin, 'submit_feedback', { request_id, product_id: randomUUID(), relevant: false });
-    expect(structured(other)).toMatchObject({ status: 422, code: 'product_not_in_results' });
+    expect(problem(other)).toMatchObject({ status: 422, code: 'product_not_in_results' });
     const unknown = await callTool(admin, 'submit_feedback', { request_id: randomUUID(), product_id: results[0]!.product_id, relevant: false });
-    expect(structured(unknown)).toMatchObject({ status: 404, code: 'not_found' });
+    expect(problem(unknown)).toMatchObject({ status: 404, code: 'not_found' });
     const invalid = await callTool(admin, 'submit_feedback', { request_id, relevant: 'yes' });
-    expect(structured<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
+    expect(problem<{ errors: { path: string }[] }>(invalid).errors.map((e) => e.path)).toEqual(expect.arrayContaining(['product_id', 'relevant']));
   });
 });
 
@@ -194,13 +208,79 @@ describe('get_analytics', () => {
 
   it('refuses bad ranges and metrics, and keys without analytics:read', async () => {
     const bogus = await callTool(admin, 'get_analytics', { metric: 'bounce_rate' });
-    expect(structured(bogus)).toMatchObject({ code: 'validation_failed' });
+    expect(problem(bogus)).toMatchObject({ code: 'validation_failed' });
     const inverted = await callTool(admin, 'get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' });
-    expect(structured(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect(problem(inverted)).toMatchObject({ status: 400, code: 'validation_failed' });
     const client = await connect(await keyWith(['search', 'events:write']));
-    expect(structured(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
+    expect(problem(await callTool(client, 'get_analytics', {}))).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'analytics:read' });
     await client.close();
   });
+});
+
+describe('product-card view (MCP Apps)', () => {
+  it('is linked from search_products and served as one self-contained mcp-app document with the image origins in its CSP', async () => {
+    const { tools } = await admin.listTools();
+    const search = tools.find((x) => x.name === 'search_products')!;
+    expect(search._meta).toMatchObject({ ui: { resourceUri: PRODUCT_CARDS_URI }, 'ui/resourceUri': PRODUCT_CARDS_URI });
+    const read = await admin.readResource({ uri: PRODUCT_CARDS_URI });
+    const content = read.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+    expect(content.mimeType).toBe('text/html;profile=mcp-app');
+    expect(content.text).toMatch(/^<!doctype html>/);
+    expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i);
+    expect(content.text).toContain('record_display');
+    const { resourceDomains, connectDomains } = content._meta.ui.csp;
+    expect(resourceDomains).toContain('https://img.northbound-general.example.com');
+    for (const origin of resourceDomains) expect(origin).toMatch(/^https:\/\/[a-z0-9.-]+$/);
+    expect(connectDomains).toEqual([]);
+  });
+});
+
+describe('record_display (app-only)', () => {
+  it('is listed for the view with visibility ["app"]', async () => {
+    const { tools } = await admin.listTools();
+    const tool = tools.find((x) => x.name === 'record_display')!;
+    expect(tool._meta).toMatchObject({ ui: { visibility: ['app'] } });
+    expect(tool.inputSchema.required).toEqual(['impression_ids']);
+    expect(tool.inputSchema.properties).toMatchObject({ impression_ids: { type: 'array', minItems: 1, maxItems: 10 } });
+  });
+
+  it('records the first receipt per impression, once, and get_analytics counts it', async () => {
+    clock.advance(1000);
+    const before = structured<{ metrics: { displayed_impressions: number } }>(await callTool(admin, 'get_analytics', {})).metrics.displayed_impressions;
+    const { results } = await search(admin, { query: 'hiking backpack', limit: 3, min_relevance_score: 0 });
+    const ids = results.map((r) => r.impression_id);
+    const first = await admin.callTool({ name: 'record_display', arguments: { impression_ids: [ids[0], `imp_${ids[1]}`] } });
+    expect(first.structuredContent).toMatchObject({ displays: [{ impression_id: ids[0], first_receipt: true }, { impression_id: ids[1], first_receipt: true }] });
+    clock.advance(1000);
+    const again = structured<{ displays: { impression_id: string; first_receipt: boolean; displayed_at: string }[] }>(
+      await callTool(admin, 'record_display', { impression_ids: [ids[1], ids[2], ids[1]] }),
+    );
+    expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([[ids[1], false], [ids[2], true]]);
+    expect(again.displays[0]!.displayed_at).toBe((first.structuredContent as typeof again).displays[1]!.displayed_at);
+    clock.advance(1000);
+    const after = structured<{ metrics: { displayed_impressions: number; display_rate: number } }>(await callTool(admin, 'get_analytics', {})).metrics;
+    expect(after.displayed_impressions - before).toBe(3);
+    expect(after.display_rate).toBeGreaterThan(0);
+  });
+
+  it("refuses another account's impression, and then records none of the call", async () => {
+    const { results } = await search(admin, { query: 'camping stove', limit: 2, min_relevance_score: 0 });
+    const other = await t.core.accounts.create('display stranger');
+    const stranger = await connect(other.firstKey.key);
+    const theirs = await search(stranger, { query: 'camping stove', limit: 1, min_relevance_score: 0 });
+    const refused = await stranger.callTool({ name: 'record_display', arguments: { impression_ids: [theirs.results[0]!.impression_id, results[0]!.impression_id] } });
+    expect(problem(refused as CallToolResult)).toMatchObject({ status: 404, code: 'not_found', impression_ids: [results[0]!.impression_id] });
+    const own = await callTool(stranger, 'record_display', { impression_ids: [theirs.results[0]!.impression_id] });
+    expect(structured(own)).toMatchObject({ displays: [{ first_receipt: true }] });
+    await stranger.close();
+  });
+
+  it.each([[{ impression_ids: [] }], [{ impression_ids: Array.from({ length: 11 }, () => randomUUID()) }], [{ impression_ids: ['yesterday'] }], [{}]])(
+    'answers %j with validation_failed',
+    async (args) => {
+      expect(problem(await callTool(admin, 'record_display', args))).toMatchObject({ code: 'validation_failed' });
+    },
+  );
 });
 
 describe('keys over stdio-style calls (a key checked on every call)', () => {
@@ -209,7 +289,7 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     const { results } = await search(client, { query: 'desk lamp', limit: 1, min_relevance_score: 0 });
     const refused = await callTool(client, 'record_click', { impression_id: results[0]!.impression_id });
     expect(refused.isError).toBe(true);
-    expect(structured(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
+    expect(problem(refused)).toMatchObject({ status: 403, code: 'insufficient_scope', required_scope: 'events:write' });
     await client.close();
   });
 
@@ -218,10 +298,10 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     const client = await connect(created.key);
     await search(client, { query: 'desk lamp', limit: 1 });
     expectStatus(await call(t.app, t.adminKey, 'POST', `/v1/keys/${created.id}`), 200);
-    expect(structured(await callTool(client, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'api_key_disabled' });
+    expect(problem(await callTool(client, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'api_key_disabled' });
     await client.close();
     const bogus = await connect('aisle_sk_not-a-key');
-    expect(structured(await callTool(bogus, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'invalid_api_key' });
+    expect(problem(await callTool(bogus, 'search_products', { query: 'desk lamp' }))).toMatchObject({ status: 401, code: 'invalid_api_key' });
     await bogus.close();
   });
 
@@ -232,8 +312,8 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
     await search(client, { query: 'desk lamp' });
     await search(client, { query: 'desk lamp' });
     const limited = await callTool(client, 'search_products', { query: 'desk lamp' });
-    expect(structured(limited)).toMatchObject({ status: 429, code: 'rate_limited' });
-    expect(structured<{ retry_after_seconds: number }>(limited).retry_after_seconds).toBeGreaterThan(0);
+    expect(problem(limited)).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(problem<{ retry_after_seconds: number }>(limited).retry_after_seconds).toBeGreaterThan(0);
     clock.advance(60_000);
     await search(client, { query: 'desk lamp' });
     await client.close();
@@ -243,7 +323,7 @@ describe('keys over stdio-style calls (a key checked on every call)', () => {
 describe('resources, prompts and protocol errors', () => {
   it('serves the integrator rules and the recommend_products prompt', async () => {
     const { resources } = await admin.listResources();
-    expect(resources.map((r) => r.uri)).toEqual([INTEGRATOR_RULES_URI]);
+    expect(resources.map((r) => r.uri)).toEqual([PRODUCT_CARDS_URI, INTEGRATOR_RULES_URI]);
     const rules = await admin.readResource({ uri: INTEGRATOR_RULES_URI });
     const body = (rules.contents[0] as { text: string }).text;
     for (const topic of ['disclosure_text', 'record_click', 'last_updated_at', 'personal data']) expect(body).toContain(topic);

@@ -9,6 +9,7 @@ import {
   type DashboardStats,
   type Performance,
   type PerformanceQuery,
+  type SeriesMetric,
   type Timeframe,
   type Usage,
   type UsageQuery,
@@ -79,6 +80,7 @@ export class AnalyticsService {
       case 'ctr':
       case 'conversion_rate':
       case 'revenue':
+      case 'display_rate':
         return this.metricSeries(accountId, range, query.metric);
       case undefined:
         return this.summary(accountId, range);
@@ -135,12 +137,15 @@ export class AnalyticsService {
       this.topQueries(accountId, range),
     ]);
     const impressions = buckets.reduce((n, b) => n + b.impressions, 0);
+    const displayed = buckets.reduce((n, b) => n + b.displayed, 0);
     const clicks = buckets.reduce((n, b) => n + b.clicks, 0);
     const conversions = buckets.reduce((n, b) => n + b.conversions, 0);
     return {
       ...rangeOut(range),
       metrics: {
         impressions,
+        displayed_impressions: displayed,
+        display_rate: ratio(displayed, impressions),
         clicks,
         ctr: ratio(clicks, impressions),
         conversions,
@@ -152,17 +157,28 @@ export class AnalyticsService {
     };
   }
 
-  private async metricSeries(accountId: string, range: ResolvedRange, metric: 'ctr' | 'conversion_rate' | 'revenue'): Promise<Analytics> {
+  private async metricSeries(accountId: string, range: ResolvedRange, metric: SeriesMetric): Promise<Analytics> {
     const buckets = await this.deps.store.business(accountId, range, this.deps.clock.now());
-    const total = { impressions: 0, clicks: 0, conversions: 0, revenue: 0n };
+    const total = { impressions: 0, displayed: 0, clicks: 0, conversions: 0, revenue: 0n };
     for (const b of buckets) {
       total.impressions += b.impressions;
+      total.displayed += b.displayed;
       total.clicks += b.clicks;
       total.conversions += b.conversions;
       total.revenue += parseAmount(b.revenue);
     }
-    const valueOf = (f: { impressions: number; clicks: number; conversions: number; revenue: bigint }): number =>
-      metric === 'ctr' ? ratio(f.clicks, f.impressions) : metric === 'conversion_rate' ? ratio(f.conversions, f.clicks) : toCents(f.revenue);
+    const valueOf = (f: { impressions: number; displayed: number; clicks: number; conversions: number; revenue: bigint }): number => {
+      switch (metric) {
+        case 'ctr':
+          return ratio(f.clicks, f.impressions);
+        case 'conversion_rate':
+          return ratio(f.conversions, f.clicks);
+        case 'display_rate':
+          return ratio(f.displayed, f.impressions);
+        case 'revenue':
+          return toCents(f.revenue);
+      }
+    };
     return {
       metric,
       ...rangeOut(range),

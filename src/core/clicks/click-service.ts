@@ -141,5 +141,6 @@ function toClick(c: StoredClick, duplicate: boolean): Click {
     destination_url: c.destinationUrl,
     clicked_at: c.clickedAt.toISOString(),
     duplicate,
+    impression_displayed: c.impressionDisplayed,
   };
 }

@@ -10,8 +10,11 @@ import { InputTimestamp, Timestamp } from './common.js';
 export const GRANULARITIES = ['hour', 'day'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-export const METRICS = ['ctr', 'conversion_rate', 'revenue', 'top_products', 'top_queries'] as const;
+export const METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate', 'top_products', 'top_queries'] as const;
 export type Metric = (typeof METRICS)[number];
+/** The metrics answered as a value and a series (the others are ranked lists). */
+export const SERIES_METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const;
+export type SeriesMetric = (typeof SERIES_METRICS)[number];
 
 export const TIMEFRAMES = ['1h', '24h', '7d', '30d'] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -76,11 +79,15 @@ export type AnalyticsQuery = z.infer<typeof AnalyticsQuerySchema>;
 const DEFINITIONS =
   'impressions = results shown (created in the range); clicks = billable clicks recorded in the range (unique per impression; duplicates and bots excluded); ' +
   'ctr = clicks / impressions; conversions = conversions recorded in the range; conversion_rate = conversions / clicks; ' +
-  'revenue = Σ commission_amount of those conversions, summed exactly and rounded to the cent. A ratio with a zero denominator is 0.';
+  'revenue = Σ commission_amount of those conversions, summed exactly and rounded to the cent; ' +
+  'displayed_impressions = impressions whose first display receipt (their card, disclosure included, was on a person\'s screen) arrived in the range; ' +
+  'display_rate = displayed_impressions / impressions. A ratio with a zero denominator is 0.';
 
 export const AnalyticsMetricsSchema = z
   .object({
     impressions: z.number().int(),
+    displayed_impressions: z.number().int().describe('Impressions whose first display receipt arrived in the range (MCP view record_display, or POST /displays)'),
+    display_rate: z.number().describe('displayed_impressions / impressions; 0 when there are no impressions'),
     clicks: z.number().int(),
     ctr: z.number().describe('clicks / impressions; 0 when there are no impressions'),
     conversions: z.number().int(),
@@ -115,7 +122,7 @@ const rangeFields = { start_date: Timestamp, end_date: Timestamp };
 
 export const AnalyticsSummarySchema = z.object({ ...rangeFields, metrics: AnalyticsMetricsSchema, top_products: topProducts, top_queries: topQueries });
 export const AnalyticsSeriesSchema = z.object({
-  metric: z.enum(['ctr', 'conversion_rate', 'revenue']),
+  metric: z.enum(SERIES_METRICS),
   ...rangeFields,
   granularity: z.enum(GRANULARITIES),
   value: z.number().describe('The metric over the whole range'),

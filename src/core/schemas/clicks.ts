@@ -23,6 +23,9 @@ export const ClickSchema = z.object({
   destination_url: z.string().nullable().describe('The merchant URL with affiliate parameters; null when the product has left the catalog'),
   clicked_at: Timestamp.describe('When the click was first recorded'),
   duplicate: z.boolean().describe('True when this impression was already clicked: the original click is returned and nothing is counted again'),
+  impression_displayed: z
+    .boolean()
+    .describe('Whether a display receipt for the impression (POST /displays, or the MCP view\'s record_display) had arrived when the click was recorded'),
 });
 export type Click = z.infer<typeof ClickSchema>;
 
@@ -59,3 +62,28 @@ export const ConversionSchema = z.object({
   created_at: Timestamp,
 });
 export type Conversion = z.infer<typeof ConversionSchema>;
+
+/** POST /displays body and the MCP app-only tool record_display's arguments. */
+export const DisplayReceiptRequestSchema = z
+  .object({
+    impression_ids: z
+      .array(idInBody('impression'))
+      .min(1)
+      .max(10)
+      .describe('impression_id of each result whose card (with its disclosure_text) a person has had on screen: 1 to 10, UUIDs or imp_ form'),
+  })
+  .strict();
+export type DisplayReceiptRequest = z.infer<typeof DisplayReceiptRequestSchema>;
+
+export const DisplayReceiptSchema = z.object({
+  displays: z
+    .array(
+      z.object({
+        impression_id: z.uuid(),
+        displayed_at: Timestamp.describe('When the first receipt for this impression arrived; later receipts never move it'),
+        first_receipt: z.boolean().describe('True when this call recorded the display; false when an earlier receipt had'),
+      }),
+    )
+    .describe('One entry per distinct impression sent, in the order sent'),
+});
+export type DisplayReceipt = z.infer<typeof DisplayReceiptSchema>;

@@ -16,11 +16,13 @@ export const eventData = {
     result_count: s.productIds.length,
     product_ids: s.productIds.map((id) => prefixedId('product', id)),
   }),
-  click: (c: { clickId: string; impressionId: string; productId: string; requestId: string }) => ({
+  click: (c: { clickId: string; impressionId: string; productId: string; requestId: string; impressionDisplayed?: boolean }) => ({
     click_id: prefixedId('click', c.clickId),
     impression_id: prefixedId('impression', c.impressionId),
     product_id: prefixedId('product', c.productId),
     request_id: prefixedId('request', c.requestId),
+    // Whether a display receipt for the impression (its card, with the disclosure, was on screen) came before the click.
+    impression_displayed: c.impressionDisplayed ?? false,
   }),
   conversion: (c: {
     conversionId: string;

@@ -5,13 +5,15 @@ import {
   ClickSchema,
   ConversionRequestSchema,
   ConversionSchema,
+  DisplayReceiptRequestSchema,
+  DisplayReceiptSchema,
   ImpressionIdParamsSchema,
   LinkQuerySchema,
 } from '../../core/schemas/clicks.js';
 import { principalOf } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 
-/** CONTRACT §5: POST /clicks/{impression_id} and POST /conversions. */
+/** CONTRACT §5: POST /clicks/{impression_id} and POST /conversions; §11: POST /displays. */
 export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.post('/clicks/:impression_id', {
     config: { scope: 'events:write' },
@@ -39,6 +41,16 @@ export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { 
     const { created, conversion } = await core.conversions.record(principalOf(req), req.body);
     return reply.code(created ? 201 : 200).send(conversion);
   });
+
+  app.post('/displays', {
+    config: { scope: 'events:write' },
+    schema: {
+      tags: ['clicks'],
+      summary: 'Display receipt: these results\' cards, with their disclosure, were on a person\'s screen (first receipt wins)',
+      body: DisplayReceiptRequestSchema,
+      response: { 200: DisplayReceiptSchema, ...errorResponses(400, 404) },
+    },
+  }, async (req) => core.displays.recordDisplays(principalOf(req), req.body));
 };
 
 /** GET /r/{impression_id}?sig=: the signed click link. Public: the signature is the credential. */

@@ -28,13 +28,39 @@ function hostAllowed(host: string | undefined, allowed: readonly string[]): bool
   return allowed.some((a) => a.toLowerCase() === host.toLowerCase() || a.toLowerCase() === name.toLowerCase());
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
+const isLoopbackIp = (address: string) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) || address === '::1' || address.startsWith('::ffff:127.');
+
+/** `http(s)://localhost|127.x.y.z|[::1]` on any port, written as a bare origin (no path, no user info). */
+function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin.toLowerCase().replace(/\/$/, '')) return false;
+  return LOOPBACK_NAMES.has(url.hostname) || isLoopbackIp(url.hostname);
+}
+
+/**
+ * Whether this server listens on a loopback address only. Then a page on a loopback origin (a
+ * local inspector on http://localhost:6274) runs on this machine like any local client, so it may
+ * call /mcp from any port; the MCP conformance suite's DNS-rebinding scenario expects exactly that.
+ */
+function listensOnLoopback(req: FastifyRequest): boolean {
+  const address = req.server.server.address();
+  return address !== null && typeof address === 'object' && isLoopbackIp(address.address);
+}
+
 /**
  * DNS rebinding and cross-site calls: a browser always names the page's origin, and a rebound
  * name arrives as the Host. Non-browser clients send no Origin and pass.
  */
 function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void {
   const origin = req.headers.origin;
-  if (origin !== undefined && !options.allowedOrigins.some((o) => o.toLowerCase() === origin.toLowerCase())) {
+  const allowed = (o: string) => options.allowedOrigins.some((a) => a.toLowerCase() === o.toLowerCase()) || (isLoopbackOrigin(o) && listensOnLoopback(req));
+  if (origin !== undefined && !allowed(origin)) {
     throw new AppError('origin_not_allowed', `Origin ${origin.slice(0, 200)} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
   }
   if (!hostAllowed(req.headers.host, options.allowedHosts)) {

@@ -20,12 +20,12 @@ export const AnalyticsToolOutputSchema = z.object({
   start_date: Timestamp,
   end_date: Timestamp,
   metric: z.enum(METRICS).optional().describe('The metric asked for; absent for the summary'),
-  metrics: AnalyticsMetricsSchema.optional().describe('Summary (no metric): impressions, clicks, ctr, conversions, conversion_rate, revenue'),
+  metrics: AnalyticsMetricsSchema.optional().describe('Summary (no metric): impressions, displayed_impressions, display_rate, clicks, ctr, conversions, conversion_rate, revenue'),
   top_products: z.array(TopProductSchema).optional().describe('Summary: up to 10 products'),
   top_queries: z.array(TopQuerySchema).optional().describe('Summary: up to 10 queries'),
-  granularity: z.enum(GRANULARITIES).optional().describe('metric ctr, conversion_rate or revenue: bucket size of the series'),
-  value: z.number().optional().describe('metric ctr, conversion_rate or revenue: the value over the whole range'),
-  series: z.array(z.object({ period_start: Timestamp, value: z.number() })).optional().describe('metric ctr, conversion_rate or revenue: per bucket, oldest first'),
+  granularity: z.enum(GRANULARITIES).optional().describe('metric ctr, conversion_rate, revenue or display_rate: bucket size of the series'),
+  value: z.number().optional().describe('metric ctr, conversion_rate, revenue or display_rate: the value over the whole range'),
+  series: z.array(z.object({ period_start: Timestamp, value: z.number() })).optional().describe('metric ctr, conversion_rate, revenue or display_rate: per bucket, oldest first'),
   items: z.array(z.union([TopProductSchema, TopQuerySchema])).optional().describe('metric top_products or top_queries: the list'),
 });
 
@@ -36,7 +36,7 @@ function renderAnalytics(a: Analytics): string {
   if ('metrics' in a) {
     const m = a.metrics;
     const products = a.top_products.slice(0, 3).map((p) => `${p.title ?? p.product_id} (${p.clicks} clicks)`).join('; ');
-    return `${range}: ${m.impressions} impressions, ${m.clicks} clicks (CTR ${pct(m.ctr)}), ${m.conversions} conversions (${pct(m.conversion_rate)}), revenue ${m.revenue.toFixed(2)}.` +
+    return `${range}: ${m.impressions} impressions (${m.displayed_impressions} displayed, ${pct(m.display_rate)}), ${m.clicks} clicks (CTR ${pct(m.ctr)}), ${m.conversions} conversions (${pct(m.conversion_rate)}), revenue ${m.revenue.toFixed(2)}.` +
       (products ? ` Top products: ${products}.` : '');
   }
   if ('value' in a) return `${a.metric} ${a.metric === 'revenue' ? a.value.toFixed(2) : pct(a.value)} over ${range} (${a.series.length} ${a.granularity} buckets).`;
@@ -49,9 +49,9 @@ export function registerGetAnalyticsTool(server: McpServer, ctx: ToolContext): v
     name: 'get_analytics',
     title: 'Get analytics',
     description:
-      "Read this account's recommendation performance for a date range (default: the last 30 days): impressions, clicks, click-through rate, " +
-      'conversions, conversion rate and revenue, with the top products and queries. Pass metric for one figure over time ' +
-      '(ctr, conversion_rate, revenue: value and series) or a ranked list (top_products, top_queries: items). Dates are ISO 8601 with an offset; ' +
+      "Read this account's recommendation performance for a date range (default: the last 30 days): impressions, displayed impressions and display rate " +
+      '(cards a person had on screen, from display receipts), clicks, click-through rate, conversions, conversion rate and revenue, with the top products and queries. ' +
+      'Pass metric for one figure over time (ctr, conversion_rate, revenue, display_rate: value and series) or a ranked list (top_products, top_queries: items). Dates are ISO 8601 with an offset; ' +
       'the range is [start_date, end_date), at most 366 days. Read-only.',
     input: AnalyticsQuerySchema,
     output: AnalyticsToolOutputSchema,

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type SearchResponse } from '../../core/schemas/search.js';
+import { PRODUCT_CARDS_URI } from '../app-view.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 
 /** Compact results keep this much of each description: enough to tell products apart. */
@@ -61,6 +62,8 @@ export function registerSearchProductsTool(server: McpServer, ctx: ToolContext):
     input: SearchProductsInputSchema,
     output: SearchResponseSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    // Hosts with MCP Apps show the results as cards (disclosure on each); the text block stays for the others.
+    ui: { resourceUri: PRODUCT_CARDS_URI },
     run: async ({ detail, ...request }) => {
       const response = await ctx.api.search(request);
       const structured =

@@ -42,7 +42,7 @@ function split(range: { start: Date; end: Date }, grain: number, rolledUntil: Da
 /** The raw part of a split: `$2..$5` are [start, a) and [b, end). */
 const rawIn = (column: string) => `account_id = $1 AND ((${column} >= $2 AND ${column} < $3) OR (${column} >= $4 AND ${column} < $5))`;
 
-interface CountRow { bucket: Date; searches: number; results: number; impressions: number; clicks: number; conversions: number; revenue: string; feedback: number; requests: number; errors: number }
+interface CountRow { bucket: Date; searches: number; results: number; impressions: number; displayed: number; clicks: number; conversions: number; revenue: string; feedback: number; requests: number; errors: number }
 interface LatencyRow { by_bucket: number; bucket: Date | null; method: string | null; route: string | null; status: number | null; latency_ms: number; n: number }
 
 /**
@@ -59,7 +59,7 @@ export class PgAnalyticsStore implements AnalyticsStore {
     const [rows, keys] = await Promise.all([
       this.db.query<CountRow>(
         `SELECT bucket, sum(searches)::int AS searches, sum(results)::int AS results, sum(clicks)::int AS clicks, sum(feedback)::int AS feedback,
-                sum(requests)::int AS requests, sum(errors)::int AS errors, 0 AS impressions, 0 AS conversions, '0' AS revenue
+                sum(requests)::int AS requests, sum(errors)::int AS errors, 0 AS impressions, 0 AS displayed, 0 AS conversions, '0' AS revenue
            FROM (
              SELECT ${bin('hour', '$8')} AS bucket, searches, results, clicks, feedback, 0 AS requests, 0 AS errors
                FROM activity_hourly WHERE account_id = $1 AND hour >= $6 AND hour < $7
@@ -98,19 +98,22 @@ export class PgAnalyticsStore implements AnalyticsStore {
     const { hoursUntil } = await this.rollUp(accountId, now);
     const { rolled, raw } = split(range, HOUR_MS, hoursUntil);
     const rows = await this.db.query<CountRow>(
-      `SELECT bucket, sum(impressions)::int AS impressions, sum(clicks)::int AS clicks, sum(conversions)::int AS conversions, sum(revenue)::numeric(24, 4)::text AS revenue
+      `SELECT bucket, sum(impressions)::int AS impressions, sum(displayed)::int AS displayed, sum(clicks)::int AS clicks, sum(conversions)::int AS conversions,
+              sum(revenue)::numeric(24, 4)::text AS revenue
          FROM (
-           SELECT ${bin('hour', '$8')} AS bucket, impressions, clicks, conversions, revenue FROM activity_hourly WHERE account_id = $1 AND hour >= $6 AND hour < $7
+           SELECT ${bin('hour', '$8')} AS bucket, impressions, displayed, clicks, conversions, revenue FROM activity_hourly WHERE account_id = $1 AND hour >= $6 AND hour < $7
            UNION ALL
-           SELECT ${bin('created_at', '$8')}, count(*), 0, 0, 0 FROM impressions WHERE ${rawIn('created_at')} GROUP BY 1
+           SELECT ${bin('created_at', '$8')}, count(*), 0, 0, 0, 0 FROM impressions WHERE ${rawIn('created_at')} GROUP BY 1
            UNION ALL
-           SELECT ${bin('clicked_at', '$8')}, 0, count(*), 0, 0 FROM clicks WHERE ${rawIn('clicked_at')} AND billable GROUP BY 1
+           SELECT ${bin('displayed_at', '$8')}, 0, count(*), 0, 0, 0 FROM impressions WHERE ${rawIn('displayed_at')} GROUP BY 1
            UNION ALL
-           SELECT ${bin('created_at', '$8')}, 0, 0, count(*), sum(commission_amount) FROM conversions WHERE ${rawIn('created_at')} GROUP BY 1
+           SELECT ${bin('clicked_at', '$8')}, 0, 0, count(*), 0, 0 FROM clicks WHERE ${rawIn('clicked_at')} AND billable GROUP BY 1
+           UNION ALL
+           SELECT ${bin('created_at', '$8')}, 0, 0, 0, count(*), sum(commission_amount) FROM conversions WHERE ${rawIn('created_at')} GROUP BY 1
          ) x GROUP BY bucket`,
       [accountId, ...raw, ...rolled, interval(range.bucketMs)],
     );
-    return rows.map((r) => ({ bucket: r.bucket.getTime(), impressions: r.impressions, clicks: r.clicks, conversions: r.conversions, revenue: r.revenue }));
+    return rows.map((r) => ({ bucket: r.bucket.getTime(), impressions: r.impressions, displayed: r.displayed, clicks: r.clicks, conversions: r.conversions, revenue: r.revenue }));
   }
 
   async topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]> {
@@ -257,19 +260,23 @@ const HOUR = `'${interval(HOUR_MS)}'`;
 
 async function rollHours(tx: Queryable, accountId: string, from: Date | null, to: Date): Promise<void> {
   await tx.query(
-    `INSERT INTO activity_hourly (account_id, hour, searches, results, impressions, clicks, conversions, revenue, feedback)
-     SELECT $1, hour, sum(searches), sum(results), sum(impressions), sum(clicks), sum(conversions), sum(revenue), sum(feedback)
+    `INSERT INTO activity_hourly (account_id, hour, searches, results, impressions, displayed, clicks, conversions, revenue, feedback)
+     SELECT $1, hour, sum(searches), sum(results), sum(impressions), sum(displayed), sum(clicks), sum(conversions), sum(revenue), sum(feedback)
        FROM (
-         SELECT ${bin('created_at', HOUR)} AS hour, count(*) AS searches, sum(result_count) AS results, 0 AS impressions, 0 AS clicks, 0 AS conversions, 0 AS revenue, 0 AS feedback
+         SELECT ${bin('created_at', HOUR)} AS hour, count(*) AS searches, sum(result_count) AS results, 0 AS impressions, 0 AS displayed, 0 AS clicks, 0 AS conversions,
+                0 AS revenue, 0 AS feedback
            FROM search_requests WHERE ${between('created_at')} GROUP BY 1
          UNION ALL
-         SELECT ${bin('created_at', HOUR)}, 0, 0, count(*), 0, 0, 0, 0 FROM impressions WHERE ${between('created_at')} GROUP BY 1
+         SELECT ${bin('created_at', HOUR)}, 0, 0, count(*), 0, 0, 0, 0, 0 FROM impressions WHERE ${between('created_at')} GROUP BY 1
          UNION ALL
-         SELECT ${bin('clicked_at', HOUR)}, 0, 0, 0, count(*), 0, 0, 0 FROM clicks WHERE ${between('clicked_at')} AND billable GROUP BY 1
+         -- displayed_at is stamped with the receipt's own time, so a settled hour gets no later receipts.
+         SELECT ${bin('displayed_at', HOUR)}, 0, 0, 0, count(*), 0, 0, 0, 0 FROM impressions WHERE ${between('displayed_at')} GROUP BY 1
          UNION ALL
-         SELECT ${bin('created_at', HOUR)}, 0, 0, 0, 0, count(*), sum(commission_amount), 0 FROM conversions WHERE ${between('created_at')} GROUP BY 1
+         SELECT ${bin('clicked_at', HOUR)}, 0, 0, 0, 0, count(*), 0, 0, 0 FROM clicks WHERE ${between('clicked_at')} AND billable GROUP BY 1
          UNION ALL
-         SELECT ${bin('created_at', HOUR)}, 0, 0, 0, 0, 0, 0, count(*) FROM feedback WHERE ${between('created_at')} GROUP BY 1
+         SELECT ${bin('created_at', HOUR)}, 0, 0, 0, 0, 0, count(*), sum(commission_amount), 0 FROM conversions WHERE ${between('created_at')} GROUP BY 1
+         UNION ALL
+         SELECT ${bin('created_at', HOUR)}, 0, 0, 0, 0, 0, 0, 0, count(*) FROM feedback WHERE ${between('created_at')} GROUP BY 1
        ) x GROUP BY hour`,
     [accountId, from, to],
   );

@@ -1,9 +1,9 @@
-import type { ClickableImpression, ClickStore, NewClick, StoredClick, StoredConversion } from '../../core/ports.js';
+import type { ClickableImpression, ClickStore, NewClick, StoredClick, StoredConversion, StoredDisplay } from '../../core/ports.js';
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { appendEvent } from './outbox.js';
 
-const CLICK_COLUMNS = 'id, impression_id, account_id, request_id, product_id, billable, destination_url, clicked_at';
+const CLICK_COLUMNS = 'id, impression_id, account_id, request_id, product_id, billable, destination_url, clicked_at, impression_displayed';
 const CONVERSION_COLUMNS =
   'id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at';
 
@@ -16,6 +16,7 @@ interface ClickRow {
   billable: boolean;
   destination_url: string | null;
   clicked_at: Date;
+  impression_displayed: boolean;
 }
 
 interface ConversionRow {
@@ -41,6 +42,7 @@ const toClick = (r: ClickRow): StoredClick => ({
   billable: r.billable,
   destinationUrl: r.destination_url,
   clickedAt: new Date(r.clicked_at),
+  impressionDisplayed: r.impression_displayed,
 });
 
 // numeric comes back as a string (exact); amounts are bounded well inside double precision.
@@ -85,8 +87,8 @@ export class PgClickStore implements ClickStore {
       // A concurrent insert of the same (impression, billable) makes this one wait for it and then
       // do nothing; the SELECT below is a new statement, so it sees the winner's committed row.
       const inserted = await tx.query<ClickRow>(
-        `INSERT INTO clicks (id, impression_id, account_id, request_id, product_id, key_id, source, billable, user_agent_class, destination_url, clicked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `INSERT INTO clicks (id, impression_id, account_id, request_id, product_id, key_id, source, billable, user_agent_class, destination_url, clicked_at, impression_displayed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, (SELECT displayed_at IS NOT NULL FROM impressions WHERE id = $2))
          ON CONFLICT ON CONSTRAINT clicks_one_per_impression DO NOTHING
          RETURNING ${CLICK_COLUMNS}`,
         [c.id, c.impressionId, c.accountId, c.requestId, c.productId, c.keyId, c.source, c.billable, c.userAgentClass, c.destinationUrl, c.clickedAt],
@@ -94,7 +96,7 @@ export class PgClickStore implements ClickStore {
       if (inserted[0]) {
         // Only a billable click is news to subscribers; the event commits with the click or not at all.
         if (c.billable) {
-          await appendEvent(tx, { accountId: c.accountId, type: 'click', createdAt: c.clickedAt, data: eventData.click({ clickId: c.id, impressionId: c.impressionId, productId: c.productId, requestId: c.requestId }) });
+          await appendEvent(tx, { accountId: c.accountId, type: 'click', createdAt: c.clickedAt, data: eventData.click({ clickId: c.id, impressionId: c.impressionId, productId: c.productId, requestId: c.requestId, impressionDisplayed: inserted[0].impression_displayed }) });
         }
         return { click: toClick(inserted[0]), inserted: true };
       }
@@ -134,6 +136,26 @@ export class PgClickStore implements ClickStore {
       const existing = await tx.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [v.accountId, v.orderId]);
       if (!existing[0]) throw new Error('conversion conflict without a conflicting row');
       return { conversion: toConversion(existing[0]), inserted: false };
+    });
+  }
+
+  recordDisplays(accountId: string, impressionIds: readonly string[], at: Date): Promise<{ missing: string[] } | { displays: StoredDisplay[] }> {
+    const ids = [...impressionIds];
+    return this.db.transaction(async (tx) => {
+      const own = await tx.query<{ id: string }>('SELECT id FROM impressions WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, ids]);
+      const found = new Set(own.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) return { missing };
+      // `displayed_at IS NULL` is re-checked after a concurrent receipt's row lock: only one sets it.
+      const set = await tx.query<{ id: string }>(
+        'UPDATE impressions SET displayed_at = $3 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND displayed_at IS NULL RETURNING id',
+        [accountId, ids, at],
+      );
+      const first = new Set(set.map((r) => r.id));
+      // A new statement: it sees a concurrent winner's committed displayed_at.
+      const rows = await tx.query<{ id: string; displayed_at: Date }>('SELECT id, displayed_at FROM impressions WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, ids]);
+      const stamped = new Map(rows.map((r) => [r.id, new Date(r.displayed_at)]));
+      return { displays: ids.map((id) => ({ impressionId: id, displayedAt: stamped.get(id) ?? at, first: first.has(id) })) };
     });
   }
 }

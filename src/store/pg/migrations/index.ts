@@ -4,6 +4,7 @@ import * as m003 from './003-clicks.js';
 import * as m004 from './004-webhooks.js';
 import * as m005 from './005-analytics.js';
 import * as m006 from './006-analytics-rollups.js';
+import * as m007 from './007-display-receipts.js';
 
 export interface Migration {
   version: number;
@@ -19,6 +20,7 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'webhooks', sql: m004.sql },
   { version: 5, name: 'analytics', sql: m005.sql },
   { version: 6, name: 'analytics-rollups', sql: m006.sql },
+  { version: 7, name: 'display-receipts', sql: m007.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { build } from 'esbuild';
+import type { AisleApi } from './api.js';
+
+/** The MCP Apps view search_products links to (`_meta.ui.resourceUri`). */
+export const PRODUCT_CARDS_URI = 'ui://aisle/product-cards.html';
+
+const TEMPLATE = fileURLToPath(new URL('./view/product-cards.html', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./view/product-cards.ts', import.meta.url));
+
+let html: Promise<string> | null = null;
+
+/**
+ * The view as one self-contained HTML document: the template with the view's script (and the
+ * ext-apps App class it uses) bundled in by esbuild, built once per process on first use, so a
+ * fresh clone needs nothing but `npm install` and no build output is committed.
+ */
+export function productCardsHtml(): Promise<string> {
+  html ??= bundle().catch((err: unknown) => {
+    html = null;
+    throw err;
+  });
+  return html;
+}
+
+async function bundle(): Promise<string> {
+  const [template, result] = await Promise.all([
+    readFile(TEMPLATE, 'utf8'),
+    build({ entryPoints: [ENTRY], bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, legalComments: 'none', logLevel: 'silent' }),
+  ]);
+  const script = result.outputFiles[0]?.text;
+  if (script === undefined) throw new Error('esbuild produced no output for the product-card view');
+  // Inline script: "</script" inside a string literal would end the element early.
+  const safe = script.replace(/<\/(script)/gi, '<\\/$1');
+  return template.replace('<!--AISLE_VIEW_SCRIPT-->', () => `<script>${safe}</script>`);
+}
+
+/**
+ * Registers the product-card view as a `ui://` resource (MIME `text/html;profile=mcp-app`). Its
+ * CSP declares the catalog's image origins, so hosts let product images load; nothing else.
+ */
+export function registerProductCardsView(server: McpServer, api: AisleApi): void {
+  registerAppResource(
+    server,
+    'product_cards',
+    PRODUCT_CARDS_URI,
+    {
+      title: 'Aisle product cards',
+      description: "search_products results as cards: image, price, merchant, freshness, why it fits, the affiliate disclosure, and a button to the merchant.",
+    },
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: RESOURCE_MIME_TYPE,
+          text: await productCardsHtml(),
+          _meta: { ui: { csp: { resourceDomains: await api.imageOrigins(), connectDomains: [] }, prefersBorder: false } },
+        },
+      ],
+    }),
+  );
+}
