@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { uuidV5 } from '../../src/core/catalog/normalize.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { mulberry32 } from '../../tools/gen-catalog.js';
+import { tempDir } from './process.js';
 
-export const tempCatalogUri = (): string => join(mkdtempSync(join(tmpdir(), 'aisle-catalog-')), 'catalog');
+export const tempCatalogUri = (): string => join(tempDir('catalog'), 'catalog');
 
 export function openTestCatalog(uri = tempCatalogUri(), annThreshold = 1_000_000): Promise<LanceCatalogStore> {
   return LanceCatalogStore.open({ uri, annThreshold, annIndex: 'ivf_hnsw_sq' });

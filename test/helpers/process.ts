@@ -1,9 +1,26 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `aisle-${label}-`));
+const created = new Set<string>();
+
+/**
+ * A fresh directory under the system temp folder. Every one is removed after its test file,
+ * passed or failed (test/setup-temp-dirs.ts), and the suite fails if any is left (global-setup).
+ */
+export function tempDir(label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `aisle-${label}-`));
+  created.add(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir made in this test file. */
+export async function removeTempDirs(): Promise<void> {
+  for (const dir of created) await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  created.clear();
+}
 
 /** Environment for a child process: the embedded default in `dataDir`, nothing inherited that changes it. */
 export function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -35,8 +35,9 @@ interface ClickBody {
 describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers on one PostgreSQL', () => {
   let t: TestApp;
   let receiver: Receiver;
-  const dataDir = tempDir('multi');
-  const catalogUri = join(dataDir, 'catalog');
+  // Made in beforeAll, not while collecting: a skipped suite runs no hooks, so nothing would remove it.
+  let dataDir = '';
+  let catalogUri = '';
   const children: Child[] = [];
   let apis: string[] = [];
 
@@ -78,6 +79,8 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
   }
 
   beforeAll(async () => {
+    dataDir = tempDir('multi');
+    catalogUri = join(dataDir, 'catalog');
     t = await createTestApp();
     receiver = await Receiver.start((_req, res) => void setTimeout(() => res.end('ok'), Math.random() * 20));
     // PGlite is single-process, so the catalog is imported once here and the children only read it;
