@@ -46,7 +46,9 @@ async function main(): Promise<void> {
   // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
   core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
-  process.stderr.write(`Aisle listening on ${address} (API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);
+  process.stderr.write(`Aisle listening on ${address} (console ${address}/, API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);
+  // Printed once the console can answer; the key line above is for scripts, this one for people.
+  if (created) process.stderr.write(`Open ${address}/ and sign in with this key\n`);
 }
 
 main().catch((err: unknown) => {

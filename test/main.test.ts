@@ -19,6 +19,12 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const server = start(dataDir);
     const [, key] = await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/);
     const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    // The console's address for people, and the console answers there.
+    const [, consoleUrl] = await server.waitForStderr(/Open (http:\/\/127\.0\.0\.1:\d+\/) and sign in with this key\n/);
+    expect(consoleUrl).toBe(`${base}/`);
+    const page = await fetch(consoleUrl!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Aisle console</title>');
     // An empty catalog gets the sample products on first start.
     expect(server.stderr()).toMatch(/"products":\d{3},"skipped":0,.*loaded the sample catalog/);
     const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
@@ -55,6 +61,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const again = start(dataDir);
     const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(again.stderr()).not.toContain('shown only now');
+    expect(again.stderr()).not.toContain('sign in with this key');
     expect(again.stderr()).toContain('catalog ready');
     const keys = await fetch(`${base2}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(((await keys.json()) as { data: { name: string }[] }).data.map((k) => k.name)).toEqual(['in flight', 'default admin']);

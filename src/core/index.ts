@@ -6,6 +6,7 @@ import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
 import { ConversionService } from './clicks/conversion-service.js';
+import { ConsoleSessions } from './console/console-sessions.js';
 import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
@@ -60,6 +61,8 @@ export interface Core {
   health: Stores['health'];
   clicks: ClickService;
   conversions: ConversionService;
+  /** Console sign-in sessions (the console at `/`). */
+  consoleSessions: ConsoleSessions;
   /** Display receipts: POST /displays and the MCP view's record_display. */
   displays: DisplayService;
   feedback: FeedbackService;
@@ -87,11 +90,13 @@ export function createCore(deps: CoreDeps): Core {
   const imageOrigins = new ImageOrigins(deps.catalog);
   const { retentionDays, ...logOptions } = deps.requestLog ?? {};
   const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...logOptions } });
+  const auth = new Authenticator({ store: stores.keys, clock, logger });
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
-    auth: new Authenticator({ store: stores.keys, clock, logger }),
+    auth,
+    consoleSessions: new ConsoleSessions({ store: stores.consoleSessions, auth, clock, logger }),
     rateLimiter,
     webhooks: new WebhookService({
       store: stores.webhooks,

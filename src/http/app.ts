@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Core } from '../core/index.js';
@@ -11,6 +12,7 @@ import { classifyError, registerProblemHandlers, sendProblem } from './problem.j
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
+import { consoleRoutes } from './routes/console.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { keyRoutes } from './routes/keys.js';
 import { LOCAL_ONLY_MCP, mcpRoutes, type McpHttpOptions } from './routes/mcp.js';
@@ -66,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
     );
   });
 
+  await app.register(fastifyCookie);
   registerAuth(app, options.core);
   registerRequestLog(app, options.core);
   await registerOpenApi(app);
@@ -77,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(clickLinkRoutes, { core: options.core });
   await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
   await app.register(analyticsRoutes, { prefix: '/v1', core: options.core });
+  await app.register(consoleRoutes, { core: options.core });
   await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_ONLY_MCP });
   await app.ready();
   return { app, routes };

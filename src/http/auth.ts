@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../core/index.js';
+import { csrfMatches, sessionEndedError } from '../core/console/console-sessions.js';
+import { AppError } from '../core/errors.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
 import { rateLimitedError, type RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
 
@@ -20,25 +22,52 @@ export function setRateLimitHeaders(reply: FastifyReply, d: RateLimitDecision): 
   reply.header('ratelimit', `"default";r=${d.remaining};t=${d.resetSeconds}`);
 }
 
+/** The console's session cookie: HttpOnly, SameSite=Strict, Secure over https (docs/console.md). */
+export const SESSION_COOKIE = 'aisle_session';
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Authenticates every route that declares a scope, before the body is parsed: API key → principal,
  * then the shared rate limit, then the route's scope. Order matters: a request that fails auth
  * costs no rate-limit write, and a 403 still spends budget so scopes cannot be probed for free.
+ *
+ * Without an API key, a console session cookie authenticates /v1 and /console routes (never
+ * /mcp), as the key that opened it; a state change must echo the session's CSRF token. An API
+ * key always wins over a cookie, and console-only routes take the session alone.
  */
 export function registerAuth(app: FastifyInstance, core: Core): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('consoleSession', null);
   app.addHook('onRequest', async (request, reply) => {
-    const scope = request.routeOptions.config.scope;
+    const config = request.routeOptions.config;
+    const scope = config.scope;
     if (request.is404 || scope === undefined) return;
-    const result = await core.auth.authenticate(extractApiKey(request));
-    if (!result.ok) throw authFailureError(result.reason);
-    request.principal = result.principal;
-    const decision = await core.rateLimiter.consume(result.principal);
+    const route = request.routeOptions.url ?? '';
+    const cookie = request.cookies[SESSION_COOKIE];
+    const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);
+    let principal;
+    if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && (route.startsWith('/v1/') || route.startsWith('/console/'))))) {
+      const session = await core.consoleSessions.resolve(cookie);
+      if (session === null) throw sessionEndedError();
+      const sent = request.headers[CSRF_HEADER];
+      if (!SAFE_METHODS.has(request.method) && !csrfMatches(session, typeof sent === 'string' ? sent : undefined)) {
+        throw new AppError('csrf_failed', `Send the session's CSRF token (GET /console/session) in the ${CSRF_HEADER} header.`);
+      }
+      request.consoleSession = session;
+      principal = session.principal;
+    } else {
+      const result = await core.auth.authenticate(apiKey);
+      if (!result.ok) throw authFailureError(result.reason);
+      principal = result.principal;
+    }
+    request.principal = principal;
+    const decision = await core.rateLimiter.consume(principal);
     if (decision !== null) {
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimitedError(decision);
     }
-    if (scope !== 'any') requireScope(result.principal, scope);
+    if (scope !== 'any') requireScope(principal, scope);
   });
 }
 

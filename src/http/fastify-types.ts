@@ -1,3 +1,4 @@
+import type { ConsoleSession } from '../core/console/console-sessions.js';
 import type { Principal } from '../core/ports.js';
 import type { Scope } from '../core/keys/scopes.js';
 
@@ -10,9 +11,13 @@ declare module 'fastify' {
     scope?: Scope | 'any';
     /** No API key needed (health, docs, OpenAPI, signed redirects). */
     public?: boolean;
+    /** Console-only: a console session authenticates, an API key does not (docs/console.md). */
+    consoleOnly?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set when a console session (cookie), not an API key, authenticated the request. */
+    consoleSession: ConsoleSession | null;
   }
 }
 

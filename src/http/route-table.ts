@@ -7,6 +7,8 @@ export interface RouteEntry {
   url: string;
   scope: Scope | 'any' | null;
   public: boolean;
+  /** Console-only: a console session authenticates it, never an API key. */
+  consoleOnly: boolean;
   /** The route's own body limit, when it differs from the app's. */
   bodyLimit: number | null;
   pattern: RegExp;
@@ -29,7 +31,7 @@ export function trackRoutes(app: FastifyInstance): RouteEntry[] {
     const pattern = new RegExp(`^${opts.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: opts.url, scope, public: isPublic, bodyLimit: opts.bodyLimit ?? null, pattern });
+      routes.push({ method, url: opts.url, scope, public: isPublic, consoleOnly: opts.config?.consoleOnly === true, bodyLimit: opts.bodyLimit ?? null, pattern });
     }
   });
   return routes;

@@ -10,11 +10,12 @@ export const PRODUCT_CARDS_URI = 'ui://aisle/product-cards.html';
 
 const TEMPLATE = fileURLToPath(new URL('./view/product-cards.html', import.meta.url));
 const ENTRY = fileURLToPath(new URL('./view/product-cards.ts', import.meta.url));
+const STYLE = fileURLToPath(new URL('./view/cards.css', import.meta.url));
 
 let html: Promise<string> | null = null;
 
 /**
- * The view as one self-contained HTML document: the template with the view's script (and the
+ * The view as one self-contained HTML document: the template with the card styles and the view's script (and the
  * ext-apps App class it uses) bundled in by esbuild, built once per process on first use, so a
  * fresh clone needs nothing but `npm install` and no build output is committed.
  */
@@ -27,15 +28,18 @@ export function productCardsHtml(): Promise<string> {
 }
 
 async function bundle(): Promise<string> {
-  const [template, result] = await Promise.all([
+  const [template, style, result] = await Promise.all([
     readFile(TEMPLATE, 'utf8'),
+    readFile(STYLE, 'utf8'),
     build({ entryPoints: [ENTRY], bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, legalComments: 'none', logLevel: 'silent' }),
   ]);
   const script = result.outputFiles[0]?.text;
   if (script === undefined) throw new Error('esbuild produced no output for the product-card view');
   // Inline script: "</script" inside a string literal would end the element early.
   const safe = script.replace(/<\/(script)/gi, '<\\/$1');
-  return template.replace('<!--AISLE_VIEW_SCRIPT-->', () => `<script>${safe}</script>`);
+  return template
+    .replace('<!--AISLE_VIEW_STYLE-->', () => `<style>\n${style}</style>`)
+    .replace('<!--AISLE_VIEW_SCRIPT-->', () => `<script>${safe}</script>`);
 }
 
 /**

@@ -11,7 +11,8 @@ afterAll(async () => t.close());
 describe('problem+json', () => {
   it('answers unknown routes with 404 not_found', async () => {
     expectProblem(await call(t.app, t.adminKey, 'GET', '/v1/nope'), 404, 'not_found');
-    expectProblem(await call(t.app, null, 'GET', '/'), 404, 'not_found');
+    expectProblem(await call(t.app, null, 'GET', '/nope'), 404, 'not_found');
+    expectProblem(await call(t.app, null, 'GET', '/console/nope'), 404, 'not_found');
   });
 
   it('answers a wrong method with 405 and Allow', async () => {

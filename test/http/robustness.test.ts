@@ -216,10 +216,25 @@ function decodeSafe(s: string): string {
   }
 }
 
+/**
+ * Console-only routes take a session, not a key: a request the fuzz key would authenticate gets
+ * a fresh session of that key instead (fresh, because fuzzing DELETE /console/session signs out).
+ */
+async function asConsoleSession(req: Req): Promise<Req> {
+  const path = req.url.split('?')[0]!;
+  if (req.headers['x-api-key'] !== fx.fuzzKey || !ROUTES.some((r) => r.consoleOnly && r.method === req.method && r.pattern.test(path))) return req;
+  const signIn = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: fx.fuzzKey } });
+  expectStatus(signIn, 201);
+  const cookie = /aisle_session=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!;
+  const { 'x-api-key': _key, ...headers } = req.headers;
+  return { ...req, headers: { ...headers, cookie: `aisle_session=${cookie}`, 'x-csrf-token': signIn.json().csrf_token as string } };
+}
+
 /** Sends the request and throws (printing request and response) on any violation. */
 async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: Record<string, unknown>) => string | null): Promise<LightMyRequestResponse> {
   // Sent as an MCP client sends it, so fuzzed bodies get past the transport's Accept check.
   if (isMcpPath(req.url) && req.headers.accept === undefined) req = { ...req, headers: { ...req.headers, accept: 'application/json, text/event-stream' } };
+  req = await asConsoleSession(req);
   const res = await t.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload }) });
   const problems = invariantViolations(req, res);
   if (problems.length === 0 && expectation) {
@@ -624,6 +639,8 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
           if (!authenticated(route)) {
             return res.statusCode === 401 || res.statusCode === 403 ? `public route answered ${res.statusCode} (${v.label})` : null;
           }
+          // Console-only routes take a session cookie and nothing else: every key variant is refused alike.
+          if (route.consoleOnly) return res.statusCode === 401 && body.code === 'session_expired' ? null : `${v.label}: console-only route answered ${res.statusCode} ${String(body.code ?? '')}`;
           if (v.expect === 'ok') return res.statusCode === 401 || res.statusCode === 403 ? `${v.label}: expected to pass auth, got ${res.statusCode} ${String(body.code)}` : null;
           const status = errorRegistry[v.expect].status;
           return res.statusCode === status && body.code === v.expect ? null : `${v.label}: expected ${status} ${v.expect}, got ${res.statusCode} ${String(body.code ?? '')}`;

@@ -14,6 +14,7 @@ import {
   type Usage,
   type UsageQuery,
 } from '../schemas/analytics.js';
+import type { ConsoleOverview, ConsoleRange } from '../schemas/console.js';
 import { parseAmount, sumAmounts, toCents } from './money.js';
 import type { RequestLog } from './request-log.js';
 import { DAY_MS, fillSeries, HOUR_MS, MINUTE_MS, ratio, resolveRange, type ResolvedRange } from './time-range.js';
@@ -103,6 +104,41 @@ export class AnalyticsService {
       impressions_24h: d.impressions,
       clicks_24h: d.clicks,
       ctr_24h: ratio(d.clicks, d.impressions),
+    };
+  }
+
+  /**
+   * The console's overview of the `range` ending now: the store queries behind GET /v1/analytics
+   * (summary) and GET /v1/usage, so the figures on screen equal theirs for the same range.
+   * Hourly up to 7 days, daily for 30.
+   */
+  async overview(principal: Principal, rangeName: ConsoleRange): Promise<ConsoleOverview> {
+    const end = this.deps.clock.now();
+    const span = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS }[rangeName];
+    const range = resolveRange({ start_date: new Date(end.getTime() - span).toISOString(), end_date: end.toISOString(), granularity: rangeName === '30d' ? 'day' : 'hour' }, end);
+    const [summary, { buckets: usage }, business] = await Promise.all([
+      this.summary(principal.accountId, range),
+      this.deps.store.usage(principal.accountId, range, end),
+      this.deps.store.business(principal.accountId, range, end),
+    ]);
+    const searches = new Map(usage.map((b) => [b.bucket, b.searches]));
+    const series = fillSeries(range, business, (b) => b, () => null).map(({ periodStart, value: b }) => ({
+      period_start: periodStart,
+      searches: searches.get(Date.parse(periodStart)) ?? 0,
+      impressions: b?.impressions ?? 0,
+      clicks: b?.clicks ?? 0,
+      ctr: b ? ratio(b.clicks, b.impressions) : 0,
+      conversions: b?.conversions ?? 0,
+      revenue: b ? toCents(parseAmount(b.revenue)) : 0,
+    }));
+    return {
+      range: rangeName,
+      ...rangeOut(range),
+      granularity: range.granularity,
+      totals: { ...summary.metrics, searches: series.reduce((n, b) => n + b.searches, 0) },
+      series,
+      top_products: summary.top_products,
+      top_queries: summary.top_queries,
     };
   }
 

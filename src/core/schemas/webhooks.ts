@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../webhooks/events.js';
+import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { PageQuery, Timestamp, pageOf } from './common.js';
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).describe('Event kind');

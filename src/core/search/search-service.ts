@@ -72,8 +72,11 @@ export class SearchService {
   /**
    * `options.retrieval` isolates one half for evaluation (npm run eval): 'lexical' ranks by BM25
    * alone, 'dense' by cosine alone; the API always runs 'hybrid'.
+   * `options.preview` (the console's playground) ranks exactly the same but writes nothing: no
+   * search record, no impressions, no session memory, so it never reaches analytics or billing.
+   * Its impression ids and click URLs point at nothing; the caller must not hand them out.
    */
-  async search(principal: Principal, request: SearchRequest, options: { retrieval?: RetrievalMode } = {}): Promise<SearchResponse> {
+  async search(principal: Principal, request: SearchRequest, options: { retrieval?: RetrievalMode; preview?: boolean } = {}): Promise<SearchResponse> {
     const retrieval = options.retrieval ?? 'hybrid';
     const started = performance.now();
     const now = this.deps.clock.now();
@@ -88,7 +91,7 @@ export class SearchService {
     const context: Turn[] = (request.conversation_context ?? []).map((t, i) => ({ role: t.role, content: clean(t.content, `conversation_context.${i}.content`) }));
 
     const sessionId = request.session_id ?? newId();
-    const session: SessionState = (request.session_id ? await this.deps.store.loadSession(principal.accountId, sessionId, now, SESSION_TTL_MS) : null) ?? {
+    const session: SessionState = (request.session_id && options.preview !== true ? await this.deps.store.loadSession(principal.accountId, sessionId, now, SESSION_TTL_MS) : null) ?? {
       queries: [],
       shownProductIds: [],
       clickedProductIds: [],
@@ -124,7 +127,7 @@ export class SearchService {
     const requestId = newId();
     const results: AdResponse[] = ranked.map((c) => this.toAdResponse(c, request, price ?? {}, usedTurn));
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
-    await this.deps.store.recordSearch({
+    if (options.preview !== true) await this.deps.store.recordSearch({
       requestId,
       accountId: principal.accountId,
       keyId: principal.keyId,

@@ -1,7 +1,8 @@
 import { prefixedId } from '../ids.js';
 
-export const EVENT_TYPES = ['click', 'conversion', 'search', 'feedback'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from './event-types.js';
+
+export { EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
  * The `data` of each event kind (CONTRACT §8), built from bare UUIDs: ids leave prefixed.

@@ -6,6 +6,7 @@
  * the product images the resource's CSP declares.
  */
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps/app-with-deps';
+import { AVAILABILITY, freshness, PLACEHOLDER_PATH, type Availability } from './card-text.js';
 import { DisplayReceipts } from './display-receipts.js';
 
 /** The members of an AdResponse the cards show (the SearchResponse is the tool's structuredContent). */
@@ -14,20 +15,13 @@ interface Result {
   title: string;
   price: string;
   merchant: string;
-  availability: 'in_stock' | 'out_of_stock' | 'preorder' | 'unknown';
+  availability: Availability;
   last_updated_at: string | null;
   relevance_explanation: string;
   image_url: string;
   disclosure_text: string;
   click_url: string;
 }
-
-const AVAILABILITY: Record<Result['availability'], string> = {
-  in_stock: 'In stock',
-  out_of_stock: 'Out of stock',
-  preorder: 'Preorder',
-  unknown: 'Availability unknown',
-};
 
 const app = new App({ name: 'Aisle product cards', version: '0.1.0' }, {}, { autoResize: true });
 const receipts = new DisplayReceipts(async (ids) => {
@@ -36,18 +30,6 @@ const receipts = new DisplayReceipts(async (ids) => {
 });
 const status = document.getElementById('status')!;
 const cards = document.getElementById('cards')!;
-
-/** "price checked 3 h ago" from last_updated_at; the price may be stale, so the age is always shown. */
-function freshness(lastUpdatedAt: string | null, now = Date.now()): string {
-  const t = lastUpdatedAt === null ? Number.NaN : Date.parse(lastUpdatedAt);
-  if (Number.isNaN(t)) return 'price freshness unknown';
-  const minutes = Math.max(0, Math.round((now - t) / 60_000));
-  if (minutes < 1) return 'price checked just now';
-  if (minutes < 60) return `price checked ${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `price checked ${hours} h ago`;
-  return `price checked ${Math.round(hours / 24)} days ago; it may have changed`;
-}
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -64,7 +46,7 @@ function placeholder(): SVGSVGElement {
   svg.setAttribute('aria-hidden', 'true');
   const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', 'M4 4h16a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1zm1 2v10l4-4 3 3 3-4 4 5V6H5zm4 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z');
+  path.setAttribute('d', PLACEHOLDER_PATH);
   svg.append(path);
   return svg;
 }

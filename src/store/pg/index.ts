@@ -2,6 +2,7 @@ import type { Stores } from '../../core/ports.js';
 import { PgAccountStore } from './account-store.js';
 import { PgAnalyticsStore } from './analytics-store.js';
 import { PgClickStore } from './click-store.js';
+import { PgConsoleSessionStore } from './console-session-store.js';
 import { openDb, type Db } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
@@ -29,6 +30,7 @@ export function createPgStores(db: Db): Stores {
     webhooks: new PgWebhookStore(db),
     analytics: new PgAnalyticsStore(db),
     requestLog: new PgRequestLogStore(db),
+    consoleSessions: new PgConsoleSessionStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

@@ -2,7 +2,7 @@ import type { KeyCursor, KeyRepository, KeyStore, NewKey, StoredKey, StoredKeySt
 import type { Scope } from '../../core/keys/scopes.js';
 import type { Db, Queryable } from './db.js';
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   account_id: string;
   name: string;
@@ -17,17 +17,17 @@ interface KeyRow {
   rotated_from: string | null;
 }
 
-const COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
+export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
   revoke_at, rate_limit_per_minute, rotated_from`;
 
 // Authentication runs this on every request: the statement text is built once.
-const FIND_BY_SECRET_HASH = `SELECT ${COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
+const FIND_BY_SECRET_HASH = `SELECT ${KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`;
 
 // "Live" and "durable admin" are the SQL forms of effectiveStatus() in core/keys/key-status.ts.
 const LIVE = `status IN ('active', 'disabled') AND (revoke_at IS NULL OR revoke_at > $2) AND (expires_at IS NULL OR expires_at > $2)`;
 
-const toStoredKey = (r: KeyRow): StoredKey => ({
+export const toStoredKey = (r: KeyRow): StoredKey => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
@@ -55,19 +55,19 @@ class PgKeyRepository implements KeyRepository {
   constructor(protected readonly q: Queryable) {}
 
   async findById(accountId: string, id: string): Promise<StoredKey | null> {
-    const rows = await this.q.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 AND id = $2`, [accountId, id]);
+    const rows = await this.q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND id = $2`, [accountId, id]);
     return rows[0] ? toStoredKey(rows[0]) : null;
   }
 
   async list(accountId: string, limit: number, after: KeyCursor | null): Promise<StoredKey[]> {
     const rows = after
       ? await this.q.query<KeyRow>(
-          `SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 AND (created_at, id) < ($2, $3)
+          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND (created_at, id) < ($2, $3)
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [accountId, after.createdAt, after.id, limit],
         )
       : await this.q.query<KeyRow>(
-          `SELECT ${COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
           [accountId, limit],
         );
     return rows.map(toStoredKey);

@@ -5,6 +5,7 @@ import * as m004 from './004-webhooks.js';
 import * as m005 from './005-analytics.js';
 import * as m006 from './006-analytics-rollups.js';
 import * as m007 from './007-display-receipts.js';
+import * as m008 from './008-console-sessions.js';
 
 export interface Migration {
   version: number;
@@ -21,6 +22,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'analytics', sql: m005.sql },
   { version: 6, name: 'analytics-rollups', sql: m006.sql },
   { version: 7, name: 'display-receipts', sql: m007.sql },
+  { version: 8, name: 'console-sessions', sql: m008.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;

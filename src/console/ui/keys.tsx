@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { SCOPES, type Scope } from '../../core/keys/scopes.js';
+import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
+import type { CreatedKey, KeyRecord, RotatedKey } from '../../core/schemas/keys.js';
+import { api } from './api.js';
+import { fmtAgo, fmtTime } from './format.js';
+import { Confirm, ErrorMessage, SecretPanel } from './widgets.js';
+
+const GRACE = [
+  { seconds: 0, label: 'Immediately' },
+  { seconds: 3600, label: 'After 1 hour' },
+  { seconds: 86_400, label: 'After 24 hours' },
+  { seconds: 604_800, label: 'After 7 days' },
+];
+
+type Shown = { kind: 'created' | 'rotated'; secret: string; name: string; oldExpires?: string };
+
+export function Keys({ session }: { session: ConsoleSessionInfo }) {
+  const [keys, setKeys] = useState<KeyRecord[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<KeyRecord | null>(null);
+  const [rotating, setRotating] = useState<KeyRecord | null>(null);
+  const [status, setStatus] = useState('');
+
+  const load = useCallback(async () => {
+    const page = await api<{ data: KeyRecord[] }>('GET', '/v1/keys?limit=100');
+    setKeys(page.data);
+  }, []);
+  useEffect(() => {
+    load().catch(setError);
+  }, [load]);
+
+  const act = async (what: () => Promise<void>, done: string) => {
+    setError(null);
+    try {
+      await what();
+      setStatus(done);
+      await load();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const scopes = data.getAll('scopes') as Scope[];
+    await act(async () => {
+      const created = await api<CreatedKey>('POST', '/v1/keys', { name: String(data.get('name') ?? ''), scopes });
+      setShown({ kind: 'created', secret: created.key, name: created.metadata.name });
+      form.reset();
+    }, 'Key created.');
+  };
+
+  return (
+    <div class="keys">
+      {shown && (
+        <SecretPanel label={`New API key “${shown.name}”`} secret={shown.secret} onDone={() => setShown(null)}>
+          {shown.oldExpires && <p>The key it replaces works until {fmtTime(shown.oldExpires)}.</p>}
+        </SecretPanel>
+      )}
+      <ErrorMessage error={error} />
+      <p class="live" role="status">{status}</p>
+
+      <section aria-labelledby="keys-list-h">
+        <h2 id="keys-list-h">API keys</h2>
+        {keys === null ? (
+          <p role="status">Loading keys…</p>
+        ) : (
+          <div class="table-wrap">
+            <table data-table="keys">
+              <thead>
+                <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id} data-key-id={k.id} data-key-name={k.name}>
+                    <td>{k.name}{k.id === session.key.id && <span class="badge">this session</span>}</td>
+                    <td><code>aisle_sk_…{k.hint}</code></td>
+                    <td class="scopes">{k.scopes.join(', ')}</td>
+                    <td><span class={`status status-${k.status}`}>{k.status}</span>{k.expires_at && k.status === 'active' && <div class="muted small">until {fmtTime(k.expires_at)}</div>}</td>
+                    <td>{fmtAgo(k.last_used_at)}</td>
+                    <td class="actions">
+                      {(k.status === 'active' || k.status === 'disabled') && (
+                        <>
+                          <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>Rotate</button>
+                          {k.status === 'active' ? (
+                            <button type="button" class="secondary" aria-label={`Disable ${k.name}`} onClick={() => act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`)}>Disable</button>
+                          ) : (
+                            <button type="button" class="secondary" aria-label={`Enable ${k.name}`} onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}>Enable</button>
+                          )}
+                        </>
+                      )}
+                      <button type="button" class="danger" aria-label={`Delete ${k.name}`} onClick={() => setConfirmDelete(k)}>Delete</button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {rotating && (
+        <form
+          class="panel"
+          aria-label={`Rotate ${rotating.name}`}
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const grace = Number(new FormData(e.currentTarget as HTMLFormElement).get('grace'));
+            const k = rotating;
+            setRotating(null);
+            await act(async () => {
+              const r = await api<RotatedKey>('POST', `/v1/keys/${k.id}/rotate`, { grace_period_seconds: grace });
+              setShown({ kind: 'rotated', secret: r.key, name: r.metadata.name, oldExpires: r.old_key_expires_at });
+            }, `Key “${k.name}” rotated.`);
+          }}
+        >
+          <h2>Rotate “{rotating.name}”</h2>
+          <p>A new secret replaces this key. Agents using the old one must switch before it stops working.</p>
+          <label for="grace">The old key stops working</label>
+          <select id="grace" name="grace">
+            {GRACE.map((g) => <option key={g.seconds} value={g.seconds} selected={g.seconds === 86_400}>{g.label}</option>)}
+          </select>
+          <div class="actions">
+            <button type="button" class="secondary" onClick={() => setRotating(null)}>Cancel</button>
+            <button type="submit">Rotate key</button>
+          </div>
+        </form>
+      )}
+
+      <section aria-labelledby="keys-create-h">
+        <h2 id="keys-create-h">Create a key</h2>
+        <form class="panel" onSubmit={create}>
+          <label for="key-name">Key name</label>
+          <input id="key-name" name="name" required maxLength={100} placeholder="e.g. support-agent-prod" />
+          <fieldset>
+            <legend>Scopes</legend>
+            <p class="muted small">A key can only grant scopes the key you signed in with has.</p>
+            {SCOPES.map((s) => (
+              <label key={s} class="check">
+                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'search' || s === 'events:write'} disabled={!session.scopes.includes(s)} /> <code>{s}</code>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Create key</button>
+        </form>
+      </section>
+
+      {confirmDelete && (
+        <Confirm
+          title={`Delete “${confirmDelete.name}”?`}
+          body="Agents using this key stop working at once. Its history stays in analytics. This cannot be undone."
+          confirmLabel="Delete key"
+          onCancel={() => setConfirmDelete(null)}
+          onConfirm={() => {
+            const k = confirmDelete;
+            setConfirmDelete(null);
+            void act(() => api('DELETE', `/v1/keys/${k.id}`), `Key “${k.name}” deleted.`);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * The Aisle console: sign in with an API key (exchanged once for an HttpOnly session cookie; the
+ * key is never stored in the browser), then Overview, Keys, Webhooks and Playground. Each section
+ * follows the key's scopes: one the key cannot use says so instead of failing. Bundled by esbuild
+ * at the server's first request for it (src/console/assets.ts).
+ */
+import 'uplot/dist/uPlot.min.css';
+import '../../mcp/view/cards.css';
+import './styles.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
+import type { Scope } from '../../core/keys/scopes.js';
+import { api, ApiError, setSession, whenSignedOut } from './api.js';
+import { Keys } from './keys.js';
+import { Overview } from './overview.js';
+import { Playground } from './playground.js';
+import { Webhooks } from './webhooks.js';
+
+const SECTIONS = [
+  { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },
+  { id: 'keys', label: 'Keys', scope: 'keys:manage', what: 'manage API keys' },
+  { id: 'webhooks', label: 'Webhooks', scope: 'webhooks:manage', what: 'manage webhooks' },
+  { id: 'playground', label: 'Playground', scope: 'search', what: 'run searches' },
+] as const satisfies readonly { id: string; label: string; scope: Scope; what: string }[];
+type SectionId = (typeof SECTIONS)[number]['id'];
+
+const sectionFromHash = (): SectionId => {
+  const id = location.hash.replace(/^#\/?/, '');
+  return SECTIONS.find((s) => s.id === id)?.id ?? 'overview';
+};
+
+function SignIn({ onSignedIn, notice }: { onSignedIn: (s: ConsoleSessionInfo) => void; notice: string | null }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const field = form.elements.namedItem('api_key') as HTMLInputElement;
+    setBusy(true);
+    setError(null);
+    try {
+      const session = await api<ConsoleSessionInfo>('POST', '/console/session', { api_key: field.value });
+      field.value = '';
+      onSignedIn(session);
+    } catch (err) {
+      setError(err instanceof ApiError ? signInMessage(err) : 'Sign-in failed.');
+      field.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="signin">
+      <h1>Aisle console</h1>
+      <p>Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.</p>
+      {notice && <p class="notice" role="status">{notice}</p>}
+      <form onSubmit={submit} autocomplete="off">
+        <label for="api-key">API key</label>
+        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="off" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
+        <button type="submit" disabled={busy}>Sign in</button>
+        {error && <p id="signin-error" class="error" role="alert">{error}</p>}
+      </form>
+    </main>
+  );
+}
+
+function signInMessage(err: ApiError): string {
+  switch (err.code) {
+    case 'invalid_api_key':
+      return 'That API key was not accepted: it is not a valid Aisle key, or it has been deleted. Check it and try again.';
+    case 'validation_failed':
+      return 'Enter an API key.';
+    default:
+      return `That API key was not accepted: ${err.detail}`;
+  }
+}
+
+function App() {
+  const [session, setSessionState] = useState<ConsoleSessionInfo | null | 'loading'>('loading');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [section, setSection] = useState<SectionId>(sectionFromHash());
+
+  const adopt = (s: ConsoleSessionInfo | null) => {
+    setSession(s);
+    setSessionState(s);
+  };
+
+  useEffect(() => {
+    whenSignedOut(() => {
+      setNotice('Your session has ended. Sign in again.');
+      adopt(null);
+    });
+    api<ConsoleSessionInfo>('GET', '/console/session').then(adopt, () => adopt(null));
+    const onHash = () => setSection(sectionFromHash());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  useEffect(() => {
+    const label = SECTIONS.find((s) => s.id === section)?.label ?? '';
+    document.title = session && session !== 'loading' ? `${label} · Aisle console` : 'Aisle console';
+  }, [section, session]);
+
+  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
+  if (session === null) return <SignIn notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }} />;
+
+  const signOut = async () => {
+    try {
+      await api('DELETE', '/console/session');
+    } catch {
+      // Already ended on the server: either way the browser is signed out now.
+    }
+    setNotice('You are signed out.');
+    adopt(null);
+  };
+  const current = SECTIONS.find((s) => s.id === section)!;
+  const allowed = session.scopes.includes(current.scope);
+  return (
+    <>
+      <header class="top">
+        <a class="brand" href="#/overview">Aisle</a>
+        <nav aria-label="Sections">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <a href={`#/${s.id}`} aria-current={s.id === section ? 'page' : undefined}>{s.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span class="key-name" title={`Signed in with key “${session.key.name}” (…${session.key.hint})`}>{session.key.name} <span class="hint">…{session.key.hint}</span></span>
+          <button type="button" class="secondary" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="content" class="content">
+        <h1>{current.label}</h1>
+        {!allowed ? (
+          <p class="notice" role="status" data-missing-scope={current.scope}>
+            The key you signed in with does not have the <code>{current.scope}</code> scope, so it cannot {current.what} here. Sign in with a key that has it.
+          </p>
+        ) : section === 'overview' ? (
+          <Overview />
+        ) : section === 'keys' ? (
+          <Keys session={session} />
+        ) : section === 'webhooks' ? (
+          <Webhooks />
+        ) : (
+          <Playground />
+        )}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

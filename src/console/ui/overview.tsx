@@ -1,0 +1,191 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { DashboardStats, Performance } from '../../core/schemas/analytics.js';
+import type { ConsoleOverview, ConsoleRange } from '../../core/schemas/console.js';
+import { api, ApiError, query } from './api.js';
+import { Chart } from './chart.js';
+import { fmtInt, fmtMoney, fmtMs, fmtPercent } from './format.js';
+
+const RANGES: { id: ConsoleRange; label: string }[] = [
+  { id: '24h', label: '24 hours' },
+  { id: '7d', label: '7 days' },
+  { id: '30d', label: '30 days' },
+];
+
+function Tile({ label, value, metric }: { label: string; value: string; metric: string }) {
+  return (
+    <div class="tile" data-metric={metric}>
+      <div class="tile-label">{label}</div>
+      <div class="tile-value">{value}</div>
+    </div>
+  );
+}
+
+function Failed({ error }: { error: unknown }) {
+  return <p class="error" role="alert">{error instanceof ApiError ? error.detail : 'Could not load these figures.'}</p>;
+}
+
+export function Overview() {
+  const [range, setRange] = useState<ConsoleRange>('7d');
+  const [stats, setStats] = useState<DashboardStats | null>(null);
+  const [overview, setOverview] = useState<ConsoleOverview | null>(null);
+  const [perf, setPerf] = useState<Performance | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    Promise.all([
+      api<DashboardStats>('GET', '/v1/dashboard/stats'),
+      api<ConsoleOverview>('GET', `/console/overview${query({ range })}`),
+      api<Performance>('GET', `/v1/analytics/performance${query({ timeframe: range })}`),
+    ]).then(
+      ([s, o, p]) => {
+        if (!live) return;
+        setStats(s);
+        setOverview(o);
+        setPerf(p);
+      },
+      (err: unknown) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [range]);
+
+  const currency = stats?.currency ?? 'USD';
+  const money = useMemo(() => (v: number) => fmtMoney(v, currency), [currency]);
+  const times = useMemo(() => overview?.series.map((b) => Date.parse(b.period_start)) ?? [], [overview]);
+  const charts = useMemo(() => {
+    if (!overview) return null;
+    const col = <K extends keyof ConsoleOverview['series'][number]>(k: K) => overview.series.map((b) => b[k] as number);
+    return {
+      traffic: [
+        { label: 'Searches', values: col('searches'), color: '#2f6feb' },
+        { label: 'Impressions', values: col('impressions'), color: '#8250df' },
+        { label: 'Clicks', values: col('clicks'), color: '#1a7f37' },
+      ],
+      ctr: [{ label: 'CTR', values: col('ctr'), color: '#bf3989' }],
+      conversions: [{ label: 'Conversions', values: col('conversions'), color: '#9a6700' }],
+      revenue: [{ label: 'Revenue', values: col('revenue'), color: '#0a7d6c' }],
+    };
+  }, [overview]);
+  const perfTimes = useMemo(() => perf?.series.map((b) => Date.parse(b.period_start)) ?? [], [perf]);
+  const perfSeries = useMemo(() => (perf ? [{ label: 'p95 latency', values: perf.series.map((b) => b.p95), color: '#cf222e' }] : []), [perf]);
+
+  if (error) return <Failed error={error} />;
+  if (!stats || !overview || !perf || !charts) return <p role="status">Loading figures…</p>;
+  const t = overview.totals;
+  const bucket = overview.granularity === 'hour' ? 'per hour' : 'per day';
+  return (
+    <div class="overview">
+      <section aria-labelledby="now-h">
+        <h2 id="now-h">Right now</h2>
+        <div class="tiles" data-section="dashboard">
+          <Tile metric="total_revenue" label="Revenue, all time" value={fmtMoney(stats.total_revenue, stats.currency)} />
+          <Tile metric="active_api_keys" label="Active API keys" value={fmtInt(stats.active_api_keys)} />
+          <Tile metric="ad_requests_24h" label="Searches, last 24 h" value={fmtInt(stats.ad_requests_24h)} />
+          <Tile metric="clicks_24h" label="Clicks, last 24 h" value={fmtInt(stats.clicks_24h)} />
+          <Tile metric="ctr_24h" label="CTR, last 24 h" value={fmtPercent(stats.ctr_24h)} />
+        </div>
+      </section>
+
+      <section aria-labelledby="range-h">
+        <div class="section-head">
+          <h2 id="range-h">Activity</h2>
+          <fieldset class="segmented">
+            <legend>Range</legend>
+            {RANGES.map((r) => (
+              <label key={r.id}>
+                <input type="radio" name="range" value={r.id} checked={range === r.id} onChange={() => setRange(r.id)} />
+                <span>{r.label}</span>
+              </label>
+            ))}
+          </fieldset>
+        </div>
+        <p class="muted" data-range-start={overview.start_date} data-range-end={overview.end_date}>
+          {new Date(overview.start_date).toLocaleString()} to {new Date(overview.end_date).toLocaleString()}, {bucket}. Console searches are not counted.
+        </p>
+        <div class="tiles" data-section="range-totals">
+          <Tile metric="searches" label="Searches" value={fmtInt(t.searches)} />
+          <Tile metric="impressions" label="Impressions" value={fmtInt(t.impressions)} />
+          <Tile metric="clicks" label="Clicks" value={fmtInt(t.clicks)} />
+          <Tile metric="ctr" label="CTR" value={fmtPercent(t.ctr)} />
+          <Tile metric="conversions" label="Conversions" value={fmtInt(t.conversions)} />
+          <Tile metric="revenue" label="Revenue" value={money(t.revenue)} />
+        </div>
+        <div class="charts">
+          <Chart title="Searches, impressions and clicks" summary={`${fmtInt(t.searches)} searches, ${fmtInt(t.impressions)} impressions, ${fmtInt(t.clicks)} clicks ${bucket}`} times={times} series={charts.traffic} format={fmtInt} />
+          <Chart title="Click-through rate" summary={`${fmtPercent(t.ctr)} over the range`} times={times} series={charts.ctr} format={fmtPercent} />
+          <Chart title="Conversions" summary={`${fmtInt(t.conversions)} over the range`} times={times} series={charts.conversions} format={fmtInt} />
+          <Chart title="Revenue" summary={`${money(t.revenue)} over the range`} times={times} series={charts.revenue} format={money} />
+        </div>
+      </section>
+
+      <div class="two-col">
+        <section aria-labelledby="top-products-h">
+          <h2 id="top-products-h">Top products</h2>
+          {overview.top_products.length === 0 ? (
+            <p class="muted">No products were shown in this range.</p>
+          ) : (
+            <div class="table-wrap">
+              <table data-table="top-products">
+                <thead><tr><th scope="col">Product</th><th scope="col" class="num">Impressions</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">CTR</th><th scope="col" class="num">Revenue</th></tr></thead>
+                <tbody>
+                  {overview.top_products.map((p) => (
+                    <tr key={p.product_id}><td>{p.title ?? <span class="muted">(no longer in the catalog)</span>}</td><td class="num">{fmtInt(p.impressions)}</td><td class="num">{fmtInt(p.clicks)}</td><td class="num">{fmtPercent(p.ctr)}</td><td class="num">{money(p.revenue)}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <section aria-labelledby="top-queries-h">
+          <h2 id="top-queries-h">Top queries</h2>
+          {overview.top_queries.length === 0 ? (
+            <p class="muted">No searches in this range.</p>
+          ) : (
+            <div class="table-wrap">
+              <table data-table="top-queries">
+                <thead><tr><th scope="col">Query</th><th scope="col" class="num">Searches</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">CTR</th></tr></thead>
+                <tbody>
+                  {overview.top_queries.map((q) => (
+                    <tr key={q.query}><td>{q.query}</td><td class="num">{fmtInt(q.searches)}</td><td class="num">{fmtInt(q.clicks)}</td><td class="num">{fmtPercent(q.ctr)}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="perf-h">
+        <h2 id="perf-h">Performance</h2>
+        <p class="muted">Server time of this account's API requests in the last {RANGES.find((r) => r.id === range)?.label}; the console's own requests are not counted.</p>
+        <div class="tiles" data-section="latency">
+          <Tile metric="requests" label="Requests" value={fmtInt(perf.requests)} />
+          <Tile metric="p50" label="p50" value={fmtMs(perf.latency_ms.p50)} />
+          <Tile metric="p95" label="p95" value={fmtMs(perf.latency_ms.p95)} />
+          <Tile metric="p99" label="p99" value={fmtMs(perf.latency_ms.p99)} />
+        </div>
+        <div class="charts">
+          <Chart title="p95 latency" summary={`p95 ${fmtMs(perf.latency_ms.p95)} over the window`} times={perfTimes} series={perfSeries} format={fmtMs} />
+          <div class="table-wrap">
+            <table data-table="status-codes">
+              <caption>Responses by status code</caption>
+              <thead><tr><th scope="col">Status</th><th scope="col" class="num">Requests</th><th scope="col" class="num">p50</th><th scope="col" class="num">p95</th></tr></thead>
+              <tbody>
+                {perf.by_status.length === 0 ? (
+                  <tr><td colSpan={4} class="muted">No API requests in this window.</td></tr>
+                ) : (
+                  perf.by_status.map((s) => (
+                    <tr key={s.status}><td>{s.status}</td><td class="num">{fmtInt(s.requests)}</td><td class="num">{fmtMs(s.p50)}</td><td class="num">{fmtMs(s.p95)}</td></tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      </section>
+    </div>
+  );
+}

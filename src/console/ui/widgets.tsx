@@ -1,0 +1,68 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { ApiError } from './api.js';
+
+/** A secret shown once (a new key or signing secret), with a copy button. */
+export function SecretPanel({ label, secret, onDone, children }: { label: string; secret: string; onDone: () => void; children?: ComponentChildren }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      field.current?.select();
+      setCopied('Selected: press Ctrl+C (⌘C) to copy.');
+    }
+  };
+  return (
+    <div class="secret-panel" role="region" aria-label={label}>
+      <label for="secret-value">{label}</label>
+      <div class="secret-row">
+        <input id="secret-value" ref={field} type="text" readOnly value={secret} spellcheck={false} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+        <button type="button" onClick={copy}>Copy</button>
+      </div>
+      <p class="warning"><strong>Copy it now: you will not see this again.</strong> Aisle stores only a hash of it.</p>
+      {children}
+      <p class="live" role="status">{copied}</p>
+      <button type="button" class="secondary" onClick={onDone}>Done, I have stored it</button>
+    </div>
+  );
+}
+
+/** A modal confirmation (the native dialog element: focus is trapped and Escape cancels). */
+export function Confirm({ title, body, confirmLabel, onConfirm, onCancel }: { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+      <h2 id="confirm-title">{title}</h2>
+      <p>{body}</p>
+      <div class="actions">
+        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+        <button type="button" class="danger" onClick={onConfirm}>{confirmLabel}</button>
+      </div>
+    </dialog>
+  );
+}
+
+/** An error answered by the API, in words, announced to screen readers. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (error === null || error === undefined) return null;
+  const e = error instanceof ApiError ? error : null;
+  return (
+    <div class="error" role="alert">
+      <p>{e ? e.detail : 'Something went wrong.'}</p>
+      {e && e.fieldErrors.length > 0 && (
+        <ul>
+          {e.fieldErrors.map((f) => (
+            <li key={f.path}><code>{f.path}</code>: {f.message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { consoleAssets } from '../../console/assets.js';
+import type { ConsoleSession } from '../../core/console/console-sessions.js';
+import { AppError } from '../../core/errors.js';
+import type { Core } from '../../core/index.js';
+import {
+  ConsoleOverviewQuerySchema,
+  ConsoleOverviewSchema,
+  ConsoleSessionInfoSchema,
+  ConsoleSignInBodySchema,
+  PlaygroundRequestSchema,
+  PlaygroundResponseSchema,
+  type ConsoleSessionInfo,
+} from '../../core/schemas/console.js';
+import { principalOf, SESSION_COOKIE } from '../auth.js';
+import { errorResponses } from '../openapi.js';
+
+/**
+ * The console's policy: our own script and stylesheet only, JSON from our own origin, images
+ * from the catalog's image origins (product cards in the playground), no framing, no plugins.
+ */
+async function setConsoleHeaders(reply: FastifyReply, core: Core): Promise<void> {
+  const images = ["'self'", ...(await core.imageOrigins())].join(' ');
+  reply.header(
+    'content-security-policy',
+    `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; ` +
+      `form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+}
+
+const sessionInfo = (s: ConsoleSession): ConsoleSessionInfo => ({
+  account_id: s.principal.accountId,
+  key: s.key,
+  scopes: [...s.principal.scopes],
+  csrf_token: s.csrfToken,
+  expires_at: s.expiresAt.toISOString(),
+});
+
+function sessionOf(request: FastifyRequest): ConsoleSession {
+  if (request.consoleSession === null) throw new Error('sessionOf() on a route a console session did not authenticate');
+  return request.consoleSession;
+}
+
+const cookieOptions = (request: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https' });
+
+const tags = ['console'];
+
+/**
+ * The console (docs/console.md): its page and assets at `/`, and the few operations the public
+ * API has no form for: sign-in, sign-out, the overview and the playground. Everything else the
+ * console does goes through the /v1 routes with the session cookie. Hidden from the OpenAPI
+ * document: these are the console's, not an integration's.
+ */
+export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
+  app.addHook('onSend', async (_request, reply) => setConsoleHeaders(reply, core));
+
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    const { html } = await consoleAssets();
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
+
+  app.get('/console/assets/:file', { config: { public: true }, schema: { hide: true, params: z.object({ file: z.string() }) } }, async (req, reply) => {
+    const a = await consoleAssets();
+    const asset = req.params.file === `app.${a.version}.js` ? { type: 'text/javascript; charset=utf-8', body: a.js } : req.params.file === `app.${a.version}.css` ? { type: 'text/css; charset=utf-8', body: a.css } : null;
+    // An old version's asset after a restart is gone too: the page must be reloaded.
+    if (asset === null) throw new AppError('not_found', 'No such console asset; reload the console page.');
+    return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body);
+  });
+
+  app.post('/console/session', {
+    config: { public: true },
+    schema: { hide: true, tags, body: ConsoleSignInBodySchema, response: { 201: ConsoleSessionInfoSchema, ...errorResponses(400) } },
+  }, async (req, reply) => {
+    const session = await core.consoleSessions.signIn(req.body.api_key);
+    reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(req), expires: session.expiresAt });
+    return reply.code(201).header('cache-control', 'no-store').send(sessionInfo(session));
+  });
+
+  app.get('/console/session', {
+    config: { scope: 'any', consoleOnly: true },
+    schema: { hide: true, tags, response: { 200: ConsoleSessionInfoSchema, ...errorResponses() } },
+  }, async (req, reply) => reply.header('cache-control', 'no-store').send(sessionInfo(sessionOf(req))));
+
+  app.delete('/console/session', {
+    config: { scope: 'any', consoleOnly: true },
+    schema: { hide: true, tags, response: { 204: z.null(), ...errorResponses() } },
+  }, async (req, reply) => {
+    await core.consoleSessions.signOut(req.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
+    return reply.code(204).send(null);
+  });
+
+  app.get('/console/overview', {
+    config: { scope: 'analytics:read', consoleOnly: true },
+    schema: { hide: true, tags, querystring: ConsoleOverviewQuerySchema, response: { 200: ConsoleOverviewSchema, ...errorResponses(400) } },
+  }, (req) => core.analytics.overview(principalOf(req), req.query.range));
+
+  app.post('/console/playground', {
+    config: { scope: 'search', consoleOnly: true },
+    schema: { hide: true, tags, body: PlaygroundRequestSchema, response: { 200: PlaygroundResponseSchema, ...errorResponses(400, 422) } },
+  }, async (req) => {
+    const r = await core.search().search(principalOf(req), { ...req.body, stream: false }, { preview: true });
+    return {
+      results: r.results.map(({ impression_id: _i, click_url: _c, ...rest }) => rest),
+      metadata: { total_matches: r.metadata.total_matches, took_ms: r.metadata.took_ms, pii_redacted: r.metadata.pii_redacted, model: r.metadata.model, recorded: false as const },
+    };
+  });
+};
