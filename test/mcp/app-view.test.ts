@@ -89,7 +89,9 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
     const frame = page.frames().find((f) => f !== page.mainFrame());
     if (!frame) throw new Error('the host page has no view frame');
     await frame.waitForSelector('.card, .status:not([hidden]):not(:empty)');
-    await frame.waitForFunction('performance.getEntriesByName("aisle:cards-painted").length > 0 || !document.querySelector(".card")');
+    // Polled from here: waitForFunction polls in the page with eval after its first check, which
+    // the view's CSP (no 'unsafe-eval') refuses whenever the cards are not painted at once.
+    await expect.poll(() => frame.evaluate('performance.getEntriesByName("aisle:cards-painted").length > 0 || !document.querySelector(".card")')).toBe(true);
     return { page, frame, state: () => page.evaluate('window.aisleHost.state') as Promise<HostState> };
   }
 

@@ -11,8 +11,9 @@ export interface ChartSeries {
 /**
  * A time-series line chart (uPlot on a canvas) that follows its container's width. The canvas is
  * not readable by assistive technology, so the figure carries a text summary as its label.
+ * `integer` charts (counts) label whole-number ticks only: no axis reads half a click.
  */
-export function Chart({ title, summary, times, series, format }: { title: string; summary: string; times: number[]; series: ChartSeries[]; format: (v: number) => string }) {
+export function Chart({ title, summary, times, series, format, integer = false }: { title: string; summary: string; times: number[]; series: ChartSeries[]; format: (v: number) => string; integer?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -25,7 +26,7 @@ export function Chart({ title, summary, times, series, format }: { title: string
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: '#4a4d55', grid: { stroke: '#e6e8ec' }, ticks: { stroke: '#d5d8de' } },
-        { stroke: '#4a4d55', grid: { stroke: '#e6e8ec' }, ticks: { stroke: '#d5d8de' }, size: 60, values: (_u, splits) => splits.map(format) },
+        { stroke: '#4a4d55', grid: { stroke: '#e6e8ec' }, ticks: { stroke: '#d5d8de' }, size: 72, values: (_u, splits) => splits.map((v) => (integer && !Number.isInteger(v) ? '' : format(v))) },
       ],
       series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: times.length < 40 }, value: (_u: uPlot, v: number | null) => (v === null ? '—' : format(v)) }))],
     };
@@ -36,7 +37,7 @@ export function Chart({ title, summary, times, series, format }: { title: string
       resize.disconnect();
       plot.destroy();
     };
-  }, [times, series, format]);
+  }, [times, series, format, integer]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

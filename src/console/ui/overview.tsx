@@ -11,9 +11,9 @@ const RANGES: { id: ConsoleRange; label: string }[] = [
   { id: '30d', label: '30 days' },
 ];
 
-function Tile({ label, value, metric }: { label: string; value: string; metric: string }) {
+function Tile({ label, value, metric, raw }: { label: string; value: string; metric: string; raw: number }) {
   return (
-    <div class="tile" data-metric={metric}>
+    <div class="tile" data-metric={metric} data-value={raw}>
       <div class="tile-label">{label}</div>
       <div class="tile-value">{value}</div>
     </div>
@@ -81,11 +81,11 @@ export function Overview() {
       <section aria-labelledby="now-h">
         <h2 id="now-h">Right now</h2>
         <div class="tiles" data-section="dashboard">
-          <Tile metric="total_revenue" label="Revenue, all time" value={fmtMoney(stats.total_revenue, stats.currency)} />
-          <Tile metric="active_api_keys" label="Active API keys" value={fmtInt(stats.active_api_keys)} />
-          <Tile metric="ad_requests_24h" label="Searches, last 24 h" value={fmtInt(stats.ad_requests_24h)} />
-          <Tile metric="clicks_24h" label="Clicks, last 24 h" value={fmtInt(stats.clicks_24h)} />
-          <Tile metric="ctr_24h" label="CTR, last 24 h" value={fmtPercent(stats.ctr_24h)} />
+          <Tile metric="total_revenue" label="Revenue, all time" value={fmtMoney(stats.total_revenue, stats.currency)} raw={stats.total_revenue} />
+          <Tile metric="active_api_keys" label="Active API keys" value={fmtInt(stats.active_api_keys)} raw={stats.active_api_keys} />
+          <Tile metric="ad_requests_24h" label="Searches, last 24 h" value={fmtInt(stats.ad_requests_24h)} raw={stats.ad_requests_24h} />
+          <Tile metric="clicks_24h" label="Clicks, last 24 h" value={fmtInt(stats.clicks_24h)} raw={stats.clicks_24h} />
+          <Tile metric="ctr_24h" label="CTR, last 24 h" value={fmtPercent(stats.ctr_24h)} raw={stats.ctr_24h} />
         </div>
       </section>
 
@@ -106,17 +106,17 @@ export function Overview() {
           {new Date(overview.start_date).toLocaleString()} to {new Date(overview.end_date).toLocaleString()}, {bucket}. Console searches are not counted.
         </p>
         <div class="tiles" data-section="range-totals">
-          <Tile metric="searches" label="Searches" value={fmtInt(t.searches)} />
-          <Tile metric="impressions" label="Impressions" value={fmtInt(t.impressions)} />
-          <Tile metric="clicks" label="Clicks" value={fmtInt(t.clicks)} />
-          <Tile metric="ctr" label="CTR" value={fmtPercent(t.ctr)} />
-          <Tile metric="conversions" label="Conversions" value={fmtInt(t.conversions)} />
-          <Tile metric="revenue" label="Revenue" value={money(t.revenue)} />
+          <Tile metric="searches" label="Searches" value={fmtInt(t.searches)} raw={t.searches} />
+          <Tile metric="impressions" label="Impressions" value={fmtInt(t.impressions)} raw={t.impressions} />
+          <Tile metric="clicks" label="Clicks" value={fmtInt(t.clicks)} raw={t.clicks} />
+          <Tile metric="ctr" label="CTR" value={fmtPercent(t.ctr)} raw={t.ctr} />
+          <Tile metric="conversions" label="Conversions" value={fmtInt(t.conversions)} raw={t.conversions} />
+          <Tile metric="revenue" label="Revenue" value={money(t.revenue)} raw={t.revenue} />
         </div>
         <div class="charts">
-          <Chart title="Searches, impressions and clicks" summary={`${fmtInt(t.searches)} searches, ${fmtInt(t.impressions)} impressions, ${fmtInt(t.clicks)} clicks ${bucket}`} times={times} series={charts.traffic} format={fmtInt} />
+          <Chart title="Searches, impressions and clicks" summary={`${fmtInt(t.searches)} searches, ${fmtInt(t.impressions)} impressions, ${fmtInt(t.clicks)} clicks ${bucket}`} times={times} series={charts.traffic} format={fmtInt} integer />
           <Chart title="Click-through rate" summary={`${fmtPercent(t.ctr)} over the range`} times={times} series={charts.ctr} format={fmtPercent} />
-          <Chart title="Conversions" summary={`${fmtInt(t.conversions)} over the range`} times={times} series={charts.conversions} format={fmtInt} />
+          <Chart title="Conversions" summary={`${fmtInt(t.conversions)} over the range`} times={times} series={charts.conversions} format={fmtInt} integer />
           <Chart title="Revenue" summary={`${money(t.revenue)} over the range`} times={times} series={charts.revenue} format={money} />
         </div>
       </section>
@@ -162,10 +162,10 @@ export function Overview() {
         <h2 id="perf-h">Performance</h2>
         <p class="muted">Server time of this account's API requests in the last {RANGES.find((r) => r.id === range)?.label}; the console's own requests are not counted.</p>
         <div class="tiles" data-section="latency">
-          <Tile metric="requests" label="Requests" value={fmtInt(perf.requests)} />
-          <Tile metric="p50" label="p50" value={fmtMs(perf.latency_ms.p50)} />
-          <Tile metric="p95" label="p95" value={fmtMs(perf.latency_ms.p95)} />
-          <Tile metric="p99" label="p99" value={fmtMs(perf.latency_ms.p99)} />
+          <Tile metric="requests" label="Requests" value={fmtInt(perf.requests)} raw={perf.requests} />
+          <Tile metric="p50" label="p50" value={fmtMs(perf.latency_ms.p50)} raw={perf.latency_ms.p50} />
+          <Tile metric="p95" label="p95" value={fmtMs(perf.latency_ms.p95)} raw={perf.latency_ms.p95} />
+          <Tile metric="p99" label="p99" value={fmtMs(perf.latency_ms.p99)} raw={perf.latency_ms.p99} />
         </div>
         <div class="charts">
           <Chart title="p95 latency" summary={`p95 ${fmtMs(perf.latency_ms.p95)} over the window`} times={perfTimes} series={perfSeries} format={fmtMs} />

@@ -33,7 +33,7 @@ const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
     // docs/relevance.md): recall is bounded mostly by the beam, a little by how many candidates
     // are re-scored.
     index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
-    tuning: { overfetch: 1.5, efPerResult: 3, nprobes: 12 },
+    tuning: { overfetch: 1, efPerResult: 2, nprobes: 12 },
     // HNSW refuses an ef below the number of results asked for.
     tune: (q, candidates, t) => q.nprobes(t.nprobes).ef(Math.max(Math.ceil(t.efPerResult * candidates / t.overfetch), candidates)),
   },
