@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { startCatalogRefresh } from './catalog-refresh.js';
+import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
@@ -42,6 +43,9 @@ async function main(): Promise<void> {
   });
 
   const address = await app.listen({ host: config.host, port: config.port });
+  // Bundled now rather than on the first page view (about a second of esbuild); a failure here
+  // is logged and retried by that page view.
+  consoleAssets().catch((err: unknown) => logger.error({ err }, 'bundling the console failed'));
   delivery?.worker.start();
   // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
   core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
