@@ -29,7 +29,7 @@ interface Result {
 interface Body {
   request_id: string;
   results: Result[];
-  metadata: { total_matches: number; session_id: string; took_ms: number; pii_redacted: string[]; model: string };
+  metadata: { total_matches: number; session_id: string; took_ms: number; pii_redacted: string[]; model: string; ranking_model: string };
 }
 
 async function search(body: Record<string, unknown>, key = t.adminKey): Promise<Body> {
@@ -44,7 +44,7 @@ describe('POST /v1/search', () => {
     expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThanOrEqual(3);
-    expect(body.metadata).toMatchObject({ pii_redacted: [], model: 'google/universal-sentence-encoder-lite' });
+    expect(body.metadata).toMatchObject({ pii_redacted: [], model: 'google/universal-sentence-encoder-lite', ranking_model: 'fallback' });
     expect(body.metadata.total_matches).toBeGreaterThanOrEqual(body.results.length);
     for (const r of body.results) {
       expect(r).toMatchObject({ price: expect.stringMatching(/^\$[\d,]+\.\d\d$/), disclosure_text: expect.any(String), availability: expect.any(String) });

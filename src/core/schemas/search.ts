@@ -74,7 +74,8 @@ export const SearchResponseSchema = z.object({
     session_id: z.uuid(),
     took_ms: z.number(),
     pii_redacted: z.array(z.string()),
-    model: z.string(),
+    model: z.string().describe('The embedding model'),
+    ranking_model: z.string().describe('The ranking model that ordered and scored the results: `fallback` (hand-set) or the source of a fitted model'),
   }),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -148,7 +148,7 @@ export class SearchService {
     return {
       request_id: requestId,
       results,
-      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model },
+      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: this.model.source },
     };
   }
 
