@@ -26,15 +26,18 @@ export function setRateLimitHeaders(reply: FastifyReply, d: RateLimitDecision): 
 export const SESSION_COOKIE = 'aisle_session';
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The /v1 routes a session opens: what the console manages and shows. The data plane (search, events) takes keys only. */
+const SESSION_SCOPES: ReadonlySet<string> = new Set(['keys:manage', 'webhooks:manage', 'analytics:read']);
 
 /**
  * Authenticates every route that declares a scope, before the body is parsed: API key → principal,
  * then the shared rate limit, then the route's scope. Order matters: a request that fails auth
  * costs no rate-limit write, and a 403 still spends budget so scopes cannot be probed for free.
  *
- * Without an API key, a console session cookie authenticates /v1 and /console routes (never
- * /mcp), as the key that opened it; a state change must echo the session's CSRF token. An API
- * key always wins over a cookie, and console-only routes take the session alone.
+ * Without an API key, a console session cookie authenticates the console's routes and the /v1
+ * routes it uses (keys, webhooks, analytics; never search, events or /mcp), as the key that
+ * opened it; a state change must echo the session's CSRF token. An API key always wins over a
+ * cookie, and console-only routes take the session alone.
  */
 export function registerAuth(app: FastifyInstance, core: Core): void {
   app.decorateRequest('principal', null);
@@ -47,7 +50,8 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const cookie = request.cookies[SESSION_COOKIE];
     const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);
     let principal;
-    if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && (route.startsWith('/v1/') || route.startsWith('/console/'))))) {
+    const sessionRoute = route.startsWith('/console/') || (route.startsWith('/v1/') && SESSION_SCOPES.has(scope));
+    if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && sessionRoute))) {
       const session = await core.consoleSessions.resolve(cookie);
       if (session === null) throw sessionEndedError();
       const sent = request.headers[CSRF_HEADER];

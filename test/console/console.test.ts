@@ -51,7 +51,7 @@ async function newPage(width = 1440, height = 900): Promise<{ context: BrowserCo
 
 async function signIn(page: Page, key: string): Promise<void> {
   await page.goto(`${base}/`);
-  await page.getByLabel('API key').fill(key);
+  await page.getByLabel('API key', { exact: true }).fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Sections' }).waitFor();
 }
@@ -107,6 +107,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
   it('refuses a wrong key with a clear message, by keyboard alone', async () => {
     const { context, page } = await newPage();
     await page.goto(`${base}/`);
+    await page.getByLabel('API key', { exact: true }).waitFor();
     await shot(page, 'signin');
     // The first Tab lands in the key field; Enter submits.
     await page.keyboard.press('Tab');
@@ -116,7 +117,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('That API key was not accepted');
-    expect(await page.getByLabel('API key').inputValue()).not.toBe('');
+    expect(await page.getByLabel('API key', { exact: true }).inputValue()).not.toBe('');
     expect((await context.cookies()).filter((c) => c.name === 'aisle_session')).toEqual([]);
     await context.close();
   });
@@ -124,7 +125,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
   it('signs in with the first-start key and shows the figures the API gives, as tiles and charts', async () => {
     const { context, page } = await newPage();
     await signIn(page, t.adminKey);
-    expect(await page.getByLabel('API key').count()).toBe(0);
+    expect(await page.getByLabel('API key', { exact: true }).count()).toBe(0);
     const totals = page.locator('[data-section="range-totals"]');
     await totals.waitFor();
     await page.locator('.uplot canvas').first().waitFor();
@@ -258,6 +259,28 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await context.close();
   });
 
+  it('rotating the key you are signed in with keeps its new secret on screen after the console signs you out', async () => {
+    const own = await createKey(t.app, t.adminKey, { name: 'own admin', scopes: ['keys:manage', 'analytics:read'] });
+    const { context, page } = await newPage();
+    await signIn(page, own.key);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('button', { name: 'Rotate own admin' }).click();
+    expect(await page.getByRole('form', { name: 'Rotate own admin' }).textContent()).toContain('the key you are signed in with');
+    // The rotate form takes the focus when it opens.
+    expect(await page.evaluate('document.activeElement?.id')).toBe('grace');
+    await page.getByLabel('The old key stops working').selectOption({ label: 'Immediately' });
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    // The old key is revoked, so the session ends: the sign-in form, with the new secret above it.
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    const rotated = await page.getByRole('textbox', { name: 'New API key “own admin”' }).inputValue();
+    expect(rotated).toMatch(/^aisle_sk_/);
+    expect(rotated).not.toBe(own.key);
+    await page.getByLabel('API key', { exact: true }).fill(rotated);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await context.close();
+  });
+
   it('creates a webhook, sends a test event that arrives signed at a receiver on 127.0.0.1, and shows the delivery', async () => {
     const { context, page } = await newPage();
     await signIn(page, t.adminKey);
@@ -351,7 +374,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expectStatus(await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: `aisle_session=${cookie.value}` } }), 200);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key', { exact: true }).waitFor();
     expect(await page.getByRole('status').first().textContent()).toContain('signed out');
     const after = await t.app.inject({ method: 'GET', url: '/v1/keys', headers: { cookie: `aisle_session=${cookie.value}` } });
     expect(after.statusCode).toBe(401);

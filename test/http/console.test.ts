@@ -125,6 +125,9 @@ describe('console sessions', () => {
     expectProblem(await t.app.inject({ method: 'POST', url: '/v1/keys', payload: { name: 'bad csrf' }, headers: { cookie: `aisle_session=${s.cookie}`, 'x-csrf-token': `${s.csrf.slice(0, -1)}x` } }), 403, 'csrf_failed');
     expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE name IN ('no csrf', 'bad csrf')`))[0]!.n).toBe(0);
     expectStatus(await viaSession(s, 'POST', '/v1/keys', { name: 'with csrf', scopes: ['search'] }), 201);
+    // The data plane takes keys only: a session does not search or record events.
+    expectProblem(await viaSession(s, 'POST', '/v1/search', { query: 'espresso' }), 401, 'missing_api_key');
+    expectProblem(await viaSession(s, 'POST', '/v1/conversions', { impression_id: '5eea7b73-176c-4a6c-9324-12bfe3884508', order_id: 'x', sale_amount: 1, commission_amount: 1, currency: 'USD' }), 401, 'missing_api_key');
     // Never /mcp: MCP clients authenticate with keys only.
     const mcp = await t.app.inject({ method: 'POST', url: '/mcp', headers: { cookie: `aisle_session=${s.cookie}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(mcp.statusCode).toBe(401);
@@ -174,7 +177,23 @@ describe('console sessions', () => {
     expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions WHERE key_id = $1', [temp.id]))[0]!.n).toBe(0);
   });
 
+  it('signs out even when the key has spent its rate limit, and a new sign-in ends the session the browser held', async () => {
+    const limited = await createKey(t.app, t.adminKey, { name: 'limited', scopes: ['analytics:read'], rate_limit_per_minute: 1 });
+    const s = await signIn(limited.key);
+    expectStatus(await viaSession(s, 'GET', '/console/session'), 200);
+    expectProblem(await viaSession(s, 'GET', '/console/session'), 429, 'rate_limited');
+    expectStatus(await viaSession(s, 'DELETE', '/console/session'), 204);
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions WHERE key_id = $1', [limited.id]))[0]!.n).toBe(0);
+
+    const first = await signIn(t.adminKey);
+    const again = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: t.adminKey }, headers: { cookie: `aisle_session=${first.cookie}` } });
+    expectStatus(again, 201);
+    expectProblem(await viaSession(first, 'GET', '/console/session'), 401, 'session_expired');
+  });
+
   it('refuses a forged or garbage cookie without a database read', async () => {
+    // Queued request-log entries would be written on the log's timer, inside the measurement.
+    await t.core.requestLog.flush();
     const before = t.db.queryCount;
     expectProblem(await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: 'aisle_session=../../etc' } }), 401, 'session_expired');
     expect(t.db.queryCount).toBe(before);
@@ -223,6 +242,8 @@ describe('console figures and playground', () => {
 
   it('ranks playground searches like the API but records nothing and hands out no tracking', async () => {
     const { firstKey, account } = await t.core.accounts.create('playground');
+    // A webhook on searches: a recorded search would queue an event for it.
+    expectStatus(await call(t.app, firstKey.key, 'POST', '/v1/webhooks', { url: 'https://93.184.216.34/aisle', events: ['search'] }), 201);
     const s = await signIn(firstKey.key);
     const count = async (table: string) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [account.id]))[0]!.n;
     const res = await viaSession(s, 'POST', '/console/playground', { query: 'espresso machine for a small kitchen', limit: 3 });
@@ -238,9 +259,11 @@ describe('console figures and playground', () => {
     expect(await count('search_requests')).toBe(0);
     expect(await count('impressions')).toBe(0);
     expect(await count('search_sessions')).toBe(0);
+    expect(await count('webhook_events')).toBe(0);
     const api = await call(t.app, firstKey.key, 'POST', '/v1/search', { query: 'espresso machine for a small kitchen', limit: 3 });
     expect(api.json().results.map((r: { product_id: string }) => r.product_id)).toEqual(body.results.map((r: { product_id: string }) => r.product_id));
     expect(await count('search_requests')).toBe(1);
+    expect(await count('webhook_events')).toBe(1);
     expectProblem(await viaSession(s, 'POST', '/console/playground', { query: '' }), 400, 'validation_failed');
   });
 });

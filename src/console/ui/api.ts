@@ -25,8 +25,22 @@ export function whenSignedOut(fn: () => void): void {
   onSignedOut = fn;
 }
 
-/** Same-origin JSON request with the session cookie; throws ApiError for any non-2xx answer. */
+/**
+ * Same-origin JSON request with the session cookie; throws ApiError for any non-2xx answer. A
+ * change refused for its CSRF token (another tab signed in again, so this tab's token is stale)
+ * fetches the session's current token and is tried once more.
+ */
 export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  try {
+    return await request<T>(method, path, body);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'csrf_failed') throw err;
+    setSession(await request<ConsoleSessionInfo>('GET', '/console/session'));
+    return request<T>(method, path, body);
+  }
+}
+
+async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;

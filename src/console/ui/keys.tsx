@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { SCOPES, type Scope } from '../../core/keys/scopes.js';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { CreatedKey, KeyRecord, RotatedKey } from '../../core/schemas/keys.js';
 import { api } from './api.js';
 import { fmtAgo, fmtTime } from './format.js';
-import { Confirm, ErrorMessage, SecretPanel } from './widgets.js';
+import { Confirm, ErrorMessage, type Secret } from './widgets.js';
 
 const GRACE = [
   { seconds: 0, label: 'Immediately' },
@@ -13,13 +13,14 @@ const GRACE = [
   { seconds: 604_800, label: 'After 7 days' },
 ];
 
-type Shown = { kind: 'created' | 'rotated'; secret: string; name: string; oldExpires?: string };
+const OWN_KEY = 'This is the key you are signed in with: when it stops working, the console signs you out.';
 
-export function Keys({ session }: { session: ConsoleSessionInfo }) {
+export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; showSecret: (s: Secret) => void }) {
   const [keys, setKeys] = useState<KeyRecord[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [shown, setShown] = useState<Shown | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<KeyRecord | null>(null);
+  const [confirmDisable, setConfirmDisable] = useState<KeyRecord | null>(null);
+  const graceField = useRef<HTMLSelectElement>(null);
   const [rotating, setRotating] = useState<KeyRecord | null>(null);
   const [status, setStatus] = useState('');
 
@@ -30,6 +31,10 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
   useEffect(() => {
     load().catch(setError);
   }, [load]);
+  // The rotate form opens below the table: focus its first field so keyboard users land in it.
+  useEffect(() => {
+    if (rotating) graceField.current?.focus();
+  }, [rotating]);
 
   const act = async (what: () => Promise<void>, done: string) => {
     setError(null);
@@ -49,18 +54,13 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
     const scopes = data.getAll('scopes') as Scope[];
     await act(async () => {
       const created = await api<CreatedKey>('POST', '/v1/keys', { name: String(data.get('name') ?? ''), scopes });
-      setShown({ kind: 'created', secret: created.key, name: created.metadata.name });
+      showSecret({ label: `New API key “${created.metadata.name}”`, value: created.key });
       form.reset();
     }, 'Key created.');
   };
 
   return (
     <div class="keys">
-      {shown && (
-        <SecretPanel label={`New API key “${shown.name}”`} secret={shown.secret} onDone={() => setShown(null)}>
-          {shown.oldExpires && <p>The key it replaces works until {fmtTime(shown.oldExpires)}.</p>}
-        </SecretPanel>
-      )}
       <ErrorMessage error={error} />
       <p class="live" role="status">{status}</p>
 
@@ -87,7 +87,7 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
                         <>
                           <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>Rotate</button>
                           {k.status === 'active' ? (
-                            <button type="button" class="secondary" aria-label={`Disable ${k.name}`} onClick={() => act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`)}>Disable</button>
+                            <button type="button" class="secondary" aria-label={`Disable ${k.name}`} onClick={() => (k.id === session.key.id ? setConfirmDisable(k) : act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`))}>Disable</button>
                           ) : (
                             <button type="button" class="secondary" aria-label={`Enable ${k.name}`} onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}>Enable</button>
                           )}
@@ -107,6 +107,7 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
         <form
           class="panel"
           aria-label={`Rotate ${rotating.name}`}
+          onKeyDown={(e) => e.key === 'Escape' && setRotating(null)}
           onSubmit={async (e) => {
             e.preventDefault();
             const grace = Number(new FormData(e.currentTarget as HTMLFormElement).get('grace'));
@@ -114,14 +115,15 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
             setRotating(null);
             await act(async () => {
               const r = await api<RotatedKey>('POST', `/v1/keys/${k.id}/rotate`, { grace_period_seconds: grace });
-              setShown({ kind: 'rotated', secret: r.key, name: r.metadata.name, oldExpires: r.old_key_expires_at });
+              showSecret({ label: `New API key “${r.metadata.name}”`, value: r.key, note: `The key it replaces works until ${fmtTime(r.old_key_expires_at)}.${k.id === session.key.id ? ' Sign in with the new key when the console asks.' : ''}` });
             }, `Key “${k.name}” rotated.`);
           }}
         >
           <h2>Rotate “{rotating.name}”</h2>
           <p>A new secret replaces this key. Agents using the old one must switch before it stops working.</p>
+          {rotating.id === session.key.id && <p class="notice">{OWN_KEY}</p>}
           <label for="grace">The old key stops working</label>
-          <select id="grace" name="grace">
+          <select id="grace" name="grace" ref={graceField}>
             {GRACE.map((g) => <option key={g.seconds} value={g.seconds} selected={g.seconds === 86_400}>{g.label}</option>)}
           </select>
           <div class="actions">
@@ -152,13 +154,26 @@ export function Keys({ session }: { session: ConsoleSessionInfo }) {
       {confirmDelete && (
         <Confirm
           title={`Delete “${confirmDelete.name}”?`}
-          body="Agents using this key stop working at once. Its history stays in analytics. This cannot be undone."
+          body={`Agents using this key stop working at once. Its history stays in analytics. This cannot be undone.${confirmDelete.id === session.key.id ? ` ${OWN_KEY}` : ''}`}
           confirmLabel="Delete key"
           onCancel={() => setConfirmDelete(null)}
           onConfirm={() => {
             const k = confirmDelete;
             setConfirmDelete(null);
             void act(() => api('DELETE', `/v1/keys/${k.id}`), `Key “${k.name}” deleted.`);
+          }}
+        />
+      )}
+      {confirmDisable && (
+        <Confirm
+          title={`Disable “${confirmDisable.name}”?`}
+          body={`Agents using this key are refused until it is enabled again. ${OWN_KEY}`}
+          confirmLabel="Disable key"
+          onCancel={() => setConfirmDisable(null)}
+          onConfirm={() => {
+            const k = confirmDisable;
+            setConfirmDisable(null);
+            void act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`);
           }}
         />
       )}

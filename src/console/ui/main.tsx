@@ -7,7 +7,7 @@
 import 'uplot/dist/uPlot.min.css';
 import '../../mcp/view/cards.css';
 import './styles.css';
-import { render } from 'preact';
+import { render, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { Scope } from '../../core/keys/scopes.js';
@@ -16,6 +16,7 @@ import { Keys } from './keys.js';
 import { Overview } from './overview.js';
 import { Playground } from './playground.js';
 import { Webhooks } from './webhooks.js';
+import { ErrorMessage, SecretPanel, type Secret } from './widgets.js';
 
 const SECTIONS = [
   { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },
@@ -30,7 +31,7 @@ const sectionFromHash = (): SectionId => {
   return SECTIONS.find((s) => s.id === id)?.id ?? 'overview';
 };
 
-function SignIn({ onSignedIn, notice }: { onSignedIn: (s: ConsoleSessionInfo) => void; notice: string | null }) {
+function SignIn({ onSignedIn, notice, children }: { onSignedIn: (s: ConsoleSessionInfo) => void; notice: string | null; children?: ComponentChildren }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event) => {
@@ -54,10 +55,12 @@ function SignIn({ onSignedIn, notice }: { onSignedIn: (s: ConsoleSessionInfo) =>
     <main class="signin">
       <h1>Aisle console</h1>
       <p>Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.</p>
-      {notice && <p class="notice" role="status">{notice}</p>}
+      {children}
+      <p class="notice" role="status" hidden={!notice}>{notice}</p>
       <form onSubmit={submit} autocomplete="off">
         <label for="api-key">API key</label>
-        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="off" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
+        {/* one-time-code: browsers honour it where they ignore autocomplete=off, so no password manager offers to keep the key. */}
+        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="one-time-code" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
         <button type="submit" disabled={busy}>Sign in</button>
         {error && <p id="signin-error" class="error" role="alert">{error}</p>}
       </form>
@@ -78,12 +81,26 @@ function signInMessage(err: ApiError): string {
 
 function App() {
   const [session, setSessionState] = useState<ConsoleSessionInfo | null | 'loading'>('loading');
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [section, setSection] = useState<SectionId>(sectionFromHash());
+  const [secret, setSecret] = useState<Secret | null>(null);
+  const [signOutError, setSignOutError] = useState<unknown>(null);
 
   const adopt = (s: ConsoleSessionInfo | null) => {
     setSession(s);
     setSessionState(s);
+  };
+  // Only a 401 means "not signed in"; anything else (429, 5xx, no network) is said as it is.
+  const checkSession = () => {
+    setLoadError(null);
+    api<ConsoleSessionInfo>('GET', '/console/session').then(adopt, (err: unknown) => {
+      if (err instanceof ApiError && err.status !== 401) {
+        setLoadError(err);
+        return;
+      }
+      adopt(null);
+    });
   };
 
   useEffect(() => {
@@ -91,7 +108,7 @@ function App() {
       setNotice('Your session has ended. Sign in again.');
       adopt(null);
     });
-    api<ConsoleSessionInfo>('GET', '/console/session').then(adopt, () => adopt(null));
+    checkSession();
     const onHash = () => setSection(sectionFromHash());
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
@@ -102,14 +119,39 @@ function App() {
     document.title = session && session !== 'loading' ? `${label} · Aisle console` : 'Aisle console';
   }, [section, session]);
 
-  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
-  if (session === null) return <SignIn notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }} />;
+  // After signing in, and on every section change, focus moves to the section's heading.
+  useEffect(() => {
+    if (session !== null && session !== 'loading') document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [session === null || session === 'loading', section]);
 
+  const secretPanel = secret && (
+    <SecretPanel label={secret.label} secret={secret.value} onDone={() => setSecret(null)}>
+      {secret.note && <p>{secret.note}</p>}
+    </SecretPanel>
+  );
+
+  if (loadError) {
+    return (
+      <main class="signin">
+        <h1>Aisle console</h1>
+        <p class="error" role="alert">The console could not reach the server's session check: {loadError.detail}</p>
+        <button type="button" onClick={checkSession}>Try again</button>
+      </main>
+    );
+  }
+  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
+  if (session === null) return <SignIn notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }}>{secretPanel}</SignIn>;
+
+  // Signed out only once the server says so (204, or 401: the session had already ended).
   const signOut = async () => {
+    setSignOutError(null);
     try {
       await api('DELETE', '/console/session');
-    } catch {
-      // Already ended on the server: either way the browser is signed out now.
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) {
+        setSignOutError(err);
+        return;
+      }
     }
     setNotice('You are signed out.');
     adopt(null);
@@ -135,7 +177,9 @@ function App() {
         </div>
       </header>
       <main id="content" class="content">
-        <h1>{current.label}</h1>
+        <h1 tabIndex={-1}>{current.label}</h1>
+        {signOutError !== null && <ErrorMessage error={signOutError} />}
+        {secretPanel}
         {!allowed ? (
           <p class="notice" role="status" data-missing-scope={current.scope}>
             The key you signed in with does not have the <code>{current.scope}</code> scope, so it cannot {current.what} here. Sign in with a key that has it.
@@ -143,9 +187,9 @@ function App() {
         ) : section === 'overview' ? (
           <Overview />
         ) : section === 'keys' ? (
-          <Keys session={session} />
+          <Keys session={session} showSecret={setSecret} />
         ) : section === 'webhooks' ? (
-          <Webhooks />
+          <Webhooks showSecret={setSecret} />
         ) : (
           <Playground />
         )}

@@ -30,6 +30,7 @@ export function Overview() {
   const [overview, setOverview] = useState<ConsoleOverview | null>(null);
   const [perf, setPerf] = useState<Performance | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -50,7 +51,7 @@ export function Overview() {
     return () => {
       live = false;
     };
-  }, [range]);
+  }, [range, attempt]);
 
   const currency = stats?.currency ?? 'USD';
   const money = useMemo(() => (v: number) => fmtMoney(v, currency), [currency]);
@@ -72,7 +73,26 @@ export function Overview() {
   const perfTimes = useMemo(() => perf?.series.map((b) => Date.parse(b.period_start)) ?? [], [perf]);
   const perfSeries = useMemo(() => (perf ? [{ label: 'p95 latency', values: perf.series.map((b) => b.p95), color: '#cf222e' }] : []), [perf]);
 
-  if (error) return <Failed error={error} />;
+  const rangeControl = (
+    <fieldset class="segmented">
+      <legend>Range</legend>
+      {RANGES.map((r) => (
+        <label key={r.id}>
+          <input type="radio" name="range" value={r.id} checked={range === r.id} onChange={() => setRange(r.id)} />
+          <span>{r.label}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+  if (error) {
+    return (
+      <div class="overview">
+        <div class="section-head"><h2>Activity</h2>{rangeControl}</div>
+        <Failed error={error} />
+        <button type="button" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+      </div>
+    );
+  }
   if (!stats || !overview || !perf || !charts) return <p role="status">Loading figures…</p>;
   const t = overview.totals;
   const bucket = overview.granularity === 'hour' ? 'per hour' : 'per day';
@@ -92,15 +112,7 @@ export function Overview() {
       <section aria-labelledby="range-h">
         <div class="section-head">
           <h2 id="range-h">Activity</h2>
-          <fieldset class="segmented">
-            <legend>Range</legend>
-            {RANGES.map((r) => (
-              <label key={r.id}>
-                <input type="radio" name="range" value={r.id} checked={range === r.id} onChange={() => setRange(r.id)} />
-                <span>{r.label}</span>
-              </label>
-            ))}
-          </fieldset>
+          {rangeControl}
         </div>
         <p class="muted" data-range-start={overview.start_date} data-range-end={overview.end_date}>
           {new Date(overview.start_date).toLocaleString()} to {new Date(overview.end_date).toLocaleString()}, {bucket}. Console searches are not counted.

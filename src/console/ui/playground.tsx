@@ -96,13 +96,14 @@ export function Playground() {
         <button type="submit" disabled={busy}>Search</button>
       </form>
       <ErrorMessage error={error} />
+      {/* Always present, so screen readers announce each new answer's summary. */}
+      <p class="muted" role="status">
+        {answer &&
+          `${answer.results.length === 0 ? 'No product passed the filters and the minimum relevance.' : `${answer.results.length} of ${answer.metadata.total_matches} matching products`} · ${fmtMs(answer.metadata.took_ms)} · model ${answer.metadata.model}, ranking ${answer.metadata.ranking_model}${answer.metadata.pii_redacted.length > 0 ? ` · personal data redacted: ${answer.metadata.pii_redacted.join(', ')}` : ''}`}
+      </p>
       {answer && (
         <section aria-labelledby="pg-results-h">
           <h2 id="pg-results-h">Results</h2>
-          <p class="muted" role="status">
-            {answer.results.length === 0 ? 'No product passed the filters and the minimum relevance.' : `${answer.results.length} of ${answer.metadata.total_matches} matching products`} · {fmtMs(answer.metadata.took_ms)} · model {answer.metadata.model}
-            {answer.metadata.pii_redacted.length > 0 && ` · personal data redacted: ${answer.metadata.pii_redacted.join(', ')}`}
-          </p>
           <div class="cards">{answer.results.map((r) => <Card key={r.product_id} r={r} />)}</div>
         </section>
       )}

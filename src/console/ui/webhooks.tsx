@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
 import type { CreatedWebhook, DeliveryPage, TestEventResult, WebhookPage, WebhookRecord } from '../../core/schemas/webhooks.js';
 import { api } from './api.js';
 import { fmtAgo } from './format.js';
-import { Confirm, ErrorMessage, SecretPanel } from './widgets.js';
+import { Confirm, ErrorMessage, type Secret } from './widgets.js';
 
 function Deliveries({ webhook, refreshKey }: { webhook: WebhookRecord; refreshKey: number }) {
   const [page, setPage] = useState<DeliveryPage | null>(null);
@@ -54,11 +54,10 @@ function Deliveries({ webhook, refreshKey }: { webhook: WebhookRecord; refreshKe
   );
 }
 
-export function Webhooks() {
+export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
   const [hooks, setHooks] = useState<WebhookRecord[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
-  const [secret, setSecret] = useState<CreatedWebhook | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
   const [confirmDelete, setConfirmDelete] = useState<WebhookRecord | null>(null);
@@ -89,7 +88,7 @@ export function Webhooks() {
     const description = String(data.get('description') ?? '').trim();
     await act(async () => {
       const created = await api<CreatedWebhook>('POST', '/v1/webhooks', { url: String(data.get('url') ?? ''), events: data.getAll('events'), ...(description ? { description } : {}) });
-      setSecret(created);
+      showSecret({ label: `Signing secret for ${created.url}`, value: created.secret });
       setOpen(created.id);
       form.reset();
     }, 'Webhook created.');
@@ -97,7 +96,6 @@ export function Webhooks() {
 
   return (
     <div class="webhooks">
-      {secret && <SecretPanel label={`Signing secret for ${secret.url}`} secret={secret.secret} onDone={() => setSecret(null)} />}
       <ErrorMessage error={error} />
       <p class="live" role="status">{status}</p>
       <section aria-labelledby="hooks-list-h">
@@ -117,10 +115,9 @@ export function Webhooks() {
                   </div>
                   <div class="actions">
                     <button type="button" class="secondary" onClick={() => act(async () => {
-                      const r = await api<TestEventResult>('POST', `/v1/webhooks/${h.id}/test`, {});
+                      await api<TestEventResult>('POST', `/v1/webhooks/${h.id}/test`, {});
                       setOpen(h.id);
                       setRefresh((n) => n + 1);
-                      setStatus(`Test event ${r.event_id} queued.`);
                     }, 'Test event queued.')}>Send test event</button>
                     <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>Deliveries</button>
                     <button type="button" class="danger" aria-label={`Delete webhook ${h.url}`} onClick={() => setConfirmDelete(h)}>Delete</button>

@@ -3,6 +3,13 @@ import type { ComponentChildren } from 'preact';
 import { ApiError } from './api.js';
 
 /** A secret shown once (a new key or signing secret), with a copy button. */
+/** A secret to show once, held by the app (not the section), so it outlives the session that made it. */
+export interface Secret {
+  label: string;
+  value: string;
+  note?: string;
+}
+
 export function SecretPanel({ label, secret, onDone, children }: { label: string; secret: string; onDone: () => void; children?: ComponentChildren }) {
   const [copied, setCopied] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
@@ -35,7 +42,12 @@ export function SecretPanel({ label, secret, onDone, children }: { label: string
 export function Confirm({ title, body, confirmLabel, onConfirm, onCancel }: { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
+    // The dialog is removed rather than closed, so focus goes back to its opener by hand.
+    const opener = document.activeElement as HTMLElement | null;
     dialog.current?.showModal();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>

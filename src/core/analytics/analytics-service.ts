@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { AnalyticsStore, CatalogStore, Principal, ProductFigures, QueryFigures } from '../ports.js';
+import type { AnalyticsStore, BusinessBucket, CatalogStore, Principal, ProductFigures, QueryFigures } from '../ports.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import {
   PerformanceQuerySchema,
@@ -109,18 +109,18 @@ export class AnalyticsService {
 
   /**
    * The console's overview of the `range` ending now: the store queries behind GET /v1/analytics
-   * (summary) and GET /v1/usage, so the figures on screen equal theirs for the same range.
+   * and GET /v1/usage, so the figures on screen equal theirs for the same range.
    * Hourly up to 7 days, daily for 30.
    */
   async overview(principal: Principal, rangeName: ConsoleRange): Promise<ConsoleOverview> {
     const end = this.deps.clock.now();
     const span = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS }[rangeName];
     const range = resolveRange({ start_date: new Date(end.getTime() - span).toISOString(), end_date: end.toISOString(), granularity: rangeName === '30d' ? 'day' : 'hour' }, end);
-    const [summary, { buckets: usage }, business] = await Promise.all([
-      this.summary(principal.accountId, range),
-      this.deps.store.usage(principal.accountId, range, end),
-      this.deps.store.business(principal.accountId, range, end),
-    ]);
+    // As in analytics() and usage(): nothing of the hours the store may roll up still waits here.
+    await this.deps.requestLog.flush();
+    const [{ buckets: usage }, business] = await Promise.all([this.deps.store.usage(principal.accountId, range, end), this.deps.store.business(principal.accountId, range, end)]);
+    // Totals and series from the same buckets, so they always agree.
+    const summary = await this.summary(principal.accountId, range, business);
     const searches = new Map(usage.map((b) => [b.bucket, b.searches]));
     const series = fillSeries(range, business, (b) => b, () => null).map(({ periodStart, value: b }) => ({
       period_start: periodStart,
@@ -166,9 +166,9 @@ export class AnalyticsService {
     };
   }
 
-  private async summary(accountId: string, range: ResolvedRange): Promise<AnalyticsSummary> {
+  private async summary(accountId: string, range: ResolvedRange, known?: readonly BusinessBucket[]): Promise<AnalyticsSummary> {
     const [buckets, topProducts, topQueries] = await Promise.all([
-      this.deps.store.business(accountId, range, this.deps.clock.now()),
+      known !== undefined ? Promise.resolve([...known]) : this.deps.store.business(accountId, range, this.deps.clock.now()),
       this.topProducts(accountId, range),
       this.topQueries(accountId, range),
     ]);

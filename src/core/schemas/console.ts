@@ -4,6 +4,9 @@ import { AdResponseSchema, SearchRequestSchema } from './search.js';
 import { AnalyticsMetricsSchema, TopProductSchema, TopQuerySchema } from './analytics.js';
 import { SCOPES } from '../keys/scopes.js';
 
+/** GET /console/assets/:file: the bundled script or stylesheet, named by content hash. */
+export const ConsoleAssetParamsSchema = z.object({ file: z.string().max(100) }).strict();
+
 /** POST /console/session: the one time the browser sends the API key. */
 export const ConsoleSignInBodySchema = z.object({ api_key: z.string().trim().min(1, 'Enter an API key').max(200) }).strict();
 
@@ -51,11 +54,12 @@ export type ConsoleOverview = z.infer<typeof ConsoleOverviewSchema>;
 
 /** POST /console/playground: a search request without streaming or conversation memory. */
 export const PlaygroundRequestSchema = SearchRequestSchema.pick({ query: true, limit: true, filters: true, sort: true, min_relevance_score: true, conversation_context: true }).strict();
+export type PlaygroundRequest = z.infer<typeof PlaygroundRequestSchema>;
 
 /** A playground result: the search result without its tracking (nothing was recorded). */
 export const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true });
 export const PlaygroundResponseSchema = z.object({
   results: z.array(PlaygroundResultSchema),
-  metadata: z.object({ total_matches: z.number().int(), took_ms: z.number(), pii_redacted: z.array(z.string()), model: z.string(), recorded: z.literal(false) }),
+  metadata: z.object({ total_matches: z.number().int(), took_ms: z.number(), pii_redacted: z.array(z.string()), model: z.string(), ranking_model: z.string(), recorded: z.literal(false) }),
 });
 export type PlaygroundResponse = z.infer<typeof PlaygroundResponseSchema>;

@@ -3,6 +3,7 @@ import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import { newId } from '../ids.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
 import type { CatalogFilter, CatalogStore, Embedder, Principal, SearchStore, SessionState } from '../ports.js';
+import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
 import { analyzeQuery, productTerms } from './features.js';
@@ -149,6 +150,20 @@ export class SearchService {
       request_id: requestId,
       results,
       metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: this.model.source },
+    };
+  }
+
+  /**
+   * The console's playground: ranked exactly as search() ranks, but nothing is written (no search
+   * record, impressions, session memory or search event), so nothing reaches analytics or billing,
+   * and the results carry no tracking (no impression id, no click link) that could be counted.
+   */
+  async preview(principal: Principal, request: PlaygroundRequest): Promise<PlaygroundResponse> {
+    const r = await this.search(principal, { ...request, stream: false }, { preview: true });
+    const { total_matches, took_ms, pii_redacted, model, ranking_model } = r.metadata;
+    return {
+      results: r.results.map(({ impression_id: _i, click_url: _c, ...rest }) => rest),
+      metadata: { total_matches, took_ms, pii_redacted, model, ranking_model, recorded: false },
     };
   }
 

@@ -2,19 +2,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleAssets } from '../../console/assets.js';
-import type { ConsoleSession } from '../../core/console/console-sessions.js';
+import { csrfMatches, type ConsoleSession } from '../../core/console/console-sessions.js';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import {
   ConsoleOverviewQuerySchema,
   ConsoleOverviewSchema,
   ConsoleSessionInfoSchema,
+  ConsoleAssetParamsSchema,
   ConsoleSignInBodySchema,
   PlaygroundRequestSchema,
   PlaygroundResponseSchema,
   type ConsoleSessionInfo,
 } from '../../core/schemas/console.js';
-import { principalOf, SESSION_COOKIE } from '../auth.js';
+import { CSRF_HEADER, principalOf, SESSION_COOKIE } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 
 /**
@@ -22,7 +23,9 @@ import { errorResponses } from '../openapi.js';
  * from the catalog's image origins (product cards in the playground), no framing, no plugins.
  */
 async function setConsoleHeaders(reply: FastifyReply, core: Core): Promise<void> {
-  const images = ["'self'", ...(await core.imageOrigins())].join(' ');
+  // Without the catalog's origins the policy is only stricter (product images stay placeholders).
+  const origins = await core.imageOrigins().catch(() => [] as string[]);
+  const images = ["'self'", ...origins].join(' ');
   reply.header(
     'content-security-policy',
     `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${images}; connect-src 'self'; ` +
@@ -64,7 +67,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 
-  app.get('/console/assets/:file', { config: { public: true }, schema: { hide: true, params: z.object({ file: z.string() }) } }, async (req, reply) => {
+  app.get('/console/assets/:file', { config: { public: true }, schema: { hide: true, params: ConsoleAssetParamsSchema } }, async (req, reply) => {
     const a = await consoleAssets();
     const asset = req.params.file === `app.${a.version}.js` ? { type: 'text/javascript; charset=utf-8', body: a.js } : req.params.file === `app.${a.version}.css` ? { type: 'text/css; charset=utf-8', body: a.css } : null;
     // An old version's asset after a restart is gone too: the page must be reloaded.
@@ -77,6 +80,8 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
     schema: { hide: true, tags, body: ConsoleSignInBodySchema, response: { 201: ConsoleSessionInfoSchema, ...errorResponses(400) } },
   }, async (req, reply) => {
     const session = await core.consoleSessions.signIn(req.body.api_key);
+    // A session this browser held before ends here: one browser, one live session.
+    await core.consoleSessions.signOut(req.cookies[SESSION_COOKIE]);
     reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(req), expires: session.expiresAt });
     return reply.code(201).header('cache-control', 'no-store').send(sessionInfo(session));
   });
@@ -86,11 +91,19 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
     schema: { hide: true, tags, response: { 200: ConsoleSessionInfoSchema, ...errorResponses() } },
   }, async (req, reply) => reply.header('cache-control', 'no-store').send(sessionInfo(sessionOf(req))));
 
+  // Public, so that signing out never waits on the key's rate limit or fails with it: it needs
+  // only the session's own CSRF token, and ending a session that has already ended is a no-op.
   app.delete('/console/session', {
-    config: { scope: 'any', consoleOnly: true },
-    schema: { hide: true, tags, response: { 204: z.null(), ...errorResponses() } },
+    config: { public: true },
+    schema: { hide: true, tags, response: { 204: z.null(), ...errorResponses(403) } },
   }, async (req, reply) => {
-    await core.consoleSessions.signOut(req.cookies[SESSION_COOKIE]);
+    const token = req.cookies[SESSION_COOKIE];
+    const session = await core.consoleSessions.resolve(token);
+    const sent = req.headers[CSRF_HEADER];
+    if (session !== null && !csrfMatches(session, typeof sent === 'string' ? sent : undefined)) {
+      throw new AppError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
+    }
+    await core.consoleSessions.signOut(token);
     reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
     return reply.code(204).send(null);
   });
@@ -103,11 +116,5 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
   app.post('/console/playground', {
     config: { scope: 'search', consoleOnly: true },
     schema: { hide: true, tags, body: PlaygroundRequestSchema, response: { 200: PlaygroundResponseSchema, ...errorResponses(400, 422) } },
-  }, async (req) => {
-    const r = await core.search().search(principalOf(req), { ...req.body, stream: false }, { preview: true });
-    return {
-      results: r.results.map(({ impression_id: _i, click_url: _c, ...rest }) => rest),
-      metadata: { total_matches: r.metadata.total_matches, took_ms: r.metadata.took_ms, pii_redacted: r.metadata.pii_redacted, model: r.metadata.model, recorded: false as const },
-    };
-  });
+  }, (req) => core.search().preview(principalOf(req), req.body));
 };
