@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { SCOPES, type Scope } from '../../core/keys/scopes.js';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { CreatedKey, KeyRecord, RotatedKey } from '../../core/schemas/keys.js';
 import { api } from './api.js';
 import { fmtAgo, fmtTime } from './format.js';
+import { useList } from './use-list.js';
 import { Confirm, ErrorMessage, type Secret } from './widgets.js';
 
 const GRACE = [
@@ -16,36 +17,16 @@ const GRACE = [
 const OWN_KEY = 'This is the key you are signed in with: when it stops working, the console signs you out.';
 
 export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; showSecret: (s: Secret) => void }) {
-  const [keys, setKeys] = useState<KeyRecord[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { items: keys, error, status, act } = useList<KeyRecord>('/v1/keys?limit=100');
   const [confirmDelete, setConfirmDelete] = useState<KeyRecord | null>(null);
   const [confirmDisable, setConfirmDisable] = useState<KeyRecord | null>(null);
   const graceField = useRef<HTMLSelectElement>(null);
   const [rotating, setRotating] = useState<KeyRecord | null>(null);
-  const [status, setStatus] = useState('');
 
-  const load = useCallback(async () => {
-    const page = await api<{ data: KeyRecord[] }>('GET', '/v1/keys?limit=100');
-    setKeys(page.data);
-  }, []);
-  useEffect(() => {
-    load().catch(setError);
-  }, [load]);
   // The rotate form opens below the table: focus its first field so keyboard users land in it.
   useEffect(() => {
     if (rotating) graceField.current?.focus();
   }, [rotating]);
-
-  const act = async (what: () => Promise<void>, done: string) => {
-    setError(null);
-    try {
-      await what();
-      setStatus(done);
-      await load();
-    } catch (err) {
-      setError(err);
-    }
-  };
 
   const create = async (e: Event) => {
     e.preventDefault();

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
-import type { CreatedWebhook, DeliveryPage, TestEventResult, WebhookPage, WebhookRecord } from '../../core/schemas/webhooks.js';
+import type { CreatedWebhook, DeliveryPage, TestEventResult, WebhookRecord } from '../../core/schemas/webhooks.js';
 import { api } from './api.js';
 import { fmtAgo } from './format.js';
+import { useList } from './use-list.js';
 import { Confirm, ErrorMessage, type Secret } from './widgets.js';
 
 function Deliveries({ webhook, refreshKey }: { webhook: WebhookRecord; refreshKey: number }) {
@@ -55,31 +56,10 @@ function Deliveries({ webhook, refreshKey }: { webhook: WebhookRecord; refreshKe
 }
 
 export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
-  const [hooks, setHooks] = useState<WebhookRecord[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [status, setStatus] = useState('');
+  const { items: hooks, error, status, act } = useList<WebhookRecord>('/v1/webhooks?limit=100');
   const [open, setOpen] = useState<string | null>(null);
   const [refresh, setRefresh] = useState(0);
   const [confirmDelete, setConfirmDelete] = useState<WebhookRecord | null>(null);
-
-  const load = useCallback(async () => {
-    const page = await api<WebhookPage>('GET', '/v1/webhooks?limit=100');
-    setHooks(page.data);
-  }, []);
-  useEffect(() => {
-    load().catch(setError);
-  }, [load]);
-
-  const act = async (what: () => Promise<void>, done: string) => {
-    setError(null);
-    try {
-      await what();
-      setStatus(done);
-      await load();
-    } catch (err) {
-      setError(err);
-    }
-  };
 
   const create = async (e: Event) => {
     e.preventDefault();

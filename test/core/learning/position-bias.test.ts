@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clippedPropensity, estimatePositionBias, type ShownResult } from '../../../src/core/learning/position-bias.js';
-
-/** Deterministic uniform [0, 1) (mulberry32): the synthetic logs are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { mulberry32 } from '../../../tools/sample-catalog/random.js';
 
 /**
  * Logs drawn from a known position-based model: `queries` queries of 10 candidate products each
@@ -19,7 +8,7 @@ function random(seed: number): () => number {
  * order with some shuffling (as rankings vary in practice), clicked with probability θ_k · γ.
  */
 function syntheticLogs(options: { eta: number; queries: number; searches: number; shuffle: number; seed: number }): { logs: ShownResult[]; theta: number[] } {
-  const rnd = random(options.seed);
+  const rnd = mulberry32(options.seed);
   const theta = Array.from({ length: 10 }, (_, k) => (1 / (k + 1)) ** options.eta);
   const logs: ShownResult[] = [];
   for (let q = 0; q < options.queries; q++) {
