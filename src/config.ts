@@ -8,7 +8,7 @@ const booleanFlag = z
 const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 /**
- * Every environment variable Aisle reads. README's configuration table mirrors this schema;
+ * Every environment variable Aisle reads. docs/configuration.md's table mirrors this schema;
  * nothing else in the code base touches `process.env`.
  */
 const envSchema = z.object({
@@ -87,7 +87,7 @@ export type Config = Readonly<{
     publicBaseUrl: string;
     /** First signs, all verify; empty means "generate one and keep it in the database". */
     secrets: readonly string[];
-    /** JSON file of affiliate parameters per merchant/network (README: Click links). */
+    /** JSON file of affiliate parameters per merchant/network (docs/clicks.md). */
     affiliateConfigPath: string | undefined;
   }>;
   mcp: Readonly<{

@@ -18,8 +18,8 @@ import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 /**
  * A compact search_products result at limit 10 (structured content and text together, as JSON)
- * stays under this many characters, about 5,000 tokens at four characters a token (README states
- * it). The sample catalog measures 16,500–18,200.
+ * stays under this many characters, about 5,000 tokens at four characters a token (docs/mcp.md
+ * states it). The sample catalog measures 16,500–18,200.
  */
 const COMPACT_SEARCH_BUDGET_CHARS = 20_000;
 

@@ -4,7 +4,7 @@ const Params = z.record(z.string().min(1).max(100), z.string().max(500));
 
 /**
  * Which query parameters a click's redirect appends, per merchant or per affiliate network
- * (AISLE_AFFILIATE_CONFIG names the JSON file; README: Click links). A merchant entry is matched
+ * (AISLE_AFFILIATE_CONFIG names the JSON file; docs/clicks.md). A merchant entry is matched
  * by merchant name or by the destination's host name, case-insensitively; its parameters go on
  * top of its network's, which go on top of `default`'s. Values may use `{click_id}`,
  * `{impression_id}`, `{product_id}` and `{request_id}` (prefixed ids), so a network that echoes

@@ -41,5 +41,5 @@ const SIG_BYTES = 16;
 const mac = (secret: Buffer, impressionId: string): Buffer =>
   createHmac('sha256', secret).update(`click:${impressionId.toLowerCase()}`).digest().subarray(0, SIG_BYTES);
 
-/** 256 random bits, for a server that was given no secret (see README: Click links). */
+/** 256 random bits, for a server that was given no secret (see docs/clicks.md). */
 export const generateClickSecret = (): string => randomBytes(32).toString('base64url');

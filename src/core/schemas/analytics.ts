@@ -4,7 +4,7 @@ import { InputTimestamp, Timestamp } from './common.js';
 /**
  * CONTRACT §7: usage, analytics, performance and dashboard figures. Every figure is derived from
  * committed rows (search_requests, impressions, clicks, conversions, feedback, request_log); the
- * exact definitions below are the API reference (README "Usage and analytics" repeats them).
+ * exact definitions below are the API reference (docs/analytics.md repeats them).
  */
 
 export const GRANULARITIES = ['hour', 'day'] as const;

@@ -38,7 +38,7 @@ export interface RankingModel {
  * Hand-set: a product whose title holds every query term and whose vector is close (cosine ≈
  * 0.6) scores ≈ 0.9; an unrelated product (cosine ≈ 0.25, no shared terms) ≈ 0.02, so the
  * default min_relevance_score 0.5 answers off-topic queries with nothing rather than with an
- * irrelevant ad. Measured on the labelled dev sets: README, "Relevance".
+ * irrelevant ad. Measured on the labelled dev sets: docs/relevance.md.
  */
 export const FALLBACK_MODEL: RankingModel = {
   source: 'fallback',

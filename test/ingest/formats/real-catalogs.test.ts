@@ -50,7 +50,7 @@ describe.skipIf(!existsSync(AMAZON))(title('amazon-2020', AMAZON), () => {
     report('amazon-2020', t);
     expect(t.rows).toBe(1999);
     expect(t.products.length / t.rows).toBeGreaterThan(0.95);
-    // The README counts 23 scraped prices no parser should guess at ("$24.99 $ 24 . 99", "Total price:").
+    // docs/ingest.md counts 23 scraped prices no parser should guess at ("$24.99 $ 24 . 99", "Total price:").
     expect(t.skipped).toEqual({ invalid_price: 23 });
 
     const byId = new Map(t.products.map((p) => [p.externalId, p]));
