@@ -51,6 +51,7 @@ const envSchema = z.object({
   AISLE_REQUEST_LOG: booleanFlag.default(true),
   AISLE_REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  AISLE_LEARNING: booleanFlag.default(true),
 });
 
 export type Config = Readonly<{
@@ -116,6 +117,8 @@ export type Config = Readonly<{
     flushMs: number;
     retentionDays: number;
   }>;
+  /** Ranking learns from this deployment's clicks, conversions and votes (docs/relevance.md). */
+  learning: boolean;
 }>;
 
 export class ConfigError extends Error {
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       flushMs: e.AISLE_REQUEST_LOG_FLUSH_MS,
       retentionDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
     }),
+    learning: e.AISLE_LEARNING,
   });
 }
 

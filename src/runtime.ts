@@ -122,6 +122,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       rankingModel,
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
       requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs, retentionDays: config.requestLog.retentionDays },
+      learning: config.learning,
     });
     // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
     await core.search().warm();

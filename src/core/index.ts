@@ -11,6 +11,7 @@ import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
+import { QueryLearning } from './learning/query-learning.js';
 import { KeyService } from './keys/key-service.js';
 import { AppError } from './errors.js';
 import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
@@ -39,6 +40,8 @@ export interface CoreDeps {
   affiliate?: AffiliateConfig;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };
+  /** Per-query learning from the event log (AISLE_LEARNING; default on). */
+  learning?: boolean;
   /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued) and retention (default 400 days). */
   requestLog?: Partial<RequestLogOptions> & { retentionDays?: number };
 }
@@ -84,7 +87,16 @@ export function createCore(deps: CoreDeps): Core {
   const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
   const search =
     deps.catalog && deps.embedder
-      ? new SearchService({ catalog: deps.catalog, embedder: deps.embedder, store: stores.searches, clock, clickLinks, feedback, ...(deps.rankingModel ? { model: deps.rankingModel } : {}) })
+      ? new SearchService({
+          catalog: deps.catalog,
+          embedder: deps.embedder,
+          store: stores.searches,
+          clock,
+          clickLinks,
+          feedback,
+          ...(deps.rankingModel ? { model: deps.rankingModel } : {}),
+          ...(deps.learning !== false ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
+        })
       : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
   const imageOrigins = new ImageOrigins(deps.catalog);

@@ -1,6 +1,8 @@
 import type { CatalogProduct } from './catalog/product.js';
 import type { RankingModel } from './search/ranking.js';
 import type { Scope } from './keys/scopes.js';
+import type { ShownResult } from './learning/position-bias.js';
+import type { QueryEvent } from './learning/query-boosts.js';
 import type { EventType } from './webhooks/events.js';
 import type { NextStep } from './webhooks/retry-policy.js';
 
@@ -114,7 +116,16 @@ export interface Stores {
   analytics: AnalyticsStore;
   requestLog: RequestLogStore;
   consoleSessions: ConsoleSessionStore;
+  learning: LearningStore;
   health: HealthProbe;
+}
+
+/** What learning reads from the event log (billable clicks only: bots and link previews never train). */
+export interface LearningStore {
+  /** One query's shown results since `since`, newest searches first, at most `limit` of them. */
+  queryEvents(accountId: string, normalizedQuery: string, since: Date, limit: number): Promise<QueryEvent[]>;
+  /** The account's shown results since `since`, newest first, at most `limit`: position-bias estimation. */
+  shownResults(accountId: string, since: Date, limit: number): Promise<ShownResult[]>;
 }
 
 export interface NewConsoleSession {

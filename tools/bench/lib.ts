@@ -36,6 +36,8 @@ export interface BenchServerOptions {
   search?: { catalog: CatalogStore; embedder?: Embedder };
   /** Request-log settings (on, as in production, unless given). */
   requestLog?: CoreDeps['requestLog'];
+  /** Per-query learning (on unless false, as in the server). */
+  learning?: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
       ...(options.search ?? {}),
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
+      ...(options.learning === false ? { learning: false } : {}),
     });
     const { app } = await buildApp({ core, logger });
     undo.push(() => app.close());

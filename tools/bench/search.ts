@@ -14,6 +14,8 @@
  * 3. 16 connections with autocannon: searches/s, beside GET /healthz in the same run.
  * Uses DATABASE_URL when set, else PGlite.
  *
+ * `--baseline-learning-off` serves it a second time without per-query learning (the cost of
+ * learning's read on every search), and
  * `--baseline-tuning overfetch=1,ef=1.5` serves the same catalog a second time with other ANN
  * query settings (indexes.ts; these are the ones before exact re-scoring over-fetched), and
  * its single client and 16-connection run alternate with the first's, so the cost of a setting
@@ -42,7 +44,7 @@ import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChec
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
-  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' } },
+  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false } },
 });
 
 /** `overfetch=1,ef=1.5` → the ANN tuning it names. */
@@ -86,7 +88,12 @@ async function main(): Promise<void> {
     const tuning = values['baseline-tuning'] ? parseTuning(values['baseline-tuning']) : null;
     const baselineCatalog = tuning ? await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog, embedder } });
-    const baseline = baselineCatalog ? await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog: baselineCatalog, embedder } }) : null;
+    const learningOff = values['baseline-learning-off'];
+    const baseline =
+      baselineCatalog || learningOff
+        ? await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
+        : null;
+    const baselineLabel = [tuning ? `ANN tuning ${values['baseline-tuning']}` : null, learningOff ? 'learning off (AISLE_LEARNING=false)' : null].filter(Boolean).join(', ');
     try {
       // As main.ts does at start: the vocabulary, and the product cache with each product's terms.
       const warmStarted = performance.now();
@@ -160,7 +167,7 @@ async function main(): Promise<void> {
       const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: duration, connections: 16 });
       const searches = await runLoadChecked({ url: `${server.url}/v1/search`, durationSeconds: duration, connections: 16, headers, bodies, label: 'search' });
       const baselineSearches = baseline
-        ? await runLoadChecked({ url: `${baseline.url}/v1/search`, durationSeconds: duration, connections: 16, headers: { 'x-api-key': baselineKey }, bodies, label: 'search (baseline tuning)' })
+        ? await runLoadChecked({ url: `${baseline.url}/v1/search`, durationSeconds: duration, connections: 16, headers: { 'x-api-key': baselineKey }, bodies, label: 'search (baseline)' })
         : null;
 
       const row = (label: string, xs: number[]) => [label, round(median(xs), 2).toString(), round(percentile(xs, 99), 2).toString()];
@@ -169,17 +176,17 @@ async function main(): Promise<void> {
       );
       process.stdout.write(`${formatTable(['single client', 'p50 ms', 'p99 ms'], [row('POST /v1/search over HTTP', http), row('  (client on the server thread)', httpSameThread), row('  embedding', stage.embed), row('  retrieval (vector + text)', stage.retrieve), row('  features + ranking', stage.fuse), row('  writes (search, impressions, session)', stage.write)])}\n`);
       process.stdout.write(`16 connections: ${round(searches.rps, 1)} searches/s (p50 ${searches.p50} ms, p99 ${searches.p99} ms); GET /healthz ${round(healthz.rps, 0)} req/s; ratio ${round(searches.rps / healthz.rps, 4)}\n`);
-      if (baseline && baselineSearches && tuning) {
+      if (baseline && baselineSearches) {
         const ratio = (a: number, b: number) => round(a / b, 3).toString();
-        process.stdout.write(`Beside the same catalog served with ANN tuning ${values['baseline-tuning']} (client in a worker thread, alternating rounds):\n`);
+        process.stdout.write(`Beside the same catalog served with ${baselineLabel} (client in a worker thread, alternating rounds):\n`);
         process.stdout.write(`${formatTable(['', 'p50 ms', 'p99 ms', 'searches/s at 16'], [
-          ['shipped tuning', round(median(http), 2).toString(), round(percentile(http, 99), 2).toString(), round(searches.rps, 1).toString()],
-          ['baseline tuning', round(median(httpBaseline), 2).toString(), round(percentile(httpBaseline, 99), 2).toString(), round(baselineSearches.rps, 1).toString()],
+          ['shipped', round(median(http), 2).toString(), round(percentile(http, 99), 2).toString(), round(searches.rps, 1).toString()],
+          ['baseline', round(median(httpBaseline), 2).toString(), round(percentile(httpBaseline, 99), 2).toString(), round(baselineSearches.rps, 1).toString()],
           ['ratio shipped / baseline', ratio(median(http), median(httpBaseline)), ratio(percentile(http, 99), percentile(httpBaseline, 99)), ratio(searches.rps, baselineSearches.rps)],
         ])}\n`);
       }
       process.stdout.write(
-        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(baseline && baselineSearches ? { baseline_tuning: values['baseline-tuning'], baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,
+        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(baseline && baselineSearches ? { baseline: baselineLabel, baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,
       );
     } finally {
       // autocannon's worker may still have requests in flight when the run resolves.

@@ -22,6 +22,9 @@ export const SESSION_TTL_MS = 24 * 3600 * 1000;
  * list. 50 each would save ~1.6 ms of a search (bench:search p50 ~10.4 vs ~12.0 ms, load 1.5).
  */
 export const RETRIEVAL_DEPTH = 100;
+
+/** The query as stored and as learning matches it: lower case, whitespace collapsed. */
+export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
 /** Already-shown products are demoted, not removed (CONTRACT §4). */
 const SHOWN_DEMOTION = 0.8;
 const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
@@ -33,6 +36,8 @@ export interface SearchServiceDeps {
   clock: Clock;
   /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
   model?: RankingModel;
+  /** Per-query learning from the event log; none when AISLE_LEARNING is off. */
+  learning?: { boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> };
   /** Signs each result's click_url. */
   clickLinks: { urlFor(impressionId: string): string };
   /** Rank multipliers from relevance feedback (CONTRACT §6). */
@@ -109,10 +114,13 @@ export class SearchService {
     );
     const filter = this.catalogFilter(request, price);
 
-    // Feedback votes are looked up while the retrievals run, not after them.
-    const [candidates, voted] = await Promise.all([
+    const normalizedQuery = normalizeQuery(query);
+    // Feedback votes and what earlier searches of this query taught are looked up while the
+    // retrievals run, not after them.
+    const [candidates, voted, learned] = await Promise.all([
       retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { matchText, currentQuery, filter, retrieval, model: this.model }),
       this.deps.feedback?.demotions(principal.accountId, query),
+      retrieval === 'hybrid' ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
     ]);
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
@@ -121,6 +129,8 @@ export class SearchService {
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
     // Feedback: products voted not relevant for this or a near-identical query rank lower (bounded).
     if (voted) for (const c of candidates) c.rankScore *= voted.get(c.product.productId) ?? 1;
+    // Learning: products this query's earlier users chose more (or less) than their positions predict (bounded).
+    if (learned) for (const c of candidates) c.rankScore *= learned.get(c.product.productId) ?? 1;
 
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
     const ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit);
@@ -134,7 +144,7 @@ export class SearchService {
       keyId: principal.keyId,
       sessionId,
       query,
-      normalizedQuery: query.toLowerCase().replace(/\s+/g, ' ').trim(),
+      normalizedQuery,
       filters: { ...(request.filters ?? {}), ...(price ? { implied_price: { min: price.minPrice, max: price.maxPrice } } : {}) },
       totalMatches: qualifying.length,
       tookMs,

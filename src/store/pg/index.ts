@@ -6,6 +6,7 @@ import { PgConsoleSessionStore } from './console-session-store.js';
 import { openDb, type Db } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
+import { PgLearningStore } from './learning-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgRequestLogStore } from './request-log-store.js';
@@ -31,6 +32,7 @@ export function createPgStores(db: Db): Stores {
     analytics: new PgAnalyticsStore(db),
     requestLog: new PgRequestLogStore(db),
     consoleSessions: new PgConsoleSessionStore(db),
+    learning: new PgLearningStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

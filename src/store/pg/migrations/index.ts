@@ -6,6 +6,7 @@ import * as m005 from './005-analytics.js';
 import * as m006 from './006-analytics-rollups.js';
 import * as m007 from './007-display-receipts.js';
 import * as m008 from './008-console-sessions.js';
+import * as m009 from './009-learning.js';
 
 export interface Migration {
   version: number;
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'analytics-rollups', sql: m006.sql },
   { version: 7, name: 'display-receipts', sql: m007.sql },
   { version: 8, name: 'console-sessions', sql: m008.sql },
+  { version: 9, name: 'learning', sql: m009.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,61 @@
+import type { Clock } from '../clock.js';
+import type { LearningStore, Logger } from '../ports.js';
+import { estimatePositionBias, type PositionBias } from './position-bias.js';
+import { queryBoosts } from './query-boosts.js';
+
+const DAY_MS = 86_400_000;
+/** How far back a query's own events count: recent enough to follow catalog and taste changes. */
+const QUERY_WINDOW_MS = 90 * DAY_MS;
+/** The newest searches of one query read per search: bounded work on popular queries. */
+const QUERY_SEARCHES = 500;
+/**
+ * Position bias is re-estimated from the account's newest searches this often. The EM runs on the
+ * event loop, so its input is bounded: 5,000 searches are at most 50,000 shown results.
+ */
+const BIAS_TTL_MS = 10 * 60_000;
+const BIAS_SEARCHES = 5_000;
+const BIAS_ITERATIONS = 300;
+
+/** Until an account has logs to estimate from: people look at rank k about 1/k as often as at rank 1. */
+const PRIOR_BIAS: PositionBias = { relative: Array.from({ length: 10 }, (_, k) => 1 / (k + 1)), impressions: new Array(10).fill(0), iterations: 0, converged: false };
+
+/**
+ * Per-query learning at search time: the rank-score multipliers queryBoosts() derives from this
+ * query's earlier searches, corrected by the account's position bias (estimated from its own
+ * logs, cached, re-estimated every 10 minutes). Reads committed rows only, so every process on
+ * one database learns the same thing.
+ */
+export class QueryLearning {
+  private readonly bias = new Map<string, { at: number; value: Promise<PositionBias> }>();
+
+  constructor(private readonly deps: { store: LearningStore; clock: Clock; logger: Logger }) {}
+
+  async boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> {
+    const now = this.deps.clock.now();
+    const [bias, events] = await Promise.all([
+      this.positionBias(accountId, now),
+      this.deps.store.queryEvents(accountId, normalizedQuery, new Date(now.getTime() - QUERY_WINDOW_MS), QUERY_SEARCHES),
+    ]);
+    return queryBoosts(events, bias);
+  }
+
+  private positionBias(accountId: string, now: Date): Promise<PositionBias> {
+    const held = this.bias.get(accountId);
+    if (held && now.getTime() - held.at < BIAS_TTL_MS) return held.value;
+    const value = this.deps.store
+      .shownResults(accountId, new Date(now.getTime() - QUERY_WINDOW_MS), BIAS_SEARCHES)
+      .then((shown) => {
+        if (shown.length === 0) return PRIOR_BIAS;
+        const estimated = estimatePositionBias(shown, { maxIterations: BIAS_ITERATIONS });
+        // Rankings that never vary leave θ unidentified: keep the prior rather than a guess.
+        return estimated.converged ? estimated : PRIOR_BIAS;
+      })
+      .catch((err: unknown) => {
+        this.deps.logger.warn({ err }, 'position-bias estimation failed; using the prior');
+        this.bias.delete(accountId);
+        return PRIOR_BIAS;
+      });
+    this.bias.set(accountId, { at: now.getTime(), value });
+    return value;
+  }
+}
