@@ -72,38 +72,61 @@ export function estimatePositionBias(results: readonly ShownResult[], options: P
     cells.set(cellKey, cell);
     impressions[k]!++;
   }
-  const cellList = [...cells.values()];
+  // Typed columns: the loop below runs cells × iterations times (millions), on the event loop.
+  const cellCount = cells.size;
+  const cellPair = new Int32Array(cellCount);
+  const cellK = new Int32Array(cellCount);
+  const cellClicks = new Float64Array(cellCount);
+  const cellSkips = new Float64Array(cellCount);
+  let c = 0;
+  for (const cell of cells.values()) {
+    cellPair[c] = cell.pair;
+    cellK[c] = cell.k;
+    cellClicks[c] = cell.clicks;
+    cellSkips[c] = cell.skips;
+    c++;
+  }
   const pairs = pairIndex.size;
 
   // Start: θ_k = 1/k, γ = the prior's mean.
-  let theta = Array.from({ length: positions }, (_, k) => 1 / (k + 1));
-  let gamma = new Array<number>(pairs).fill(prior.clicked / (prior.clicked + prior.skipped));
+  const theta = Float64Array.from({ length: positions }, (_, k) => 1 / (k + 1));
+  const gamma = new Float64Array(pairs).fill(prior.clicked / (prior.clicked + prior.skipped));
+  const thetaNum = new Float64Array(positions);
+  const gammaNum = new Float64Array(pairs);
+  const gammaDen = new Float64Array(pairs);
   let iterations = 0;
   let converged = false;
   while (iterations < maxIterations && !converged) {
     iterations++;
-    const thetaNum = new Array<number>(positions).fill(0);
-    const gammaNum = new Array<number>(pairs).fill(prior.clicked);
-    const gammaDen = new Array<number>(pairs).fill(prior.clicked + prior.skipped);
-    for (const c of cellList) {
-      const t = theta[c.k]!;
-      const g = gamma[c.pair]!;
+    thetaNum.fill(0);
+    gammaNum.fill(prior.clicked);
+    gammaDen.fill(prior.clicked + prior.skipped);
+    for (let i = 0; i < cellCount; i++) {
+      const k = cellK[i]!;
+      const pair = cellPair[i]!;
+      const t = theta[k]!;
+      const g = gamma[pair]!;
       const notClicked = 1 - t * g;
       // A click means examined and attractive. A skip was either not examined, or examined and not attractive.
       const examinedGivenSkip = notClicked > 0 ? (t * (1 - g)) / notClicked : 0;
       const attractiveGivenSkip = notClicked > 0 ? ((1 - t) * g) / notClicked : 0;
-      thetaNum[c.k]! += c.clicks + c.skips * examinedGivenSkip;
-      gammaNum[c.pair]! += c.clicks + c.skips * attractiveGivenSkip;
-      gammaDen[c.pair]! += c.clicks + c.skips;
+      const clicks = cellClicks[i]!;
+      const skips = cellSkips[i]!;
+      thetaNum[k] = thetaNum[k]! + clicks + skips * examinedGivenSkip;
+      gammaNum[pair] = gammaNum[pair]! + clicks + skips * attractiveGivenSkip;
+      gammaDen[pair] = gammaDen[pair]! + clicks + skips;
     }
-    const nextTheta = theta.map((t, k) => (impressions[k]! > 0 ? thetaNum[k]! / impressions[k]! : t));
-    const nextGamma = gammaNum.map((n, i) => n / gammaDen[i]!);
-    converged = nextTheta.every((t, k) => Math.abs(t - theta[k]!) <= tolerance);
-    theta = nextTheta;
-    gamma = nextGamma;
+    converged = true;
+    for (let k = 0; k < positions; k++) {
+      if (impressions[k]! === 0) continue;
+      const next = thetaNum[k]! / impressions[k]!;
+      if (Math.abs(next - theta[k]!) > tolerance) converged = false;
+      theta[k] = next;
+    }
+    for (let p = 0; p < pairs; p++) gamma[p] = gammaNum[p]! / gammaDen[p]!;
   }
   const top = theta[0]! > 0 ? theta[0]! : 1;
-  return { relative: theta.map((t) => Math.min(1, t / top)), impressions, iterations, converged };
+  return { relative: Array.from(theta, (t) => Math.min(1, t / top)), impressions, iterations, converged };
 }
 
 /**
