@@ -25,6 +25,7 @@ export const RETRIEVAL_DEPTH = 100;
 
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
 export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
+
 /** Already-shown products are demoted, not removed (CONTRACT §4). */
 const SHOWN_DEMOTION = 0.8;
 const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
