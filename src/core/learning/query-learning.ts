@@ -32,13 +32,19 @@ export class QueryLearning {
 
   constructor(private readonly deps: { store: LearningStore; clock: Clock; logger: Logger }) {}
 
+  /** Never fails a search: if the event log cannot be read, this search ranks without learning. */
   async boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> {
     const now = this.deps.clock.now();
-    const [bias, events] = await Promise.all([
-      this.positionBias(accountId, now),
-      this.deps.store.queryEvents(accountId, normalizedQuery, new Date(now.getTime() - QUERY_WINDOW_MS), QUERY_SEARCHES),
-    ]);
-    return queryBoosts(events, bias);
+    try {
+      const [bias, events] = await Promise.all([
+        this.positionBias(accountId, now),
+        this.deps.store.queryEvents(accountId, normalizedQuery, new Date(now.getTime() - QUERY_WINDOW_MS), QUERY_SEARCHES),
+      ]);
+      return queryBoosts(events, bias);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'reading what earlier searches of this query taught failed; ranking without it');
+      return new Map();
+    }
   }
 
   private positionBias(accountId: string, now: Date): Promise<PositionBias> {

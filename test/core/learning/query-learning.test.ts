@@ -4,7 +4,9 @@
  * as bots do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, expectStatus, type TestApp } from '../../helpers/app.js';
+import { QueryLearning } from '../../../src/core/learning/query-learning.js';
+import { createLogger } from '../../../src/logger.js';
+import { call, createTestApp, expectStatus, LogCapture, type TestApp } from '../../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../../helpers/search.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -65,5 +67,15 @@ describe('per-query learning', () => {
     expect(after.indexOf(target)).toBeLessThan(3);
     // Learning is per account: the other account's users taught this one nothing.
     expect((await search(bots.firstKey.key)).ranking.indexOf(target)).toBe(3);
+  });
+});
+
+describe('QueryLearning under a database fault', () => {
+  it('ranks without learning instead of failing the search, and says so in the log', async () => {
+    const logs = new LogCapture();
+    const broken = { queryEvents: () => Promise.reject(new Error('statement timeout')), shownResults: () => Promise.reject(new Error('statement timeout')) };
+    const learning = new QueryLearning({ store: broken, clock: { now: () => new Date() }, logger: createLogger('warn', logs) });
+    expect(await learning.boosts('11111111-1111-4111-8111-111111111111', 'espresso machine')).toEqual(new Map());
+    expect(logs.text).toContain('ranking without it');
   });
 });
