@@ -19,7 +19,7 @@
  * index, so a figure can be taken the way a real catalog sees it (docs/relevance.md).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -32,7 +32,7 @@ import type { RetrievalMode } from '../src/core/search/search-service.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { describeCatalog, foldOf, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
+import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,20 +49,6 @@ const { values } = parseArgs({
   },
 });
 
-interface Metrics {
-  ndcg: number;
-  mrr: number;
-  recall: number;
-  queries: number;
-}
-
-function score(evalDir: string, qrels: string, run: string): Metrics {
-  const out = execFileSync(process.execPath, [join(evalDir, 'ndcg.mjs'), '--qrels', qrels, '--run', run, '--json'], { encoding: 'utf8' });
-  const j = JSON.parse(out) as Record<string, number>;
-  const pick = (re: RegExp) => Number(Object.entries(j).find(([k]) => re.test(k))?.[1] ?? Number.NaN);
-  return { ndcg: pick(/^ndcg/i), mrr: pick(/^mrr/i), recall: pick(/^recall/i), queries: pick(/quer/i) };
-}
-
 async function main(): Promise<number> {
   if (!values.set) {
     process.stderr.write('usage: npm run eval -- --set DIR   (DIR holds products.jsonl, queries_dev.jsonl, qrels_dev.tsv)\n');
@@ -71,11 +57,10 @@ async function main(): Promise<number> {
   const setDir = resolve(values.set);
   // The evaluator and baseline live in shared/eval, three levels above shared/data/eval/<set>.
   const evalDir = resolve(values['eval-dir'] ?? resolve(setDir, '../../../eval'));
-  for (const f of [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv'), join(evalDir, 'ndcg.mjs')]) {
-    if (!existsSync(f)) {
-      process.stderr.write(`skipping evaluation: ${f} is absent (the labelled sets live in ../shared, beside the repository)\n`);
-      return 0;
-    }
+  const missing = missingEvalFile(setDir, evalDir);
+  if (missing !== null) {
+    process.stderr.write(`skipping evaluation: ${missing} is absent (the labelled sets live in ../shared, beside the repository)\n`);
+    return 0;
   }
   const work = mkdtempSync(join(tmpdir(), 'aisle-eval-'));
   const out = values.out ? resolve(values.out) : work;
@@ -96,13 +81,7 @@ async function main(): Promise<number> {
     });
     const catalogDescription = await describeCatalog(set);
     // With --limit, every system is scored on the same queries: the qrels of the ones run.
-    let qrels = join(setDir, 'qrels_dev.tsv');
-    if (values.limit) {
-      const ids = new Set(set.queries.map((q) => q.id));
-      const kept = readFileSync(qrels, 'utf8').split('\n').filter((l, i) => i === 0 || ids.has(l.split('\t')[0]!));
-      qrels = join(out, `${name}.qrels.tsv`);
-      writeFileSync(qrels, `${kept.join('\n')}\n`);
-    }
+    const qrels = values.limit ? writeQrelsSubset(setDir, new Set(set.queries.map((q) => q.id)), join(out, `${name}.qrels.tsv`)) : join(setDir, 'qrels_dev.tsv');
     const db = await openDb({ kind: 'pglite-memory' });
     await migrate(db);
     const stores = createPgStores(db);
@@ -121,7 +100,7 @@ async function main(): Promise<number> {
     );
     const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
 
-    const rows: [string, Metrics, number][] = [['BM25 baseline (shared/eval)', score(evalDir, qrels, baselineRun), Number.NaN]];
+    const rows: [string, RunMetrics, number][] = [['BM25 baseline (shared/eval)', scoreRun(evalDir, qrels, baselineRun), Number.NaN]];
     const components: [string, RetrievalMode, (queryId: string) => Core][] = [
       ['lexical', 'lexical', () => core],
       ['dense', 'dense', () => core],
@@ -141,7 +120,7 @@ async function main(): Promise<number> {
       const run = join(out, `${name}.${label}.run.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);
       latencies.sort((a, b) => a - b);
-      rows.push([`Aisle ${label}`, score(evalDir, qrels, run), latencies[Math.floor(latencies.length / 2)]!]);
+      rows.push([`Aisle ${label}`, scoreRun(evalDir, qrels, run), latencies[Math.floor(latencies.length / 2)]!]);
     }
     await db.close();
     await set.close();

@@ -1,9 +1,10 @@
 /**
- * What tools/eval.ts and tools/calibrate.ts share: importing a labelled set into a temporary
- * catalog through the real ingest path, its grades, and the candidates the real retrieval
- * returns for its queries, with their ranking features.
+ * What tools/eval.ts, tools/simulate.ts and tools/calibrate.ts share: importing a labelled set
+ * into a temporary catalog through the real ingest path, its grades, the candidates the real
+ * retrieval returns for its queries with their ranking features, and scoring run files.
  */
-import { createReadStream } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
@@ -156,3 +157,30 @@ export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
 
 /** Fold of a query for k-fold cross-validation: by position, so folds are the same in every run. */
 export const foldOf = (index: number, folds = 5): number => index % folds;
+
+/** The first file a run on `setDir` needs that is absent (the sets and evaluator live in ../shared), or null. */
+export function missingEvalFile(setDir: string, evalDir: string): string | null {
+  return [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv'), join(evalDir, 'ndcg.mjs')].find((f) => !existsSync(f)) ?? null;
+}
+
+export interface RunMetrics {
+  ndcg: number;
+  mrr: number;
+  recall: number;
+  queries: number;
+}
+
+/** NDCG@10, MRR@10 and Recall@10 of a run file, from ../shared/eval/ndcg.mjs. */
+export function scoreRun(evalDir: string, qrels: string, run: string): RunMetrics {
+  const out = execFileSync(process.execPath, [join(evalDir, 'ndcg.mjs'), '--qrels', qrels, '--run', run, '--json'], { encoding: 'utf8' });
+  const j = JSON.parse(out) as Record<string, number>;
+  const pick = (re: RegExp) => Number(Object.entries(j).find(([k]) => re.test(k))?.[1] ?? Number.NaN);
+  return { ndcg: pick(/^ndcg/i), mrr: pick(/^mrr/i), recall: pick(/^recall/i), queries: pick(/quer/i) };
+}
+
+/** The set's qrels restricted to `queryIds`, written to `path`: scores then cover exactly the queries run. */
+export function writeQrelsSubset(setDir: string, queryIds: ReadonlySet<string>, path: string): string {
+  const kept = readFileSync(join(setDir, 'qrels_dev.tsv'), 'utf8').split('\n').filter((l, i) => i === 0 || queryIds.has(l.split('\t')[0]!));
+  writeFileSync(path, `${kept.join('\n')}\n`);
+  return path;
+}

@@ -13,8 +13,7 @@
  * The user model is tools/simulation/user.ts. Everything goes through the HTTP API, as an
  * integrator's traffic would; the measuring searches are API searches too (no clicks on them).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -25,7 +24,7 @@ import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
-import { describeCatalog, foldOf, openLabelledSet } from './relevance-data.js';
+import { describeCatalog, foldOf, missingEvalFile, openLabelledSet, scoreRun, writeQrelsSubset } from './relevance-data.js';
 import { mulberry32 } from './sample-catalog/random.js';
 import { react, type UserModel } from './simulation/user.js';
 
@@ -55,12 +54,6 @@ interface Query {
   text: string;
 }
 
-function ndcg(evalDir: string, qrels: string, run: string): number {
-  const out = execFileSync(process.execPath, [join(evalDir, 'ndcg.mjs'), '--qrels', qrels, '--run', run, '--json'], { encoding: 'utf8' });
-  const j = JSON.parse(out) as Record<string, number>;
-  return Number(Object.entries(j).find(([k]) => /^ndcg/i.test(k))?.[1] ?? Number.NaN);
-}
-
 async function main(): Promise<number> {
   if (!values.set) {
     process.stderr.write('usage: npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0.3] [--catalog DIR] [--limit N]\n');
@@ -68,17 +61,26 @@ async function main(): Promise<number> {
   }
   const setDir = resolve(values.set);
   const evalDir = resolve(values['eval-dir'] ?? resolve(setDir, '../../../eval'));
-  for (const f of [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv'), join(evalDir, 'ndcg.mjs')]) {
-    if (!existsSync(f)) {
-      process.stderr.write(`skipping the simulation: ${f} is absent (the labelled sets live in ../shared, beside the repository)\n`);
-      return 0;
-    }
+  const missing = missingEvalFile(setDir, evalDir);
+  if (missing !== null) {
+    process.stderr.write(`skipping the simulation: ${missing} is absent (the labelled sets live in ../shared, beside the repository)\n`);
+    return 0;
   }
-  const searchesPerQuery = Number(values.searches);
-  const botShare = Number(values.bots);
-  const heldOutFold = Number(values['held-out-fold']);
+  const number = (name: keyof typeof values, min: number, max: number): number => {
+    const v = Number(values[name]);
+    if (!Number.isFinite(v) || v < min || v > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, not ${String(values[name])}`);
+    return v;
+  };
+  const searchesPerQuery = Math.round(number('searches', 1, 1000));
+  const botShare = number('bots', 0, 0.9);
+  const heldOutFold = Math.round(number('held-out-fold', 0, 4));
+  const eta = number('eta', 0, 10);
+  const noise = number('noise', 0, 1);
+  const conversionRate = number('conversion-rate', 0, 1);
+  const voteRate = number('vote-rate', 0, 1);
+  const seed = number('seed', 0, 2 ** 32 - 1);
   const work = mkdtempSync(join(tmpdir(), 'aisle-simulate-'));
-  const random = mulberry32(Number(values.seed));
+  const random = mulberry32(seed);
   const started = Date.now();
   const set = await openLabelledSet(setDir, work, {
     modelCache: values['model-cache'] ?? join(work, 'models'),
@@ -86,7 +88,7 @@ async function main(): Promise<number> {
     ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),
   });
   const maxGrade = Math.max(...set.grades.values());
-  const model: UserModel = { eta: Number(values.eta), noise: Number(values.noise), maxGrade, conversionRate: Number(values['conversion-rate']), voteRate: Number(values['vote-rate']) };
+  const model: UserModel = { eta, noise, maxGrade, conversionRate, voteRate };
   const db = await openDb({ kind: 'pglite-memory' });
   await migrate(db);
   const logger = createLogger('warn');
@@ -113,19 +115,12 @@ async function main(): Promise<number> {
     const heldOut = queries.filter((_, i) => foldOf(i) === heldOutFold);
     const gradeOf = (q: Query, r: SearchResponse['results'][number]) => set.grades.get(`${q.id}\t${r.external_id ?? r.product_id}`) ?? null;
 
-    const qrelsFor = (subset: Query[], label: string) => {
-      const ids = new Set(subset.map((q) => q.id));
-      const lines = readFileSync(join(setDir, 'qrels_dev.tsv'), 'utf8').split('\n').filter((l, i) => i === 0 || ids.has(l.split('\t')[0]!));
-      const path = join(work, `qrels.${label}.tsv`);
-      writeFileSync(path, `${lines.join('\n')}\n`);
-      return path;
-    };
     const measure = async (subset: Query[], label: string): Promise<number> => {
       const lines: string[] = [];
       for (const q of subset) (await search(q)).results.forEach((r, i) => lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`));
       const run = join(work, `run.${label}.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);
-      return ndcg(evalDir, qrelsFor(subset, label.split('.')[0]!), run);
+      return scoreRun(evalDir, writeQrelsSubset(setDir, new Set(subset.map((q) => q.id)), join(work, `qrels.${label}.tsv`)), run).ndcg;
     };
 
     const before = { seen: await measure(seen, 'seen.before'), heldOut: await measure(heldOut, 'held.before') };
@@ -181,4 +176,12 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+class UsageError extends Error {}
+
+try {
+  process.exitCode = await main();
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exitCode = 64;
+}
