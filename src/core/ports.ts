@@ -139,9 +139,7 @@ export interface NewConsoleSession {
 
 /** A console session with the key that opened it, as it is now (status, scopes, PII policy). */
 export interface StoredConsoleSession {
-  accountId: string;
   csrfToken: string;
-  createdAt: Date;
   expiresAt: Date;
   key: StoredKey;
 }

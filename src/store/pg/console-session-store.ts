@@ -1,19 +1,12 @@
 import type { ConsoleSessionStore, NewConsoleSession, StoredConsoleSession } from '../../core/ports.js';
 import type { Db } from './db.js';
-import { KEY_COLUMNS, toStoredKey, type KeyRow } from './key-store.js';
+import { KEY_COLUMNS_OF_K, toStoredKey, type KeyRow } from './key-store.js';
 
-const FIND = `SELECT s.account_id AS session_account_id, s.csrf_token, s.created_at AS session_created_at, s.expires_at AS session_expires_at,
-    ${KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
+const FIND = `SELECT s.csrf_token, s.expires_at AS session_expires_at, ${KEY_COLUMNS_OF_K}, a.pii_policy
   FROM console_sessions s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id
   WHERE s.token_hash = $1`;
 
-type FindRow = KeyRow & {
-  session_account_id: string;
-  csrf_token: string;
-  session_created_at: Date;
-  session_expires_at: Date;
-  pii_policy: 'redact' | 'reject';
-};
+type FindRow = KeyRow & { csrf_token: string; session_expires_at: Date; pii_policy: 'redact' | 'reject' };
 
 export class PgConsoleSessionStore implements ConsoleSessionStore {
   constructor(private readonly db: Db) {}
@@ -29,9 +22,7 @@ export class PgConsoleSessionStore implements ConsoleSessionStore {
     const row = (await this.db.query<FindRow>(FIND, [tokenHash]))[0];
     if (!row) return null;
     return {
-      accountId: row.session_account_id,
       csrfToken: row.csrf_token,
-      createdAt: row.session_created_at,
       expiresAt: row.session_expires_at,
       key: { ...toStoredKey(row), piiPolicy: row.pii_policy },
     };

@@ -20,8 +20,11 @@ export interface KeyRow {
 export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
   revoke_at, rate_limit_per_minute, rotated_from`;
 
+/** KEY_COLUMNS of `api_keys k`, for statements that join it. */
+export const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ');
+
 // Authentication runs this on every request: the statement text is built once.
-const FIND_BY_SECRET_HASH = `SELECT ${KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ')}, a.pii_policy
+const FIND_BY_SECRET_HASH = `SELECT ${KEY_COLUMNS_OF_K}, a.pii_policy
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`;
 
 // "Live" and "durable admin" are the SQL forms of effectiveStatus() in core/keys/key-status.ts.
