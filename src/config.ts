@@ -52,6 +52,7 @@ const envSchema = z.object({
   AISLE_REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   AISLE_LEARNING: booleanFlag.default(true),
+  AISLE_LEARNING_INTERVAL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
 });
 
 export type Config = Readonly<{
@@ -119,6 +120,8 @@ export type Config = Readonly<{
   }>;
   /** Ranking learns from this deployment's clicks, conversions and votes (docs/relevance.md). */
   learning: boolean;
+  /** How often global learning runs in this process: judge the candidate under test, or fit one. */
+  learningIntervalMs: number;
 }>;
 
 export class ConfigError extends Error {
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
     }),
     learning: e.AISLE_LEARNING,
+    learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,
   });
 }
 

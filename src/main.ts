@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     await app.close();
     await refresh.stop();
     await core.requestLogRetention.stop();
+    await core.ranking?.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
     await runtime.close();
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
   delivery?.worker.start();
   // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
   core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
+  // Global learning: each run judges the candidate under test or fits one; any process may run it
+  // (a second proposal or decision on the same candidate is refused by the database).
+  core.ranking?.start(config.learningIntervalMs);
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
   process.stderr.write(`Aisle listening on ${address} (console ${address}/, API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);
   // Printed once the console can answer; the key line above is for scripts, this one for people.

@@ -132,3 +132,28 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     throw err;
   }
 }
+
+/**
+ * The core for global learning from outside the server (`npm run learn`, `npm run aisle --
+ * ranking`): the database, the catalog's model and its embedding model (the learned models'
+ * scope), without the search warm-up or the sample import a server does.
+ */
+export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ core: Core; close(): Promise<void> }> {
+  const db = await openMigratedDb(config);
+  const opened: { close(): Promise<void> }[] = [db];
+  const close = async () => {
+    for (const resource of opened.reverse()) await resource.close();
+  };
+  try {
+    const catalog = await openCatalog(config);
+    opened.push(catalog);
+    const embedder = await openEmbedder(config);
+    opened.push(embedder);
+    const rankingModel = await catalog.readCalibration(embedder.model);
+    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute, catalog, embedder, rankingModel, learning: true });
+    return { core, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

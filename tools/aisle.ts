@@ -2,6 +2,9 @@
  * Operator CLI (CONTRACT §0): `npm run aisle -- <command>`.
  *   accounts create --name NAME [--json]
  *   keys create --account ID --name NAME [--scopes a,b] [--rate-limit N] [--json]
+ *   ranking status [--json]      which ranking model serves, the candidate under test and its
+ *                                interleaving evidence, and the latest decisions
+ *   ranking rollback             the learned model serving stops; the one before it serves again
  * Works on the configured database (DATABASE_URL, or PGlite in AISLE_DATA_DIR — which a running
  * server holds exclusively, so stop it first or point DATABASE_URL at PostgreSQL).
  */
@@ -16,10 +19,14 @@ import { ALL_SCOPES } from '../src/core/keys/scopes.js';
 import { ScopeSchema } from '../src/core/schemas/keys.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, openMigratedDb } from '../src/store/pg/index.js';
+import type { RankingStatus } from '../src/core/learning/ranking-learner.js';
+import { openLearningRuntime } from '../src/runtime.js';
 
 const USAGE = `Usage:
   npm run aisle -- accounts create --name NAME [--json]
   npm run aisle -- keys create --account ACCOUNT_ID --name NAME [--scopes search,events:write] [--rate-limit N] [--json]
+  npm run aisle -- ranking status [--json]
+  npm run aisle -- ranking rollback
 Scopes: ${ALL_SCOPES.join(', ')}`;
 
 class UsageError extends Error {}
@@ -47,9 +54,48 @@ function required(name: 'name' | 'account'): string {
   return value;
 }
 
+function printStatus(s: RankingStatus): void {
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    return;
+  }
+  const out: string[] = [];
+  out.push(`scope        ${s.scope}`);
+  out.push(`serving      ${s.serving ? `${s.serving.id} (learned; promoted ${s.serving.decidedAt?.toISOString() ?? '?'})` : `${s.base} (the catalog's model; no learned model serves)`}`);
+  if (s.candidate) {
+    const e = s.candidate.interleaving;
+    out.push(`candidate    ${s.candidate.id} (proposed ${s.candidate.createdAt.toISOString()})`);
+    out.push(`interleaving candidate wins ${e.candidateWins}, serving wins ${e.servingWins}, ties ${e.ties}, sign test p = ${e.pValue.toPrecision(3)}`);
+    out.push(`             decides at ${s.guard.minDecisive} decisive comparisons (p < ${s.guard.alpha}); rejected if undecided at ${s.guard.maxDecisive}`);
+  } else out.push('candidate    none');
+  out.push('decisions (newest first):');
+  for (const d of s.decisions) {
+    const e = d.evidence as Record<string, unknown>;
+    const detail = d.action === 'propose' ? `held-out NDCG@10 ${JSON.stringify(e.heldOutNdcg ?? null)}` : d.action === 'rollback' ? `back to ${d.modelId ?? s.base}` : `wins ${String(e.candidateWins)}:${String(e.servingWins)}, p = ${String(e.pValue)}`;
+    out.push(`  ${d.createdAt.toISOString()}  ${d.action.padEnd(8)} ${(d.action === 'rollback' ? (d.previousId ?? '') : (d.modelId ?? '')).padEnd(20)} by ${d.actor}; ${detail}`);
+  }
+  if (s.decisions.length === 0) out.push('  none');
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function ranking(command: string): Promise<void> {
+  const { core, close } = await openLearningRuntime(loadConfig(), createLogger('warn'));
+  try {
+    if (command === 'ranking status') printStatus(await core.ranking!.status());
+    else {
+      const result = await core.ranking!.rollback('operator (npm run aisle)');
+      if (result === null) process.stdout.write('No learned model serves: nothing to roll back.\n');
+      else process.stdout.write(`Rolled back ${result.from}; now serving ${result.to ?? "the catalog's own model"}. Running servers switch within 10 s.\n`);
+    }
+  } finally {
+    await close();
+  }
+}
+
 async function run(): Promise<void> {
   const command = positionals.join(' ');
-  if (values.help || !['accounts create', 'keys create'].includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command');
+  if (values.help || !['accounts create', 'keys create', 'ranking status', 'ranking rollback'].includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command');
+  if (command.startsWith('ranking ')) return ranking(command);
   const config = loadConfig();
   const db = await openMigratedDb(config);
   try {

@@ -6,12 +6,20 @@
  * by the human grade (plus noise) through the signed click link (or, for a product without a
  * page to link to, as the agent reporting it: POST /v1/clicks), sometimes buys the best product
  * (POST /v1/conversions) and sometimes votes (POST /v1/feedback). `--bots F` adds bot clicks on
- * the same links, F of all clicks (links only exist for products with a page). NDCG@10 (../shared/eval/ndcg.mjs) is measured before and
- * after the traffic, for the queries the traffic used and for a fold held out of it, so what the
- * service learned from its own events shows, and whether it generalises.
+ * the same signed links, F of all clicks. Global learning runs as the server runs it, once after
+ * each round of traffic (one search of every query) instead of every hour: it proposes a
+ * candidate model, interleaves it with the serving one on the following searches, and promotes
+ * or rejects it.
+ *
+ * NDCG@10 (../shared/eval/ndcg.mjs) is measured before the traffic and every `--measure-every`
+ * rounds, for the queries the traffic used and for a fold held out of it, so what the service
+ * learned from its own events shows, and whether it generalises. Beside it: the model fitted on
+ * the labels (5-fold cross-validated, as `npm run eval`'s rerank), the skyline.
  *
  * The user model is tools/simulation/user.ts. Everything goes through the HTTP API, as an
- * integrator's traffic would; the measuring searches are API searches too (no clicks on them).
+ * integrator's traffic would. The measuring searches go through the console's playground, which
+ * ranks exactly as search does (never interleaved: the serving model alone) and records
+ * nothing, so measuring teaches the service nothing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -19,12 +27,14 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
-import { createCore } from '../src/core/index.js';
+import { createCore, type Core } from '../src/core/index.js';
+import type { LearningRun } from '../src/core/learning/ranking-learner.js';
+import { fitRankingModel } from '../src/core/search/ranking-fit.js';
 import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
-import { describeCatalog, foldOf, missingEvalFile, openLabelledSet, scoreRun, writeQrelsSubset } from './relevance-data.js';
+import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './relevance-data.js';
 import { mulberry32 } from './sample-catalog/random.js';
 import { react, type UserModel } from './simulation/user.js';
 
@@ -43,6 +53,8 @@ const { values } = parseArgs({
     'conversion-rate': { type: 'string', default: '0.1' },
     'held-out-fold': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
+    'measure-every': { type: 'string', default: '5' },
+    skyline: { type: 'boolean', default: true },
   },
 });
 
@@ -79,6 +91,7 @@ async function main(): Promise<number> {
   const conversionRate = number('conversion-rate', 0, 1);
   const voteRate = number('vote-rate', 0, 1);
   const seed = number('seed', 0, 2 ** 32 - 1);
+  const measureEvery = Math.round(number('measure-every', 1, 1000));
   const work = mkdtempSync(join(tmpdir(), 'aisle-simulate-'));
   const random = mulberry32(seed);
   const started = Date.now();
@@ -92,7 +105,12 @@ async function main(): Promise<number> {
   const db = await openDb({ kind: 'pglite-memory' });
   await migrate(db);
   const logger = createLogger('warn');
-  const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder });
+  const catalogModel = await set.catalog.readCalibration(set.embedder.model);
+  const core = createCore({
+    stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, rankingModel: catalogModel,
+    // Every search reads which model serves (a server re-reads every 10 s); learning runs between rounds.
+    rankingLearning: { refreshMs: 0 },
+  });
   const { app } = await buildApp({ core, logger });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   try {
@@ -104,10 +122,20 @@ async function main(): Promise<number> {
       return (await res.json()) as T;
     };
     const search = (q: Query) => post<SearchResponse>('/v1/search', { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 });
+    // The measuring searches: the console's playground, signed in with the same key.
+    const signIn = await fetch(`${base}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: firstKey.key }) });
+    if (signIn.status !== 201) throw new Error(`console sign-in answered ${signIn.status}`);
+    const consoleHeaders = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': ((await signIn.json()) as { csrf_token: string }).csrf_token, 'content-type': 'application/json' };
+    const playground = async (q: Query): Promise<{ results: { product_id: string; external_id: string | null }[]; metadata: { ranking_model: string } }> => {
+      const res = await fetch(`${base}/console/playground`, { method: 'POST', headers: consoleHeaders, body: JSON.stringify({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 }) });
+      if (!res.ok) throw new Error(`POST /console/playground answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as never;
+    };
+    // A link to a product without a page records the click and answers 410 (nowhere to send the visitor).
     const follow = async (clickUrl: string, userAgent: string) => {
       const url = new URL(clickUrl);
       const res = await fetch(`${base}${url.pathname}${url.search}`, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
-      if (res.status !== 302) throw new Error(`click link answered ${res.status}`);
+      if (res.status !== 302 && res.status !== 410) throw new Error(`click link answered ${res.status}`);
     };
 
     const queries = set.queries.filter((q) => [...set.grades.keys()].some((k) => k.startsWith(`${q.id}\t`)));
@@ -115,16 +143,47 @@ async function main(): Promise<number> {
     const heldOut = queries.filter((_, i) => foldOf(i) === heldOutFold);
     const gradeOf = (q: Query, r: SearchResponse['results'][number]) => set.grades.get(`${q.id}\t${r.external_id ?? r.product_id}`) ?? null;
 
-    const measure = async (subset: Query[], label: string): Promise<number> => {
-      const lines: string[] = [];
-      for (const q of subset) (await search(q)).results.forEach((r, i) => lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`));
+    const score = (subset: Query[], label: string, lines: string[]): number => {
       const run = join(work, `run.${label}.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);
       return scoreRun(evalDir, writeQrelsSubset(setDir, new Set(subset.map((q) => q.id)), join(work, `qrels.${label}.tsv`)), run).ndcg;
     };
+    const served = new Set<string>();
+    const measure = async (subset: Query[], label: string): Promise<number> => {
+      const lines: string[] = [];
+      for (const q of subset) {
+        const r = await playground(q);
+        served.add(r.metadata.ranking_model);
+        r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
+      }
+      return score(subset, label, lines);
+    };
+
+    // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.
+    let skyline: { seen: number; heldOut: number } | null = null;
+    if (values.skyline) {
+      const training = await trainingQueries(set);
+      const offTopic = await offTopicRows(set);
+      const foldCores: Core[] = Array.from({ length: 5 }, (_, k) =>
+        createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, learning: false, rankingModel: fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`) }),
+      );
+      const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
+      const principal = { accountId: (await core.accounts.create('skyline')).account.id, keyId: '00000000-0000-4000-8000-000000000000', scopes: [], rateLimitPerMinute: 1_000_000 };
+      const skylineOf = async (subset: Query[], label: string) => {
+        const lines: string[] = [];
+        for (const q of subset) {
+          const r = await foldCores[foldByQuery.get(q.id) ?? 0]!.search().preview(principal as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
+          r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
+        }
+        return score(subset, label, lines);
+      };
+      skyline = { seen: await skylineOf(seen, 'seen.skyline'), heldOut: await skylineOf(heldOut, 'held.skyline') };
+    }
 
     const before = { seen: await measure(seen, 'seen.before'), heldOut: await measure(heldOut, 'held.before') };
-    const counts = { searches: 0, clicks: 0, botClicks: 0, botClicksWithoutLink: 0, conversions: 0, votes: 0 };
+    const timeline: { round: number; searches: number; seen: number; heldOut: number; serving: string }[] = [];
+    const decisions: { round: number; run: LearningRun }[] = [];
+    const counts = { searches: 0, clicks: 0, botClicks: 0, conversions: 0, votes: 0 };
     for (let round = 0; round < searchesPerQuery; round++) {
       for (const q of seen) {
         const response = await search(q);
@@ -139,11 +198,8 @@ async function main(): Promise<number> {
           counts.clicks++;
           // Bots follow links too: `botShare` of all clicks, on any shown result that has a link.
           if (botShare > 0 && random() < botShare / (1 - botShare)) {
-            const target = response.results[Math.floor(random() * response.results.length)]!;
-            if (target.url) {
-              await follow(target.click_url, BOT_UA);
-              counts.botClicks++;
-            } else counts.botClicksWithoutLink++;
+            await follow(response.results[Math.floor(random() * response.results.length)]!.click_url, BOT_UA);
+            counts.botClicks++;
           }
         }
         for (const i of reaction.converted) {
@@ -156,17 +212,39 @@ async function main(): Promise<number> {
           counts.votes++;
         }
       }
+      const run = await core.ranking!.runOnce();
+      if (run.action !== 'none' && run.action !== 'testing') decisions.push({ round: round + 1, run });
+      if ((round + 1) % measureEvery === 0 || round + 1 === searchesPerQuery) {
+        served.clear();
+        const point = { round: round + 1, searches: counts.searches, seen: await measure(seen, `seen.${round}`), heldOut: await measure(heldOut, `held.${round}`), serving: '' };
+        point.serving = [...served].join(', ');
+        timeline.push(point);
+      }
     }
-    const after = { seen: await measure(seen, 'seen.after'), heldOut: await measure(heldOut, 'held.after') };
+    const after = timeline.at(-1)!;
 
     const f = (n: number) => n.toFixed(4);
     process.stdout.write(`Simulated traffic on ${set.name} dev, ${((Date.now() - started) / 1000).toFixed(0)} s; catalog: ${await describeCatalog(set)}\n`);
     process.stdout.write(`users: η ${model.eta}, noise ${model.noise}, grades 0–${maxGrade}, conversion ${model.conversionRate} of top-grade clicks, votes ${model.voteRate} per examined result, bots ${botShare} of clicks\n`);
-    process.stdout.write(`traffic: ${seen.length} queries × ${searchesPerQuery} searches = ${counts.searches} searches, ${counts.clicks} clicks (+ ${counts.botClicks} bot clicks; ${counts.botClicksWithoutLink} more drawn on products without a page, which have no link to follow), ${counts.conversions} conversions, ${counts.votes} votes; fold ${heldOutFold} (${heldOut.length} queries) held out\n`);
-    process.stdout.write(`${'NDCG@10'.padEnd(34)} ${'before'.padStart(8)} ${'after'.padStart(8)} ${'change'.padStart(8)}\n`);
-    process.stdout.write(`${'queries seen in the traffic'.padEnd(34)} ${f(before.seen).padStart(8)} ${f(after.seen).padStart(8)} ${(after.seen - before.seen >= 0 ? '+' : '') + f(after.seen - before.seen)}\n`);
-    process.stdout.write(`${'queries held out'.padEnd(34)} ${f(before.heldOut).padStart(8)} ${f(after.heldOut).padStart(8)} ${(after.heldOut - before.heldOut >= 0 ? '+' : '') + f(after.heldOut - before.heldOut)}\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, seen: { queries: seen.length, before: before.seen, after: after.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut } })}\n`);
+    process.stdout.write(`traffic: ${seen.length} queries × ${searchesPerQuery} searches = ${counts.searches} searches, ${counts.clicks} clicks (+ ${counts.botClicks} bot clicks), ${counts.conversions} conversions, ${counts.votes} votes; fold ${heldOutFold} (${heldOut.length} queries) held out\n`);
+    process.stdout.write(`catalog's model (before any learning): ${catalogModel?.source ?? 'fallback'}\n`);
+    const signed = (d: number) => (d >= 0 ? '+' : '') + f(d);
+    process.stdout.write(`${'NDCG@10'.padEnd(34)} ${'before'.padStart(8)} ${'after'.padStart(8)} ${'change'.padStart(8)} ${'skyline'.padStart(8)}\n`);
+    process.stdout.write(`${'queries seen in the traffic'.padEnd(34)} ${f(before.seen).padStart(8)} ${f(after.seen).padStart(8)} ${signed(after.seen - before.seen).padStart(8)} ${(skyline ? f(skyline.seen) : '-').padStart(8)}\n`);
+    process.stdout.write(`${'queries held out'.padEnd(34)} ${f(before.heldOut).padStart(8)} ${f(after.heldOut).padStart(8)} ${signed(after.heldOut - before.heldOut).padStart(8)} ${(skyline ? f(skyline.heldOut) : '-').padStart(8)}\n`);
+    if (skyline) {
+      const closed = (b: number, a: number, s: number) => (s - b > 0 ? `${(((a - b) / (s - b)) * 100).toFixed(0)} %` : 'no gap');
+      process.stdout.write(`gap to the skyline closed: seen ${closed(before.seen, after.seen, skyline.seen)}, held out ${closed(before.heldOut, after.heldOut, skyline.heldOut)}\n`);
+    }
+    process.stdout.write('after round (searches): seen / held out NDCG@10, serving model\n');
+    for (const p of timeline) process.stdout.write(`  ${String(p.round).padStart(3)} (${p.searches}): ${f(p.seen)} / ${f(p.heldOut)}, ${p.serving}\n`);
+    process.stdout.write('learning decisions:\n');
+    for (const { round, run } of decisions) {
+      const detail = run.action === 'propose' ? `held-out log NDCG ${f(run.fit.heldOutNdcg!.serving)} → ${f(run.fit.heldOutNdcg!.candidate)} (${run.fit.trainQueries} + ${run.fit.heldOutQueries} queries, ${run.fit.searches} searches)` : run.action === 'none' ? run.reason : `wins ${run.evidence.candidateWins}:${run.evidence.servingWins}, ties ${run.evidence.ties}, p = ${run.evidence.pValue.toPrecision(3)}`;
+      process.stdout.write(`  after round ${round}: ${run.action} ${'candidate' in run ? run.candidate : ''} ${detail}\n`);
+    }
+    if (decisions.length === 0) process.stdout.write('  none\n');
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, base: catalogModel?.source ?? 'fallback', seen: { queries: seen.length, before: before.seen, after: after.seen, skyline: skyline?.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut, skyline: skyline?.heldOut }, timeline, decisions })}\n`);
     return 0;
   } finally {
     await app.close();

@@ -12,10 +12,11 @@ import { FeedbackService } from './feedback/feedback-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
+import { RankingLearner, RankingModels, type LearnerOptions } from './learning/ranking-learner.js';
 import { KeyService } from './keys/key-service.js';
 import { AppError } from './errors.js';
 import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
-import type { RankingModel } from './search/ranking.js';
+import { FALLBACK_MODEL, type RankingModel } from './search/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { HostResolver } from './webhooks/url-guard.js';
@@ -40,8 +41,14 @@ export interface CoreDeps {
   affiliate?: AffiliateConfig;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };
-  /** Per-query learning from the event log (AISLE_LEARNING; default on). */
+  /** Learning from the event log, per query and global (AISLE_LEARNING; default on). */
   learning?: boolean;
+  /**
+   * Global learning's settings: how often each process re-reads which model serves (default
+   * 10 s), the share of searches interleaved while a candidate is tested (default ½), and the
+   * learner's options (ranking-learner.ts).
+   */
+  rankingLearning?: { refreshMs?: number; interleaveShare?: number; options?: Partial<LearnerOptions> };
   /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued) and retention (default 400 days). */
   requestLog?: Partial<RequestLogOptions> & { retentionDays?: number };
 }
@@ -75,6 +82,8 @@ export interface Core {
   requestLog: RequestLog;
   /** Prunes request-log entries past retention; main.ts starts it, tests call prune(). */
   requestLogRetention: RequestLogRetention;
+  /** Global learning (status, runs, rollback); null without a catalog or with learning off. */
+  ranking: RankingLearner | null;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
   /** https origins of the catalog's product images (the MCP view's CSP); [] without a catalog. */
@@ -85,6 +94,13 @@ export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
   const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: 'http://127.0.0.1:8787', secrets: [generateClickSecret()] });
   const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
+  const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
+  const models = learning
+    ? new RankingModels({ store: stores.rankingModels, scope: deps.embedder!.model, base: deps.rankingModel ?? FALLBACK_MODEL, logger, refreshMs: deps.rankingLearning?.refreshMs ?? 10_000 })
+    : null;
+  const ranking = models
+    ? new RankingLearner({ store: stores.rankingModels, models, clock, logger, ...(deps.rankingLearning?.options ? { options: deps.rankingLearning.options } : {}) })
+    : null;
   const search =
     deps.catalog && deps.embedder
       ? new SearchService({
@@ -95,7 +111,9 @@ export function createCore(deps: CoreDeps): Core {
           clickLinks,
           feedback,
           ...(deps.rankingModel ? { model: deps.rankingModel } : {}),
-          ...(deps.learning !== false ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
+          ...(learning ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
+          ...(models ? { models } : {}),
+          ...(deps.rankingLearning?.interleaveShare !== undefined ? { interleaveShare: deps.rankingLearning.interleaveShare } : {}),
         })
       : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
@@ -125,6 +143,7 @@ export function createCore(deps: CoreDeps): Core {
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     requestLog,
     requestLogRetention: new RequestLogRetention({ store: stores.requestLog, clock, logger, retentionDays: retentionDays ?? DEFAULT_REQUEST_LOG_RETENTION_DAYS }),
+    ranking,
     search: () => {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');
       return search;

@@ -3,6 +3,8 @@ import type { RankingModel } from './search/ranking.js';
 import type { Scope } from './keys/scopes.js';
 import type { ShownResult } from './learning/position-bias.js';
 import type { QueryEvent } from './learning/query-boosts.js';
+import type { LoggedResult } from './learning/global-fit.js';
+import type { InterleavedOutcome } from './learning/interleaving.js';
 import type { EventType } from './webhooks/events.js';
 import type { NextStep } from './webhooks/retry-policy.js';
 
@@ -117,6 +119,7 @@ export interface Stores {
   requestLog: RequestLogStore;
   consoleSessions: ConsoleSessionStore;
   learning: LearningStore;
+  rankingModels: RankingModelStore;
   health: HealthProbe;
 }
 
@@ -126,6 +129,64 @@ export interface LearningStore {
   queryEvents(accountId: string, normalizedQuery: string, since: Date, limit: number): Promise<QueryEvent[]>;
   /** The account's shown results since `since`, newest first, at most `limit`: position-bias estimation. */
   shownResults(accountId: string, since: Date, limit: number): Promise<ShownResult[]>;
+}
+
+export type RankingModelStatus = 'candidate' | 'serving' | 'retired' | 'rejected';
+
+/** A learned ranking model and where it stands (global learning, src/core/learning/ranking-learner.ts). */
+export interface StoredRankingModel {
+  id: string;
+  /** What it applies to: the catalog's embedding model, as the catalog's calibration is keyed. */
+  scope: string;
+  source: string;
+  model: RankingModel;
+  status: RankingModelStatus;
+  /** What it was fitted from (the fit's report). */
+  trained: Record<string, unknown>;
+  /** The interleaving evidence it was promoted or rejected on. */
+  evidence: Record<string, unknown> | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+export type RankingAction = 'propose' | 'promote' | 'reject' | 'rollback';
+
+export interface RankingDecision {
+  id: number;
+  scope: string;
+  action: RankingAction;
+  modelId: string | null;
+  previousId: string | null;
+  evidence: Record<string, unknown>;
+  /** Who decided: `learner` or `operator`. */
+  actor: string;
+  createdAt: Date;
+}
+
+/** Learned ranking models, their decision log, and the event log they learn from. */
+export interface RankingModelStore {
+  /** The serving and the candidate model of the scope (each null when none). */
+  active(scope: string): Promise<{ serving: StoredRankingModel | null; candidate: StoredRankingModel | null }>;
+  list(scope: string, limit: number): Promise<StoredRankingModel[]>;
+  decisions(scope: string, limit: number): Promise<RankingDecision[]>;
+  /** Inserts a candidate and its `propose` decision; false when the scope already has a candidate. */
+  propose(model: Omit<StoredRankingModel, 'status' | 'evidence' | 'decidedAt'>, actor: string): Promise<boolean>;
+  /**
+   * Ends the candidate's test: `promote` retires the serving model and serves the candidate,
+   * `reject` rejects it; both log the decision with its evidence. False when `candidateId` is no
+   * longer the candidate (another process decided first).
+   */
+  decide(scope: string, candidateId: string, action: 'promote' | 'reject', evidence: Record<string, unknown>, actor: string, at: Date): Promise<boolean>;
+  /**
+   * The serving model stops serving (status rejected) and the one it replaced serves again (the
+   * catalog's own model when there was none); a candidate under test is rejected with it.
+   * Null when no learned model serves.
+   */
+  rollback(scope: string, actor: string, at: Date): Promise<{ from: string; to: string | null } | null>;
+  /** Results of the newest `limit` searches since `since` whose features were logged, newest first. */
+  trainingLog(since: Date, limit: number): Promise<LoggedResult[]>;
+  /** Billable clicks per team of the searches interleaved with `candidateId`, one outcome per (session, query). */
+  interleavedOutcomes(candidateId: string): Promise<InterleavedOutcome[]>;
 }
 
 export interface NewConsoleSession {
@@ -271,8 +332,15 @@ export interface RecordedSearch {
   totalMatches: number;
   tookMs: number;
   createdAt: Date;
-  /** Returned results in rank order: each becomes an impression. */
-  impressions: { impressionId: string; productId: string; position: number }[];
+  /**
+   * Returned results in rank order: each becomes an impression, with the features it was ranked
+   * on and, when the search was interleaved, the team that placed it.
+   */
+  impressions: { impressionId: string; productId: string; position: number; features?: readonly number[]; team?: 0 | 1 }[];
+  /** The ranking model that served (a learned model's id, else the catalog model's source). */
+  rankingModel?: string;
+  /** The candidate model id when the results interleave the serving model and a candidate. */
+  interleavedWith?: string;
   /** The session after this search. */
   session: SessionState;
 }

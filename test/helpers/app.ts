@@ -64,6 +64,10 @@ export interface TestAppOptions {
   affiliate?: CoreDeps['affiliate'];
   /** The webhook SSRF guard: private destinations refused and system DNS unless given. */
   webhooks?: { allowPrivate: boolean; resolver?: HostResolver };
+  /** Global learning's settings (model refresh, interleaving share, guard). */
+  rankingLearning?: CoreDeps['rankingLearning'];
+  /** The catalog's own ranking model (what serves before anything is learned). */
+  rankingModel?: CoreDeps['rankingModel'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -79,6 +83,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
     ...(options.search ?? {}),
     ...(options.affiliate ? { affiliate: options.affiliate } : {}),
+    ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
+    ...(options.rankingModel ? { rankingModel: options.rankingModel } : {}),
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
   });
   let adminKey = options.shared?.adminKey;

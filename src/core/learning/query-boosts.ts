@@ -31,8 +31,7 @@ export interface QueryBoostOptions {
 }
 
 /**
- * Rank-score multipliers for one query. Each (session, product) counts once, at its best-seen
- * position, so one person or one busy session cannot dominate. A product's attractiveness is its
+ * Rank-score multipliers for one query, from productEvidence(). A product's attractiveness is its
  * (clicks + conversions) over its examinations Σ θ, smoothed towards the query's own rate; the
  * multiplier is the square root of its ratio to that rate, clamped. Products below the evidence
  * floor get no entry (1×).
@@ -44,6 +43,31 @@ export function queryBoosts(events: readonly QueryEvent[], bias: PositionBias, o
   const min = options.min ?? 0.67;
   const max = options.max ?? 1.5;
 
+  const byProduct = productEvidence(events, bias, conversionWeight);
+  let exposure = 0;
+  let reward = 0;
+  for (const p of byProduct.values()) {
+    exposure += p.exposure;
+    reward += p.reward;
+  }
+  const boosts = new Map<string, number>();
+  // No click at all for the query says nothing about which of its products is better.
+  if (reward === 0 || exposure === 0) return boosts;
+  const rate = reward / exposure;
+  for (const [productId, p] of byProduct) {
+    if (p.exposure < minExposure) continue;
+    const smoothed = (p.reward + priorExposure * rate) / (p.exposure + priorExposure);
+    boosts.set(productId, Math.min(max, Math.max(min, Math.sqrt(smoothed / rate))));
+  }
+  return boosts;
+}
+
+/**
+ * Per product of one query: its examinations Σ θ (clipped propensity of the position it was
+ * shown at) and its reward (clicks plus weighted conversions). Each (session, product) counts
+ * once, at its best-seen position, so one person or one busy session cannot dominate.
+ */
+export function productEvidence(events: readonly QueryEvent[], bias: PositionBias, conversionWeight = 1): Map<string, { exposure: number; reward: number }> {
   const perView = new Map<string, { productId: string; position: number; clicked: boolean; converted: boolean }>();
   for (const e of events) {
     if (!Number.isInteger(e.position) || e.position < 1) continue;
@@ -63,20 +87,5 @@ export function queryBoosts(events: readonly QueryEvent[], bias: PositionBias, o
     p.reward += (v.clicked ? 1 : 0) + (v.converted ? conversionWeight : 0);
     byProduct.set(v.productId, p);
   }
-  let exposure = 0;
-  let reward = 0;
-  for (const p of byProduct.values()) {
-    exposure += p.exposure;
-    reward += p.reward;
-  }
-  const boosts = new Map<string, number>();
-  // No click at all for the query says nothing about which of its products is better.
-  if (reward === 0 || exposure === 0) return boosts;
-  const rate = reward / exposure;
-  for (const [productId, p] of byProduct) {
-    if (p.exposure < minExposure) continue;
-    const smoothed = (p.reward + priorExposure * rate) / (p.exposure + priorExposure);
-    boosts.set(productId, Math.min(max, Math.max(min, Math.sqrt(smoothed / rate))));
-  }
-  return boosts;
+  return byProduct;
 }

@@ -140,6 +140,9 @@ function scoresOf(p: Packed, w: readonly number[]): Float64Array[] {
   });
 }
 
+/** Mean NDCG@10 of `queries` ranked by w·x, over the queries with a positive grade. */
+export const queriesNdcg = (queries: readonly TrainingQuery[], w: readonly number[]): number => meanNdcg(pack(queries), w);
+
 /** Mean NDCG@10 of packed queries ranked by w·x (queries without a positive grade are not in the pack). */
 function meanNdcg(p: Packed, w: readonly number[]): number {
   const z = scoresOf(p, w);
@@ -159,6 +162,19 @@ function meanNdcg(p: Packed, w: readonly number[]): number {
  * unchanged on CrowdFlower; finer steps (±0.03) did not help.
  */
 function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 4): number[] {
+  const steps = coordinateAscentSteps(queries, starts, rounds);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * coordinateAscent as a generator that pauses after each weight: a caller on a serving process
+ * (the global learner) yields to the event loop between steps, so fitting never blocks searches
+ * for more than one weight's trials.
+ */
+export function* coordinateAscentSteps(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 4): Generator<void, number[], void> {
   const p = pack(queries);
   let best = [...starts[0]!];
   let bestScore = meanNdcg(p, best);
@@ -188,6 +204,7 @@ function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (r
           z = trialZ.map((t) => Float64Array.from(t));
         }
       }
+      yield;
     }
   }
   return best;

@@ -9,7 +9,9 @@ import { explain } from './explain.js';
 import { analyzeQuery, productTerms } from './features.js';
 import { CatalogLexicon, wordTokens } from './lexical.js';
 import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
-import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, type Candidate, type RankingModel } from './ranking.js';
+import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from './ranking.js';
+import { teamDraft, type Team } from '../learning/interleaving.js';
+import type { ActiveModels } from '../learning/ranking-learner.js';
 
 export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
 
@@ -37,6 +39,13 @@ export interface SearchServiceDeps {
   clock: Clock;
   /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
   model?: RankingModel;
+  /**
+   * The learned models (global learning): which serves, and a candidate under test to interleave
+   * with it. Without it `model` serves alone.
+   */
+  models?: { active(): Promise<ActiveModels> };
+  /** Share of eligible searches interleaved while a candidate is under test (default ½). */
+  interleaveShare?: number;
   /** Per-query learning from the event log; none when AISLE_LEARNING is off. */
   learning?: { boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> };
   /** Signs each result's click_url. */
@@ -116,10 +125,11 @@ export class SearchService {
     const filter = this.catalogFilter(request, price);
 
     const normalizedQuery = normalizeQuery(query);
+    const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: this.model }, candidate: null };
     // Feedback votes and what earlier searches of this query taught are looked up while the
     // retrievals run, not after them.
     const [candidates, voted, learned] = await Promise.all([
-      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { matchText, currentQuery, filter, retrieval, model: this.model }),
+      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { matchText, currentQuery, filter, retrieval, model: active.serving.model }),
       this.deps.feedback?.demotions(principal.accountId, query),
       retrieval === 'hybrid' ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
     ]);
@@ -134,10 +144,23 @@ export class SearchService {
     if (learned) for (const c of candidates) c.rankScore *= learned.get(c.product.productId) ?? 1;
 
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
-    const ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit);
+    const candidate = active.candidate;
+    const interleave =
+      candidate !== null && retrieval === 'hybrid' && options.preview !== true && request.sort === 'relevance' && Math.random() < (this.deps.interleaveShare ?? 0.5);
+    let ranked: { c: Candidate; team?: Team }[];
+    if (interleave) {
+      // The candidate's view is taken before the serving order, whose diversification changes rank scores.
+      const byCandidate = rescored(qualifying, candidate.model);
+      const byServing = this.order(qualifying, 'relevance', request.limit);
+      ranked = teamDraft(byServing, this.order(byCandidate, 'relevance', request.limit), request.limit, (c) => c.product.productId, Math.random).map(({ item, team }) => ({ c: item, team }));
+    } else {
+      ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit).map((c) => ({ c }));
+    }
 
     const requestId = newId();
-    const results: AdResponse[] = ranked.map((c) => this.toAdResponse(c, request, price ?? {}, usedTurn));
+    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn));
+    const servingName = active.serving.model.source;
+    const rankingModel = interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName;
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     if (options.preview !== true) await this.deps.store.recordSearch({
       requestId,
@@ -150,7 +173,9 @@ export class SearchService {
       totalMatches: qualifying.length,
       tookMs,
       createdAt: now,
-      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1 })),
+      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleave ? { team: ranked[i]!.team! } : {}) })),
+      rankingModel: active.serving.id ?? servingName,
+      ...(interleave ? { interleavedWith: candidate.id! } : {}),
       session: {
         queries: [...session.queries, query].slice(-SESSION_MEMORY.queries),
         shownProductIds: [...session.shownProductIds.filter((id) => !results.some((r) => r.product_id === id)), ...results.map((r) => r.product_id)].slice(-SESSION_MEMORY.shown),
@@ -160,7 +185,7 @@ export class SearchService {
     return {
       request_id: requestId,
       results,
-      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: this.model.source },
+      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: rankingModel },
     };
   }
 
@@ -232,6 +257,21 @@ export class SearchService {
       external_id: p.externalId,
     };
   }
+}
+
+/**
+ * The candidates as another model ranks them: its calibrated score times the same session,
+ * feedback and learning multipliers. Each is a view of the original (prototype), so the two
+ * rankings can be diversified and ordered independently.
+ */
+function rescored(candidates: readonly Candidate[], model: RankingModel): Candidate[] {
+  const w = weightVector(model);
+  return candidates.map((c) => {
+    const view = Object.create(c) as Candidate;
+    const multiplier = c.probability > 0 ? c.rankScore / c.probability : 1;
+    view.rankScore = toProbability(scoreRow(c.x, model.bias, w), model) * multiplier;
+    return view;
+  });
 }
 
 /** Words that carry the request: canonical measures, no stop words, no conversational filler ("i need", "looking for"). */

@@ -7,6 +7,7 @@ import { openDb, type Db } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
+import { PgRankingModelStore } from './ranking-model-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgRequestLogStore } from './request-log-store.js';
@@ -33,6 +34,7 @@ export function createPgStores(db: Db): Stores {
     requestLog: new PgRequestLogStore(db),
     consoleSessions: new PgConsoleSessionStore(db),
     learning: new PgLearningStore(db),
+    rankingModels: new PgRankingModelStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

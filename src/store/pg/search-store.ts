@@ -29,21 +29,25 @@ export class PgSearchStore implements SearchStore {
    * search row inserted beside them.
    */
   async recordSearch(s: RecordedSearch): Promise<void> {
-    const event = appendEventClause(16, {
+    const event = appendEventClause(21, {
       accountId: s.accountId,
       type: 'search',
       createdAt: s.createdAt,
       data: eventData.search({ requestId: s.requestId, sessionId: s.sessionId, query: s.query, productIds: s.impressions.map((i) => i.productId) }),
     });
+    // Each result's features travel as one flat array sliced per row: one parameter, not one per result.
+    const width = s.impressions[0]?.features?.length ?? 0;
+    const logged = width > 0 && s.impressions.every((i) => i.features?.length === width);
     await this.db.query(
       `WITH search AS (
          INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count,
-           total_matches, took_ms, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           total_matches, took_ms, created_at, ranking_model, interleaved_with)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $17, $18)
        ), shown AS (
-         INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
-         SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $11
-         FROM unnest($12::uuid[], $13::uuid[], $14::int[]) AS i(id, product_id, position)
+         INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at, features, team)
+         SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $11,
+                CASE WHEN $20::int > 0 THEN ($16::real[])[(i.n - 1) * $20::int + 1 : i.n * $20::int] END, i.team
+         FROM unnest($12::uuid[], $13::uuid[], $14::int[], $19::smallint[]) WITH ORDINALITY AS i(id, product_id, position, team, n)
        ), session AS (
          INSERT INTO search_sessions (account_id, id, state, created_at, last_used_at) VALUES ($2, $4, $15::jsonb, $11, $11)
          ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at
@@ -52,8 +56,14 @@ export class PgSearchStore implements SearchStore {
         s.requestId, s.accountId, s.keyId, s.sessionId, s.query, s.normalizedQuery, JSON.stringify(s.filters), s.impressions.length, s.totalMatches, s.tookMs, s.createdAt,
         s.impressions.map((i) => i.impressionId), s.impressions.map((i) => i.productId), s.impressions.map((i) => i.position),
         JSON.stringify(s.session),
+        logged ? s.impressions.flatMap((i) => i.features!) : [],
+        s.rankingModel ?? null,
+        s.interleavedWith ?? null,
+        s.impressions.map((i) => i.team ?? null),
+        logged ? width : 0,
         ...event.params,
       ],
     );
   }
+
 }

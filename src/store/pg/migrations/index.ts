@@ -7,6 +7,7 @@ import * as m006 from './006-analytics-rollups.js';
 import * as m007 from './007-display-receipts.js';
 import * as m008 from './008-console-sessions.js';
 import * as m009 from './009-learning.js';
+import * as m010 from './010-ranking-models.js';
 
 export interface Migration {
   version: number;
@@ -25,6 +26,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'display-receipts', sql: m007.sql },
   { version: 8, name: 'console-sessions', sql: m008.sql },
   { version: 9, name: 'learning', sql: m009.sql },
+  { version: 10, name: 'ranking-models', sql: m010.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
