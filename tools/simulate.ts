@@ -108,8 +108,10 @@ async function main(): Promise<number> {
   const catalogModel = await set.catalog.readCalibration(set.embedder.model);
   const core = createCore({
     stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, rankingModel: catalogModel,
-    // Every search reads which model serves (a server re-reads every 10 s); learning runs between rounds.
-    rankingLearning: { refreshMs: 0 },
+    // Every search reads which model serves (a server re-reads every 10 s); learning runs between
+    // rounds. Time is compressed (a round stands for the learning interval), so a rejection's
+    // day-long cool-down is left out.
+    rankingLearning: { refreshMs: 0, options: { cooldownMs: 0 } },
   });
   const { app } = await buildApp({ core, logger });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -159,24 +161,27 @@ async function main(): Promise<number> {
       return score(subset, label, lines);
     };
 
+    // A query set ranked in-process by a core of its own (no learning, nothing recorded).
+    const offline = { accountId: (await core.accounts.create('offline')).account.id, keyId: '00000000-0000-4000-8000-000000000000', scopes: [], rateLimitPerMinute: 1_000_000 };
+    const rankedBy = async (coreFor: (q: Query) => Core, subset: Query[], label: string): Promise<number> => {
+      const lines: string[] = [];
+      for (const q of subset) {
+        const r = await coreFor(q).search().preview(offline as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
+        r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
+      }
+      return score(subset, label, lines);
+    };
+    const coreWith = (rankingModel: import('../src/core/search/ranking.js').RankingModel) =>
+      createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, learning: false, rankingModel });
+
     // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.
     let skyline: { seen: number; heldOut: number } | null = null;
     if (values.skyline) {
       const training = await trainingQueries(set);
       const offTopic = await offTopicRows(set);
-      const foldCores: Core[] = Array.from({ length: 5 }, (_, k) =>
-        createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, learning: false, rankingModel: fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`) }),
-      );
+      const foldCores: Core[] = Array.from({ length: 5 }, (_, k) => coreWith(fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`)));
       const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
-      const principal = { accountId: (await core.accounts.create('skyline')).account.id, keyId: '00000000-0000-4000-8000-000000000000', scopes: [], rateLimitPerMinute: 1_000_000 };
-      const skylineOf = async (subset: Query[], label: string) => {
-        const lines: string[] = [];
-        for (const q of subset) {
-          const r = await foldCores[foldByQuery.get(q.id) ?? 0]!.search().preview(principal as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
-          r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
-        }
-        return score(subset, label, lines);
-      };
+      const skylineOf = (subset: Query[], label: string) => rankedBy((q) => foldCores[foldByQuery.get(q.id) ?? 0]!, subset, label);
       skyline = { seen: await skylineOf(seen, 'seen.skyline'), heldOut: await skylineOf(heldOut, 'held.skyline') };
     }
 
@@ -222,6 +227,12 @@ async function main(): Promise<number> {
       }
     }
     const after = timeline.at(-1)!;
+    // Where learning stands at the end, and how the learned models rank the held-out queries on their own.
+    const status = await core.ranking!.status();
+    const learnedHeldOut: string[] = [];
+    for (const m of [status.serving, status.candidate]) {
+      if (m) learnedHeldOut.push(`${m.id} (${m.status}): held out ${(await rankedBy(() => coreWith(m.model), heldOut, `held.${m.id}`)).toFixed(4)}`);
+    }
 
     const f = (n: number) => n.toFixed(4);
     process.stdout.write(`Simulated traffic on ${set.name} dev, ${((Date.now() - started) / 1000).toFixed(0)} s; catalog: ${await describeCatalog(set)}\n`);
@@ -244,7 +255,12 @@ async function main(): Promise<number> {
       process.stdout.write(`  after round ${round}: ${run.action} ${'candidate' in run ? run.candidate : ''} ${detail}\n`);
     }
     if (decisions.length === 0) process.stdout.write('  none\n');
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, base: catalogModel?.source ?? 'fallback', seen: { queries: seen.length, before: before.seen, after: after.seen, skyline: skyline?.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut, skyline: skyline?.heldOut }, timeline, decisions })}\n`);
+    if (status.candidate) {
+      const e = status.candidate.interleaving;
+      process.stdout.write(`still under test: ${status.candidate.id}, wins ${e.candidateWins}:${e.servingWins}, ties ${e.ties}, p = ${e.pValue.toPrecision(3)}\n`);
+    }
+    if (learnedHeldOut.length > 0) process.stdout.write(`learned models alone (no per-query learning): ${learnedHeldOut.join('; ')}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, base: catalogModel?.source ?? 'fallback', seen: { queries: seen.length, before: before.seen, after: after.seen, skyline: skyline?.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut, skyline: skyline?.heldOut }, timeline, decisions, learned_held_out: learnedHeldOut })}\n`);
     return 0;
   } finally {
     await app.close();

@@ -334,9 +334,9 @@ export interface RecordedSearch {
   createdAt: Date;
   /**
    * Returned results in rank order: each becomes an impression, with the features it was ranked
-   * on and, when the search was interleaved, the team that placed it.
+   * on and, when the search was interleaved, the team that placed it (null: both rankings agreed).
    */
-  impressions: { impressionId: string; productId: string; position: number; features?: readonly number[]; team?: 0 | 1 }[];
+  impressions: { impressionId: string; productId: string; position: number; features?: readonly number[]; team?: 0 | 1 | null }[];
   /** The ranking model that served (a learned model's id, else the catalog model's source). */
   rankingModel?: string;
   /** The candidate model id when the results interleave the serving model and a candidate. */

@@ -38,6 +38,8 @@ export interface BenchServerOptions {
   requestLog?: CoreDeps['requestLog'];
   /** Per-query learning (on unless false, as in the server). */
   learning?: boolean;
+  /** Global learning's settings (the server's defaults unless given). */
+  rankingLearning?: CoreDeps['rankingLearning'];
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       ...(options.search ?? {}),
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       ...(options.learning === false ? { learning: false } : {}),
+      ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
     });
     const { app } = await buildApp({ core, logger });
     undo.push(() => app.close());

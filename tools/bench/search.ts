@@ -14,6 +14,10 @@
  * 3. 16 connections with autocannon: searches/s, beside GET /healthz in the same run.
  * Uses DATABASE_URL when set, else PGlite.
  *
+ * `--learning-running` adds a pair of single-client loops on one server, alternating in three
+ * rounds: one while nothing else runs, one while global learning fits models from the event log
+ * back to back (proposals disabled, so every run is a full fit over up to 5,000 logged searches;
+ * the log is seeded first with searches and position-biased clicks over HTTP).
  * `--baseline-learning-off` serves it a second time without per-query learning (the cost of
  * learning's read on every search), and
  * `--baseline-tuning overfetch=1,ef=1.5` serves the same catalog a second time with other ANN
@@ -30,6 +34,7 @@ import { Worker } from 'node:worker_threads';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { newId } from '../../src/core/ids.js';
+import { DEFAULT_GLOBAL_FIT } from '../../src/core/learning/global-fit.js';
 import { analyzeQuery } from '../../src/core/search/features.js';
 import { CatalogLexicon, wordTokens } from '../../src/core/search/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/search/ranking.js';
@@ -44,7 +49,7 @@ import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChec
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
-  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false } },
+  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false }, 'learning-running': { type: 'boolean', default: false }, seed: { type: 'string', default: '1500' } },
 });
 
 /** `overfetch=1,ef=1.5` → the ANN tuning it names. */
@@ -87,7 +92,12 @@ async function main(): Promise<void> {
     const info = (await catalog.info())!;
     const tuning = values['baseline-tuning'] ? parseTuning(values['baseline-tuning']) : null;
     const baselineCatalog = tuning ? await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
-    const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog, embedder } });
+    const learningRunning = values['learning-running'];
+    const server = await startBenchServer({
+      databaseUrl: process.env.DATABASE_URL,
+      search: { catalog, embedder },
+      ...(learningRunning ? { rankingLearning: { options: { fit: { ...DEFAULT_GLOBAL_FIT, minGain: Number.POSITIVE_INFINITY } } } } : {}),
+    });
     const learningOff = values['baseline-learning-off'];
     const baseline =
       baselineCatalog || learningOff
@@ -106,8 +116,10 @@ async function main(): Promise<void> {
       // answer a repeat. The clients alternate in rounds, so drifting load hits them alike.
       const count = positiveNumber(values.queries, 300, 'queries', true);
       const slots = baseline ? 3 : 2;
-      const all = await queryTexts((1 + slots * ROUNDS) * count);
-      const warmUp = all.slice(slots * ROUNDS * count);
+      const learningSlots = learningRunning ? 2 * ROUNDS : 0;
+      const all = await queryTexts((1 + slots * ROUNDS + learningSlots) * count);
+      const learningSlice = (round: number, arm: number) => all.slice((slots * ROUNDS + 2 * round + arm) * count, (slots * ROUNDS + 2 * round + arm + 1) * count);
+      const warmUp = all.slice((slots * ROUNDS + learningSlots) * count);
       const queries = all.slice(0, count);
       const slice = (round: number, slot: number) => all.slice((slots * round + slot) * count, (slots * round + slot + 1) * count);
       const post = (url: string, apiKey: string, query: string) =>
@@ -128,6 +140,40 @@ async function main(): Promise<void> {
           httpSameThread.push(performance.now() - t);
         }
         if (baseline) httpBaseline.push(...(await clientInWorker(baseline.url, baselineKey, slice(round, 2))));
+      }
+
+      const idle: number[] = [];
+      const whileLearning: number[] = [];
+      const learnerRuns: number[] = [];
+      let lastFit: unknown = null;
+      let seeded = 0;
+      if (learningRunning) {
+        // The event log learning reads: searches of the warm-up queries, each result clicked with
+        // probability 0.3/k (a person looks down the list less and less).
+        const seedCount = positiveNumber(values.seed, 1500, 'seed', true);
+        for (let i = 0; i < seedCount; i++) {
+          const res = await post(server.url, key, warmUp[i % warmUp.length]!);
+          const body = (await res.json()) as { results: { impression_id: string }[] };
+          for (const [k, r] of body.results.entries()) {
+            if (Math.random() < 0.3 / (k + 1)) await (await fetch(`${server.url}/v1/clicks/${r.impression_id}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' })).arrayBuffer();
+          }
+          seeded++;
+        }
+        for (let round = 0; round < ROUNDS; round++) {
+          idle.push(...(await clientInWorker(server.url, key, learningSlice(round, 0))));
+          let stop = false;
+          const loop = (async () => {
+            while (!stop) {
+              const t = performance.now();
+              const run = await server.core.ranking!.runOnce();
+              learnerRuns.push(performance.now() - t);
+              if (run.action === 'none' && run.fit) lastFit = run.fit;
+            }
+          })();
+          whileLearning.push(...(await clientInWorker(server.url, key, learningSlice(round, 1))));
+          stop = true;
+          await loop;
+        }
       }
 
       const stage = { embed: [] as number[], retrieve: [] as number[], fuse: [] as number[], write: [] as number[] };
@@ -176,6 +222,16 @@ async function main(): Promise<void> {
       );
       process.stdout.write(`${formatTable(['single client', 'p50 ms', 'p99 ms'], [row('POST /v1/search over HTTP', http), row('  (client on the server thread)', httpSameThread), row('  embedding', stage.embed), row('  retrieval (vector + text)', stage.retrieve), row('  features + ranking', stage.fuse), row('  writes (search, impressions, session)', stage.write)])}\n`);
       process.stdout.write(`16 connections: ${round(searches.rps, 1)} searches/s (p50 ${searches.p50} ms, p99 ${searches.p99} ms); GET /healthz ${round(healthz.rps, 0)} req/s; ratio ${round(searches.rps / healthz.rps, 4)}\n`);
+      if (learningRunning) {
+        const ratio = (a: number, b: number) => round(a / b, 3).toString();
+        process.stdout.write(`Global learning running back to back (${learnerRuns.length} full fits, median ${round(median(learnerRuns), 0)} ms each, over a log of ${seeded} seeded searches plus the run's own) against nothing running, single client in a worker thread, alternating rounds:\n`);
+        process.stdout.write(`${formatTable(['', 'p50 ms', 'p99 ms'], [
+          ['while learning runs', round(median(whileLearning), 2).toString(), round(percentile(whileLearning, 99), 2).toString()],
+          ['nothing else running', round(median(idle), 2).toString(), round(percentile(idle, 99), 2).toString()],
+          ['ratio', ratio(median(whileLearning), median(idle)), ratio(percentile(whileLearning, 99), percentile(idle, 99))],
+        ])}\n`);
+        process.stdout.write(`last fit: ${JSON.stringify(lastFit)}\n`);
+      }
       if (baseline && baselineSearches) {
         const ratio = (a: number, b: number) => round(a / b, 3).toString();
         process.stdout.write(`Beside the same catalog served with ${baselineLabel} (client in a worker thread, alternating rounds):\n`);
@@ -186,7 +242,7 @@ async function main(): Promise<void> {
         ])}\n`);
       }
       process.stdout.write(
-        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(baseline && baselineSearches ? { baseline: baselineLabel, baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,
+        `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(learningRunning ? { learning_running_p50_ms: round(median(whileLearning), 2), learning_idle_p50_ms: round(median(idle), 2), learning_running_p99_ms: round(percentile(whileLearning, 99), 2), learning_idle_p99_ms: round(percentile(idle, 99), 2), learner_runs: learnerRuns.length, learner_run_median_ms: round(median(learnerRuns), 0) } : {}), ...(baseline && baselineSearches ? { baseline: baselineLabel, baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,
       );
     } finally {
       // autocannon's worker may still have requests in flight when the run resolves.

@@ -60,7 +60,7 @@ export interface GlobalFitReport {
   trainQueries: number;
   heldOutQueries: number;
   /** NDCG@10 on the held-out queries' logged results, by the click-derived labels. */
-  heldOutNdcg: { serving: number; candidate: number } | null;
+  heldOutNdcg: { serving: number; candidate: number; incumbent?: number } | null;
   positionBias: number[];
   /** Why nothing was proposed, when nothing was. */
   skipped?: string;
@@ -126,14 +126,17 @@ async function ascend(queries: readonly TrainingQuery[], start: readonly number[
 }
 
 /**
- * Fits a candidate from the log, or says why not. Works in slices (one weight's trials at a
- * time) with the event loop in between, so a serving process keeps answering while it runs.
+ * Fits a candidate from the log, or says why not. It must beat the serving model, and the
+ * `incumbent` candidate already under test when there is one, on the held-out log queries. Works
+ * in slices (one weight's trials at a time) with the event loop in between, so a serving process
+ * keeps answering while it runs.
  */
 export async function fitFromLog(
   log: readonly LoggedResult[],
   serving: RankingModel,
   source: string,
   options: GlobalFitOptions = DEFAULT_GLOBAL_FIT,
+  incumbent?: RankingModel,
 ): Promise<{ model: RankingModel | null; report: GlobalFitReport }> {
   const shown = log.filter((r) => r.position >= 1 && r.position <= 10);
   const bias = estimatePositionBias(
@@ -159,9 +162,11 @@ export async function fitFromLog(
   }
   const w0 = weightVector(serving);
   const trial = await ascend(train, w0);
-  report.heldOutNdcg = { serving: queriesNdcg(held, w0), candidate: queriesNdcg(held, trial) };
-  if (report.heldOutNdcg.candidate - report.heldOutNdcg.serving < options.minGain) {
-    return { model: null, report: { ...report, skipped: `no better on held-out queries (NDCG@10 ${report.heldOutNdcg.candidate.toFixed(4)} against ${report.heldOutNdcg.serving.toFixed(4)}; needs +${options.minGain})` } };
+  report.heldOutNdcg = { serving: queriesNdcg(held, w0), candidate: queriesNdcg(held, trial), ...(incumbent ? { incumbent: queriesNdcg(held, weightVector(incumbent)) } : {}) };
+  const best = Math.max(report.heldOutNdcg.serving, report.heldOutNdcg.incumbent ?? 0);
+  if (report.heldOutNdcg.candidate - best < options.minGain) {
+    const against = incumbent ? `${report.heldOutNdcg.serving.toFixed(4)} serving, ${report.heldOutNdcg.incumbent!.toFixed(4)} under test` : report.heldOutNdcg.serving.toFixed(4);
+    return { model: null, report: { ...report, skipped: `no better on held-out queries (NDCG@10 ${report.heldOutNdcg.candidate.toFixed(4)} against ${against}; needs +${options.minGain})` } };
   }
   const w = await ascend(queries, w0);
   return { model: distil(w, serving, shown, source), report };

@@ -4,17 +4,20 @@
  * Each interleaved search shows one list merged from the serving model's ranking (team 0) and
  * the candidate's (team 1); a click credits the team that placed the result. Both teams get
  * every position equally often, so position bias cancels out, and one search with a preference
- * is one vote.
+ * is one vote. Where both rankings put the same product next, it is placed for neither team: a
+ * click on what both models agree on says nothing about which is better, and crediting it to a
+ * random team (plain team draft) only adds noise to the test.
  */
 
 export type Team = 0 | 1;
 
 /**
- * Merges two rankings of the same items: each round, the team with fewer picks so far (a coin
- * flip on a tie) adds its highest-ranked item not yet shown. `limit` items at most.
+ * Merges two rankings of the same items: where both rank the same item next it goes in for
+ * neither team (team null); otherwise the team with fewer picks so far (a coin flip on a tie)
+ * adds its highest-ranked item not yet shown. `limit` items at most.
  */
-export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, key: (item: T) => string, random: () => number): { item: T; team: Team }[] {
-  const out: { item: T; team: Team }[] = [];
+export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, key: (item: T) => string, random: () => number): { item: T; team: Team | null }[] {
+  const out: { item: T; team: Team | null }[] = [];
   const taken = new Set<string>();
   const next = [0, 0];
   const picks = [0, 0];
@@ -25,6 +28,13 @@ export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, ke
     return list[next[team]!];
   };
   while (out.length < limit) {
+    const nextA = advance(0);
+    const nextB = advance(1);
+    if (nextA !== undefined && nextB !== undefined && key(nextA) === key(nextB)) {
+      taken.add(key(nextA));
+      out.push({ item: nextA, team: null });
+      continue;
+    }
     let team: Team = picks[0]! < picks[1]! || (picks[0] === picks[1] && random() < 0.5) ? 0 : 1;
     let item = advance(team);
     if (item === undefined) {

@@ -42,6 +42,13 @@ export interface PositionBiasOptions {
    * out 0.03 instead of 0.1), Beta(0.05, 0.05) recovers it within 0.03 (docs/relevance.md).
    */
   prior?: { clicked: number; skipped: number };
+  /**
+   * Pseudo-impressions per position at the 1/k prior (default 10). Where a product is always
+   * shown at the same position, θ·γ is all the data fixes and EM drifts along that ridge; the
+   * prior holds it there, while thousands of impressions at varied positions outweigh it
+   * (measured on synthetic logs: docs/relevance.md).
+   */
+  thetaPriorStrength?: number;
 }
 
 /** Fits θ (and γ per pair, internally) by EM; returns θ relative to position 1. */
@@ -51,6 +58,7 @@ export function estimatePositionBias(results: readonly ShownResult[], options: P
   const maxIterations = options.maxIterations ?? 1000;
   const tolerance = options.tolerance ?? 1e-6;
   const prior = options.prior ?? { clicked: 0.05, skipped: 0.05 };
+  const strength = options.thetaPriorStrength ?? 10;
 
   // Pairs and positions as dense indices; impressions grouped by (pair, position, clicked).
   const pairIndex = new Map<string, number>();
@@ -119,7 +127,7 @@ export function estimatePositionBias(results: readonly ShownResult[], options: P
     converged = true;
     for (let k = 0; k < positions; k++) {
       if (impressions[k]! === 0) continue;
-      const next = thetaNum[k]! / impressions[k]!;
+      const next = (thetaNum[k]! + strength / (k + 1)) / (impressions[k]! + strength);
       if (Math.abs(next - theta[k]!) > tolerance) converged = false;
       theta[k] = next;
     }

@@ -180,7 +180,16 @@ export class RankingLearner {
         decision = 'reject';
         reason = 'not enough evidence within the test period';
       }
-      if (decision === 'continue') return { action: 'testing', candidate: candidate.id, evidence };
+      if (decision === 'continue') {
+        // The log has grown since the candidate was fitted: a refit that ranks the held-out log
+        // queries clearly better than both models takes its place (its test starts afresh).
+        const next = await this.fit(serving, candidate.model);
+        if (next.model === null) return { action: 'testing', candidate: candidate.id, evidence };
+        const superseded = { ...evidence, reason: `superseded by ${next.id}, fitted on a larger log`, guard: this.options.guard };
+        if (!(await store.decide(models.scope, candidate.id, 'reject', superseded, 'learner', now))) return { action: 'testing', candidate: candidate.id, evidence };
+        logger.info({ candidate: candidate.id, evidence: superseded }, 'ranking model rejected');
+        return this.propose(next.id, next.model, next.report, serving, now);
+      }
       const full = { ...evidence, reason, guard: this.options.guard };
       if (await store.decide(models.scope, candidate.id, decision, full, 'learner', now)) {
         logger.info({ candidate: candidate.id, previous: serving?.id ?? models.base.source, evidence: full }, decision === 'promote' ? 'ranking model promoted' : 'ranking model rejected');
@@ -192,12 +201,24 @@ export class RankingLearner {
     if (last?.action === 'reject' && now.getTime() - last.createdAt.getTime() < this.options.cooldownMs) {
       return { action: 'none', reason: `a candidate was rejected at ${last.createdAt.toISOString()}; the next fit waits for the cool-down` };
     }
-    const log = await store.trainingLog(new Date(now.getTime() - this.options.windowMs), this.options.maxSearches);
+    const next = await this.fit(serving, undefined);
+    if (next.model === null) return { action: 'none', reason: next.report.skipped ?? 'nothing to propose', fit: next.report };
+    return this.propose(next.id, next.model, next.report, serving, now);
+  }
+
+  private async fit(serving: StoredRankingModel | null, incumbent: RankingModel | undefined): Promise<{ id: string; model: RankingModel | null; report: GlobalFitReport }> {
+    const { store, models, clock } = this.deps;
+    const log = await store.trainingLog(new Date(clock.now().getTime() - this.options.windowMs), this.options.maxSearches);
     const id = `rm_${newId().replace(/-/g, '').slice(0, 16)}`;
-    const { model, report } = await fitFromLog(log, serving?.model ?? models.base, `learned ${id}`, this.options.fit);
-    if (model === null) return { action: 'none', reason: report.skipped ?? 'nothing to propose', fit: report };
+    const { model, report } = await fitFromLog(log, serving?.model ?? models.base, `learned ${id}`, this.options.fit, incumbent);
+    return { id, model, report };
+  }
+
+  private async propose(id: string, model: RankingModel, report: GlobalFitReport, serving: StoredRankingModel | null, now: Date): Promise<LearningRun> {
+    const { store, models, logger } = this.deps;
     const trained = { ...report, from: serving?.id ?? models.base.source };
     if (!(await store.propose({ id, scope: models.scope, source: model.source, model, trained, createdAt: now }, 'learner'))) {
+      await models.refresh();
       return { action: 'none', reason: 'another process proposed a candidate first' };
     }
     logger.info({ candidate: id, fit: report }, 'ranking model proposed: interleaving it with the serving model');

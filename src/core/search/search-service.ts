@@ -147,7 +147,7 @@ export class SearchService {
     const candidate = active.candidate;
     const interleave =
       candidate !== null && retrieval === 'hybrid' && options.preview !== true && request.sort === 'relevance' && Math.random() < (this.deps.interleaveShare ?? 0.5);
-    let ranked: { c: Candidate; team?: Team }[];
+    let ranked: { c: Candidate; team?: Team | null }[];
     if (interleave) {
       // The candidate's view is taken before the serving order, whose diversification changes rank scores.
       const byCandidate = rescored(qualifying, candidate.model);
@@ -173,7 +173,7 @@ export class SearchService {
       totalMatches: qualifying.length,
       tookMs,
       createdAt: now,
-      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleave ? { team: ranked[i]!.team! } : {}) })),
+      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleave ? { team: ranked[i]!.team ?? null } : {}) })),
       rankingModel: active.serving.id ?? servingName,
       ...(interleave ? { interleavedWith: candidate.id! } : {}),
       session: {

@@ -33,10 +33,16 @@ describe('team-draft interleaving', () => {
     expect(out.map((o) => o.item).sort()).toEqual(letters('abcd'));
   });
 
-  it('with identical rankings shows that ranking, so a tie in quality is a tie in clicks', () => {
+  it('places what both rankings agree on for neither team: identical rankings credit nobody', () => {
     const random = mulberry32(11);
     const out = teamDraft(letters('abcde'), letters('abcde'), 5, (x) => x, random);
-    expect(out.map((o) => o.item)).toEqual(letters('abcde'));
+    expect(out).toEqual(letters('abcde').map((item) => ({ item, team: null })));
+    // A shared top two, then the draft.
+    const split = teamDraft(letters('abcde'), letters('abedc'), 5, (x) => x, random);
+    expect(split.slice(0, 2)).toEqual([{ item: 'a', team: null }, { item: 'b', team: null }]);
+    const teams = split.slice(2).map((o) => o.team);
+    expect(teams).toContain(0);
+    expect(teams).toContain(1);
   });
 });
 

@@ -43,6 +43,15 @@ describe('estimatePositionBias', () => {
     expect(Math.abs(bias.relative[4]! - theta[4]!)).toBeLessThan(0.05);
   });
 
+  it('drifts far less where rankings barely vary (θ is hardly identified there): the 1/k prior holds it', () => {
+    // 125 queries searched twice in a fixed order: what a deployment's log holds on its second day.
+    const { logs, theta } = syntheticLogs({ eta: 1, queries: 125, searches: 2, shuffle: 0, seed: 7 });
+    const maxError = (strength?: number) =>
+      Math.max(...estimatePositionBias(logs, { maxIterations: 200, tolerance: 1e-4, ...(strength === undefined ? {} : { thetaPriorStrength: strength }) }).relative.map((t, k) => Math.abs(t - theta[k]!)));
+    expect(maxError(0)).toBeGreaterThan(0.6);
+    expect(maxError()).toBeLessThan(0.45);
+  });
+
   it('ignores positions past the ones asked for and malformed positions, and clips propensities', () => {
     const bias = estimatePositionBias(
       [

@@ -94,7 +94,8 @@ describe('the interleaving guard', () => {
   });
 
   it('promotes a candidate people prefer, serves it, and rolls back to the model before it', async () => {
-    const better: RankingModel = { ...FALLBACK_MODEL, weights: { ...FALLBACK_MODEL.weights, cosine: (FALLBACK_MODEL.weights.cosine ?? 0) + 1 } };
+    // Different enough from the serving model that most lists diverge below the first result or two.
+    const better: RankingModel = { ...FALLBACK_MODEL, weights: { ...FALLBACK_MODEL.weights, cosine: (FALLBACK_MODEL.weights.cosine ?? 0) + 8 } };
     await propose(better, 'rm_better');
     expect((await t.core.ranking!.runOnce()).action).toBe('testing');
     for (let i = 0; i < 80; i++) {

@@ -5,7 +5,7 @@
  *   order), so a model is fitted from the event log alone, as it was served, without re-running
  *   old searches against a catalog that has since changed.
  * - A search interleaved between the serving model and a candidate names the candidate, and each
- *   of its results the team that placed it (0 serving, 1 candidate).
+ *   of its results the team that placed it (0 serving, 1 candidate, null where both agreed).
  * - ranking_models holds every learned model: at most one serving and one candidate per scope
  *   (the catalog's embedding model, as the calibration is keyed). ranking_decisions is the log of
  *   every proposal, promotion, rejection and rollback with its evidence.
