@@ -54,7 +54,10 @@ const { values } = parseArgs({
     'held-out-fold': { type: 'string', default: '0' },
     seed: { type: 'string', default: '1' },
     'measure-every': { type: 'string', default: '5' },
-    skyline: { type: 'boolean', default: true },
+    /** Writes the event log learning reads (one JSON object per shown result) to FILE, for offline study. */
+    'dump-log': { type: 'string' },
+    /** Leaves out the label-fitted skyline (it fits five models first). */
+    'no-skyline': { type: 'boolean', default: false },
   },
 });
 
@@ -176,7 +179,7 @@ async function main(): Promise<number> {
 
     // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.
     let skyline: { seen: number; heldOut: number } | null = null;
-    if (values.skyline) {
+    if (!values['no-skyline']) {
       const training = await trainingQueries(set);
       const offTopic = await offTopicRows(set);
       const foldCores: Core[] = Array.from({ length: 5 }, (_, k) => coreWith(fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`)));
@@ -227,6 +230,10 @@ async function main(): Promise<number> {
       }
     }
     const after = timeline.at(-1)!;
+    if (values['dump-log']) {
+      const log = await createPgStores(db).rankingModels.trainingLog(new Date(0), 1_000_000);
+      writeFileSync(values['dump-log'], `${log.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    }
     // Where learning stands at the end, and how the learned models rank the held-out queries on their own.
     const status = await core.ranking!.status();
     const learnedHeldOut: string[] = [];
