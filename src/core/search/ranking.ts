@@ -181,10 +181,7 @@ const VARIANT_DECAY = 0.7;
 /**
  * How many variants of one product rank on their own score: a third of the requested page (at
  * least one). People choosing between sizes want to see a few; a page of one product's sizes
- * shows nothing else. Measured (5-fold CV, the learned model, limit 10, so 3 free): NDCG@10 on
- * Home Depot's first 1,500 dev queries 0.4169 with every further variant demoted → 0.4293 (no
- * demotion at all: 0.4300, with one product filling all ten slots), CrowdFlower 0.8190 → 0.8223.
- * Home Depot judges each size and colour of a product separately, and most are relevant.
+ * shows nothing else (measurements: docs/relevance.md, "Variants on a page").
  */
 export const variantsShownFreely = (limit: number) => Math.max(1, Math.floor(limit / 3));
 

@@ -17,11 +17,9 @@ export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
 
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 /**
- * How many products each retrieval contributes before fusion. Measured with the 25 features
- * (npm run eval, rerank NDCG@10; CrowdFlower / Home Depot first 1,500 dev queries): 100 each
- * 0.8190 / 0.4190; 100 lexical + 50 dense 0.8130 / 0.4157; 50 + 100 0.8088 / 0.4120; 50 each
- * 0.8084 / 0.4107. The title-structure features find relevant products deep in the full-text
- * list. 50 each would save ~1.6 ms of a search (bench:search p50 ~10.4 vs ~12.0 ms, load 1.5).
+ * How many products each retrieval contributes before fusion: 100 each ranked better than any
+ * smaller split on both labelled sets, because the title-structure features find relevant
+ * products deep in the full-text list (measurements: docs/relevance.md, "Retrieval depth").
  */
 export const RETRIEVAL_DEPTH = 100;
 
