@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -53,6 +54,9 @@ const envSchema = z.object({
   AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   AISLE_LEARNING: booleanFlag.default(true),
   AISLE_LEARNING_INTERVAL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  AISLE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Set by the primary process for each API process it starts (0, 1, …); not for operators. */
+  AISLE_WORKER_INDEX: z.coerce.number().int().min(0).optional(),
 });
 
 export type Config = Readonly<{
@@ -122,6 +126,15 @@ export type Config = Readonly<{
   learning: boolean;
   /** How often global learning runs in this process: judge the candidate under test, or fit one. */
   learningIntervalMs: number;
+  /**
+   * API processes `npm start` runs: AISLE_WORKERS, else one per available core with PostgreSQL.
+   * Always 1 on the embedded database (PGlite is single-process); `workersIgnored` then says
+   * how many were asked for.
+   */
+  workers: number;
+  workersIgnored: number | undefined;
+  /** This API process's index among the workers (0 runs the once-per-deployment jobs); undefined outside a cluster. */
+  workerIndex: number | undefined;
 }>;
 
 export class ConfigError extends Error {
@@ -195,6 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     learning: e.AISLE_LEARNING,
     learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,
+    workers: e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism()),
+    workersIgnored: e.DATABASE_URL === undefined && (e.AISLE_WORKERS ?? 1) > 1 ? e.AISLE_WORKERS : undefined,
+    workerIndex: e.AISLE_WORKER_INDEX,
   });
 }
 

@@ -1,10 +1,12 @@
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { startCatalogRefresh } from './catalog-refresh.js';
 import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
-import { isStartupRefusal, openRuntime } from './runtime.js';
+import { runPrimary } from './cluster.js';
+import { createdKeyLine, isStartupRefusal, openRuntime, prepareDeployment } from './runtime.js';
 import { createDeliveryWorker } from './worker/create.js';
 
 const REQUEST_LOG_PRUNE_INTERVAL_MS = 3_600_000;
@@ -12,25 +14,33 @@ const REQUEST_LOG_PRUNE_INTERVAL_MS = 3_600_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  if (config.workersIgnored !== undefined) {
+    logger.warn({ requested: config.workersIgnored }, 'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more');
+  }
+  if (cluster.isPrimary && config.workers > 1) {
+    await runPrimary(config, logger, { prepare: () => prepareDeployment(config, logger) });
+    return;
+  }
+  // In a cluster, process 0 runs what must run once per deployment: webhook delivery, learning,
+  // request-log pruning. The others only serve.
+  const inCluster = config.workerIndex !== undefined;
+  const leader = !inCluster || config.workerIndex === 0;
   const runtime = await openRuntime(config, logger);
   const { core, db } = runtime;
 
   const created = await core.accounts.ensureDefault();
-  if (created) {
-    // One line with the key itself, so a script can pick it up (CONTRACT §0). Shown once.
-    process.stderr.write(
-      `Created account "default" (${created.account.id}). Its admin API key, shown only now: ${created.firstKey.key}\n`,
-    );
-  }
+  if (created) process.stderr.write(createdKeyLine(created.account.id, created.firstKey.key));
 
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp });
-  const delivery = config.webhooks.inProcessWorker ? createDeliveryWorker(config, db, logger) : null;
+  const delivery = config.webhooks.inProcessWorker && leader ? createDeliveryWorker(config, db, logger) : null;
   // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
   const refresh = startCatalogRefresh({ catalog: runtime.catalog, embedder: runtime.embedder, warm: () => core.search().warm(), logger, intervalMs: config.catalog.refreshMs });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
+  let closing = false;
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ signal, err }) => {
+    closing = true;
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     // Closing the app flushes the request log's queue.
@@ -43,17 +53,26 @@ async function main(): Promise<void> {
     await runtime.close();
   });
 
+  // A cluster's API process whose primary is gone (killed) stops too, rather than linger unreachable.
+  if (cluster.isWorker) {
+    process.on('disconnect', () => {
+      if (!closing) process.kill(process.pid, 'SIGTERM');
+    });
+  }
+
   const address = await app.listen({ host: config.host, port: config.port });
   // Bundled now rather than on the first page view (about a second of esbuild); a failure here
   // is logged and retried by that page view.
   consoleAssets().catch((err: unknown) => logger.error({ err }, 'bundling the console failed'));
   delivery?.worker.start();
-  // Every process on the database prunes; the deletes are idempotent and batched, so they do not clash.
-  core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
-  // Global learning: each run judges the candidate under test or fits one; any process may run it
-  // (a second proposal or decision on the same candidate is refused by the database).
-  core.ranking?.start(config.learningIntervalMs);
-  logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined }, 'Aisle is listening');
+  // Pruning and learning run in one process of a cluster. Separate servers on one database may
+  // each run them: the prunes are idempotent and batched, and the database refuses a second
+  // proposal or decision on the same candidate model.
+  if (leader) core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
+  if (leader) core.ranking?.start(config.learningIntervalMs);
+  logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, processes: inCluster ? config.workers : 1, worker: config.workerIndex }, 'Aisle is listening');
+  // In a cluster the primary announces the address once, for all processes.
+  if (inCluster) return;
   process.stderr.write(`Aisle listening on ${address} (console ${address}/, API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);
   // Printed once the console can answer; the key line above is for scripts, this one for people.
   if (created) process.stderr.write(`Open ${address}/ and sign in with this key\n`);

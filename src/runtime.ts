@@ -157,3 +157,37 @@ export async function openLearningRuntime(config: Config, logger: Logger): Promi
     throw err;
   }
 }
+
+/**
+ * The once-per-start work when several API processes start together (src/cluster.ts): the
+ * migrations, the default account (its key is shown once, by the caller) and the sample catalog
+ * for an empty catalog, done by the primary before any API process opens anything, so they
+ * never race each other for them.
+ */
+export async function prepareDeployment(config: Config, logger: Logger): Promise<{ createdKeyNotice: string | null }> {
+  const db = await openMigratedDb(config);
+  try {
+    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute });
+    const created = await core.accounts.ensureDefault();
+    const catalog = await openCatalog(config);
+    try {
+      if ((await catalog.info()) === null && config.catalog.loadSampleWhenEmpty) {
+        const embedder = await openEmbedder(config);
+        try {
+          await prepareCatalog(catalog, embedder, true, logger);
+        } finally {
+          await embedder.close();
+        }
+      }
+    } finally {
+      await catalog.close();
+    }
+    return { createdKeyNotice: created ? createdKeyLine(created.account.id, created.firstKey.key) : null };
+  } finally {
+    await db.close();
+  }
+}
+
+/** The one line with the new admin key, so a script can pick it up (CONTRACT §0). Shown once. */
+export const createdKeyLine = (accountId: string, key: string): string =>
+  `Created account "default" (${accountId}). Its admin API key, shown only now: ${key}\n`;

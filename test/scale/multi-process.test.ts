@@ -55,6 +55,8 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       AISLE_REQUEST_LOG_FLUSH_MS: '100',
       LOG_LEVEL: 'warn',
       PORT: '0',
+      // Separate servers, one process each (AISLE_WORKERS would otherwise start one per core).
+      AISLE_WORKERS: '1',
       ...extra,
     };
   }
