@@ -16,7 +16,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { FEATURE_NAMES, type FeatureName } from '../search/features.js';
 import { coordinateAscentSteps, fitLogistic, queriesNdcg, type TrainingQuery } from '../search/ranking-fit.js';
 import { scoreRow, toProbability, weightVector, type RankingModel } from '../search/ranking.js';
-import { estimatePositionBias, type PositionBias } from './position-bias.js';
+import { positionBiasSteps, type PositionBias } from './position-bias.js';
 import { productEvidence, type QueryEvent } from './query-boosts.js';
 
 /** One result of a logged search, with what happened to it. */
@@ -139,11 +139,19 @@ export async function fitFromLog(
   incumbent?: RankingModel,
 ): Promise<{ model: RankingModel | null; report: GlobalFitReport }> {
   const shown = log.filter((r) => r.position >= 1 && r.position <= 10);
-  const bias = estimatePositionBias(
+  const biasSteps = positionBiasSteps(
     shown.map((r) => ({ query: r.query, productId: r.productId, position: r.position, clicked: r.clicked })),
-    { maxIterations: options.biasIterations, tolerance: 1e-4 },
+    { maxIterations: options.biasIterations, tolerance: 1e-4, every: 5 },
   );
-  await yieldToLoop();
+  let bias: PositionBias;
+  for (;;) {
+    const next = biasSteps.next();
+    await yieldToLoop();
+    if (next.done) {
+      bias = next.value;
+      break;
+    }
+  }
   const queries = trainingFromLog(shown, bias, options).filter((q) => q.rows.some((r) => (r.grade ?? 0) > 0));
   const train = queries.filter((q) => !isHeldOut(q.group));
   const held = queries.filter((q) => isHeldOut(q.group));
@@ -176,7 +184,10 @@ export async function fitFromLog(
 function distil(w: readonly number[], serving: RankingModel, log: readonly LoggedResult[], source: string): RankingModel {
   const weights = Object.fromEntries(FEATURE_NAMES.map((name, k) => [name, round(w[k]!)])) as Record<FeatureName, number>;
   const servingW = weightVector(serving);
-  const rows = log.filter((r) => r.features.length === FEATURE_NAMES.length);
+  // An even sample of at most 5,000 results: two parameters need no more, and the fit stays short.
+  const all = log.filter((r) => r.features.length === FEATURE_NAMES.length);
+  const stride = Math.max(1, Math.ceil(all.length / 5_000));
+  const rows = all.filter((_, i) => i % stride === 0);
   const [offset, scale] = fitLogistic(
     rows.map((r) => [scoreRow(r.features, 0, w)]),
     rows.map((r) => toProbability(scoreRow(r.features, serving.bias, servingW), serving)),

@@ -53,6 +53,19 @@ export interface PositionBiasOptions {
 
 /** Fits θ (and γ per pair, internally) by EM; returns θ relative to position 1. */
 export function estimatePositionBias(results: readonly ShownResult[], options: PositionBiasOptions = {}): PositionBias {
+  const steps = positionBiasSteps(results, options);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * estimatePositionBias as a generator that pauses after every `every` EM iterations: a caller on
+ * a serving process (global learning) yields to the event loop between them.
+ */
+export function* positionBiasSteps(results: readonly ShownResult[], options: PositionBiasOptions & { every?: number } = {}): Generator<void, PositionBias, void> {
+  const every = options.every ?? 10;
   const positions = options.positions ?? 10;
   // EM creeps along the ridge θ·γ = const: it needs hundreds of iterations, each a pass over the cells.
   const maxIterations = options.maxIterations ?? 1000;
@@ -132,6 +145,7 @@ export function estimatePositionBias(results: readonly ShownResult[], options: P
       theta[k] = next;
     }
     for (let p = 0; p < pairs; p++) gamma[p] = gammaNum[p]! / gammaDen[p]!;
+    if (iterations % every === 0) yield;
   }
   const top = theta[0]! > 0 ? theta[0]! : 1;
   return { relative: Array.from(theta, (t) => Math.min(1, t / top)), impressions, iterations, converged };

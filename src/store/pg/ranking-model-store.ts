@@ -111,30 +111,35 @@ export class PgRankingModelStore implements RankingModelStore {
     });
   }
 
+  /**
+   * Read in pages of 200 searches: each query is short, so searches sharing the database (or,
+   * on PGlite, its one connection and the event loop) wait for one page at most, not the log.
+   */
   async trainingLog(since: Date, limit: number): Promise<LoggedResult[]> {
-    const rows = await this.db.query<{ request_id: string; session_id: string; query: string; product_id: string; position: number; features: number[]; clicked: boolean; converted: boolean; vote: boolean | null }>(
-      `SELECT r.id AS request_id, r.session_id, r.normalized_query AS query, i.product_id, i.position, i.features,
-              c.id IS NOT NULL AS clicked,
-              c.id IS NOT NULL AND EXISTS (SELECT 1 FROM conversions v WHERE v.click_id = c.id) AS converted,
-              (SELECT f.relevant FROM feedback f WHERE f.request_id = r.id AND f.product_id = i.product_id ORDER BY f.created_at DESC LIMIT 1) AS vote
-         FROM (SELECT id, session_id, normalized_query, created_at FROM search_requests
-                WHERE created_at >= $1 ORDER BY created_at DESC LIMIT $2) r
-         JOIN impressions i ON i.request_id = r.id AND i.features IS NOT NULL
-         LEFT JOIN clicks c ON c.impression_id = i.id AND c.billable
-        ORDER BY r.created_at DESC, i.position`,
+    const ids = await this.db.query<{ id: string }>(
+      `SELECT id FROM search_requests WHERE created_at >= $1 ORDER BY created_at DESC, id LIMIT $2`,
       [since, limit],
     );
-    return rows.map((r) => ({
-      requestId: r.request_id,
-      sessionId: r.session_id,
-      query: r.query,
-      productId: r.product_id,
-      position: r.position,
-      features: r.features.map(Number),
-      clicked: r.clicked,
-      converted: r.converted,
-      vote: r.vote,
-    }));
+    const out: LoggedResult[] = [];
+    for (let i = 0; i < ids.length; i += TRAINING_PAGE) {
+      const page = ids.slice(i, i + TRAINING_PAGE).map((r) => r.id);
+      const rows = await this.db.query<{ request_id: string; session_id: string; query: string; product_id: string; position: number; features: number[]; clicked: boolean; converted: boolean; vote: boolean | null }>(
+        `SELECT r.id AS request_id, r.session_id, r.normalized_query AS query, i.product_id, i.position, i.features,
+                c.id IS NOT NULL AS clicked,
+                c.id IS NOT NULL AND EXISTS (SELECT 1 FROM conversions v WHERE v.click_id = c.id) AS converted,
+                (SELECT f.relevant FROM feedback f WHERE f.request_id = r.id AND f.product_id = i.product_id ORDER BY f.created_at DESC LIMIT 1) AS vote
+           FROM search_requests r
+           JOIN impressions i ON i.request_id = r.id AND i.features IS NOT NULL
+           LEFT JOIN clicks c ON c.impression_id = i.id AND c.billable
+          WHERE r.id = ANY($1::uuid[])
+          ORDER BY r.created_at DESC, r.id, i.position`,
+        [page],
+      );
+      for (const r of rows) {
+        out.push({ requestId: r.request_id, sessionId: r.session_id, query: r.query, productId: r.product_id, position: r.position, features: r.features.map(Number), clicked: r.clicked, converted: r.converted, vote: r.vote });
+      }
+    }
+    return out;
   }
 
   async interleavedOutcomes(candidateId: string): Promise<InterleavedOutcome[]> {
@@ -153,3 +158,5 @@ export class PgRankingModelStore implements RankingModelStore {
 }
 
 class NotCandidate extends Error {}
+
+const TRAINING_PAGE = 200;
