@@ -2,15 +2,15 @@
  * The cold-start ranking model: fitted from the catalog itself when it is imported, so a new
  * deployment ranks with weights suited to its own products rather than the hand-set fallback.
  * Synthetic requests (synthetic-requests.ts) go through the real retrieval, the features search
- * uses, and the existing fitter (ranking-fit.ts), which also calibrates the score: Platt scaling
- * of the requests' relevant answers against off-topic requests' candidates, so the default
- * min_relevance_score still answers off-topic requests with nothing. Measurements:
+ * uses, and the existing fitter (ranking-fit.ts); the fitted ranker is added to the fallback's
+ * weights, and the sum calibrated against the fallback's own probabilities, so relevance_score
+ * and the default min_relevance_score keep their meaning. Measurements:
  * docs/relevance.md ("Cold start: a model fitted from the catalog").
  */
 import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore, Embedder } from '../ports.js';
 import { CatalogLexicon } from './lexical.js';
-import { fitLogistic, fitRankingModel, type TrainingQuery } from './ranking-fit.js';
+import { fitRankingModel, type TrainingQuery } from './ranking-fit.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from './ranking.js';
 import { retrieveCandidates } from './search-service.js';
@@ -113,10 +113,11 @@ function blend(ranker: RankingModel): { bias: number; weights: Record<FeatureNam
 }
 
 /**
- * Platt scaling of `model`'s score on the synthetic requests' relevant answers (1) against the
- * off-topic requests' candidates (0); then the offset is lowered, if need be, until no more of
- * the off-topic requests have a candidate at 0.5 or above than the fallback lets through, so the
- * default min_relevance_score still answers them with nothing.
+ * The calibration keeps the fallback's scale (1) and fits only the offset, so that over every
+ * retrieved candidate and off-topic candidate it predicts what the fallback predicts on the same
+ * rows (a logistic fit to the fallback's probabilities as soft targets). Then the offset is
+ * lowered, if need be, until no more off-topic requests have a candidate at 0.5 or above than the
+ * fallback lets through, so the default min_relevance_score still answers them with nothing.
  */
 export function coldStartCalibration(
   model: Pick<RankingModel, 'bias' | 'weights'>,
@@ -124,19 +125,34 @@ export function coldStartCalibration(
   offTopic: readonly (readonly (readonly number[])[])[],
 ): { scale: number; offset: number } {
   const w = FEATURE_NAMES.map((n) => model.weights[n] ?? 0);
-  const score = (x: readonly number[]) => scoreRow(x, model.bias, w);
-  const relevant = queries.flatMap((q) => q.rows.filter((r) => r.grade !== null)).map((r) => ({ s: score(r.x), y: r.grade! >= 2 ? 1 : 0 }));
-  const negatives = offTopic.flat();
-  const [offset, scale] = fitLogistic([...relevant.map((r) => [r.s]), ...negatives.map((x) => [score(x)])], [...relevant.map((r) => r.y), ...negatives.map(() => 0)], 0) as [number, number];
   const fw = weightVector(FALLBACK_MODEL);
-  const bestOf = (rows: readonly (readonly number[])[], f: (x: readonly number[]) => number) => Math.max(...rows.map(f));
-  const requests = offTopic.filter((rows) => rows.length > 0);
-  const fallbackAnswers = requests.filter((rows) => toProbability(bestOf(rows, (x) => scoreRow(x, FALLBACK_MODEL.bias, fw)), FALLBACK_MODEL) >= 0.5).length;
-  const tops = requests.map((rows) => bestOf(rows, score)).sort((a, b) => b - a);
-  const limit = tops[fallbackAnswers];
-  // σ(scale·s + offset) < 0.5 for every top score from `limit` down.
-  const capped = limit === undefined || scale <= 0 ? offset : Math.min(offset, -scale * limit - 1e-6);
-  return { scale: round(scale), offset: round(capped) };
+  const score = (x: readonly number[]) => scoreRow(x, model.bias, w);
+  const fallback = (x: readonly number[]) => toProbability(scoreRow(x, FALLBACK_MODEL.bias, fw), FALLBACK_MODEL);
+  const rows = [...queries.flatMap((q) => q.rows.map((r) => r.x)), ...offTopic.flat()];
+  const offset = fitOffset(rows.map(score), rows.map(fallback));
+  const requests = offTopic.filter((r) => r.length > 0);
+  const fallbackAnswers = requests.filter((r) => Math.max(...r.map(fallback)) >= 0.5).length;
+  const limit = requests.map((r) => Math.max(...r.map(score))).sort((a, b) => b - a)[fallbackAnswers];
+  // σ(s + offset) < 0.5 for every off-topic request's best score from `limit` down.
+  return { scale: 1, offset: round(limit === undefined ? offset : Math.min(offset, -limit - 1e-6)) };
+}
+
+/** The b minimising the log loss of σ(z + b) against soft targets (Newton's method in one dimension). */
+function fitOffset(z: readonly number[], target: readonly number[]): number {
+  let b = 0;
+  for (let it = 0; it < 50; it++) {
+    let g = 0;
+    let h = 0;
+    z.forEach((v, i) => {
+      const p = 1 / (1 + Math.exp(-(v + b)));
+      g += p - target[i]!;
+      h += p * (1 - p);
+    });
+    const step = g / Math.max(h, 1e-9);
+    b -= step;
+    if (Math.abs(step) < 1e-9) break;
+  }
+  return b;
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
