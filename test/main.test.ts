@@ -27,6 +27,8 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     expect(await page.text()).toContain('<title>Aisle console</title>');
     // An empty catalog gets the sample products on first start.
     expect(server.stderr()).toMatch(/"products":\d{3},"skipped":0,.*loaded the sample catalog/);
+    // ... and a ranking model fitted from them, which serves, and the log says why.
+    expect(server.stderr()).toMatch(/"rankingModel":"cold-start \(catalog 501 products, \d+ synthetic requests\)","reason":"fitted from the catalog itself at import[^"]*","msg":"ranking model and relevance calibration"/);
     const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: { name: string }[] }).data[0]?.name).toBe('default admin');
