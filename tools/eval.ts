@@ -106,10 +106,11 @@ async function main(): Promise<number> {
     const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
     // The cold-start model sees only the catalog's products: no query, no grade.
     const coldStart = await fitColdStartModel(set);
-    const coldCore = coreWith(coldStart.model);
+    const coldModel = coldStart.model ?? FALLBACK_MODEL;
+    const coldCore = coreWith(coldModel);
     const ece = {
       fallback: expectedCalibrationError(predictions(FALLBACK_MODEL, training, offTopic)),
-      coldStart: expectedCalibrationError(predictions(coldStart.model, training, offTopic)),
+      coldStart: expectedCalibrationError(predictions(coldModel, training, offTopic)),
       rerank: expectedCalibrationError(Array.from({ length: 5 }, (_, k) => predictions(foldCores[k]!.rankingModel, training.filter((_, i) => foldOf(i) === k), offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k))).flat()),
     };
 
@@ -147,9 +148,9 @@ async function main(): Promise<number> {
     for (const [label, m, p50] of rows) {
       process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);
     }
-    process.stdout.write(`cold-start model: ${coldStart.model.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
     process.stdout.write(`ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldStart.model.source, ms: coldStart.ms } })}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldModel.source, ms: coldStart.ms } })}\n`);
     return 0;
   } finally {
     if (!values.out) await rm(work, { recursive: true, force: true });

@@ -45,8 +45,12 @@ export interface ColdStartOptions {
   concurrency?: number;
 }
 
+/** Fewer requests that found their product than this, and the fit would be noise: the fallback serves. */
+export const MIN_ANSWERED_REQUESTS = 20;
+
 export interface ColdStartFit {
-  model: RankingModel;
+  /** Null when fewer than MIN_ANSWERED_REQUESTS requests found their product (a tiny catalog). */
+  model: RankingModel | null;
   products: number;
   requests: number;
   /** Requests whose source product (or a near-duplicate) the retrieval found: the ones the fit learns from. */
@@ -171,13 +175,15 @@ export async function fitColdStartModel(deps: { catalog: CatalogStore; embedder:
   const requests = syntheticRequests(products, { count: o.requests, seed: o.seed, kinds: o.kinds });
   const queries = await syntheticTrainingQueries(retrievalDeps, requests, o.concurrency);
   const offTopic = await offTopicCandidates(retrievalDeps, o.concurrency);
+  const answered = queries.filter((q) => q.rows.some((r) => (r.grade ?? 0) > 0)).length;
+  const summary = { products: products.length, requests: requests.length, answered };
+  if (answered < MIN_ANSWERED_REQUESTS) return { model: null, ...summary, ms: Math.round(performance.now() - started) };
   const source = `${COLD_START_SOURCE_PREFIX} (catalog ${products.length} products, ${requests.length} synthetic requests)`;
   // Coordinate ascent on the synthetic NDCG@10: the held-out choice fitRankingModel makes
   // otherwise would be made on synthetic queries too, and picked the weaker fit (docs/relevance.md).
   const blended = blend(fitRankingModel(queries, offTopic.flat(), source, { ranker: 'ascent' }));
   const model: RankingModel = { source, ...blended, ...coldStartCalibration(blended, queries, offTopic) };
-  const answered = queries.filter((q) => q.rows.some((r) => (r.grade ?? 0) > 0)).length;
-  return { model, products: products.length, requests: requests.length, answered, ms: Math.round(performance.now() - started) };
+  return { model, ...summary, ms: Math.round(performance.now() - started) };
 }
 
 /** What an import did about the ranking model. */
@@ -196,6 +202,10 @@ export async function refreshColdStartModel(deps: { catalog: CatalogStore; embed
     return { action: 'kept', source: stored.source, reason: 'the catalog holds a model fitted on labelled data (npm run calibrate)' };
   }
   const fit = await fitColdStartModel(deps, options);
+  if (fit.model === null) {
+    const reason = `only ${fit.answered} of ${fit.requests} synthetic requests found their product (${MIN_ANSWERED_REQUESTS} needed): the catalog is too small to fit on`;
+    return { action: 'kept', source: stored?.source ?? FALLBACK_MODEL.source, reason };
+  }
   await deps.catalog.writeCalibration(deps.embedder.model, fit.model);
   return { action: 'fitted', source: fit.model.source, products: fit.products, requests: fit.requests, answered: fit.answered, ms: fit.ms };
 }

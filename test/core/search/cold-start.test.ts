@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestCatalog } from '../../../src/core/catalog/ingest.js';
@@ -70,6 +71,20 @@ describe('cold-start ranking model at import', () => {
   it('fits the same model from the same catalog', async () => {
     const again = await fitColdStartModel({ catalog, embedder }, FIT);
     expect(again.model).toEqual(await catalog.readCalibration(embedder.model));
+  });
+
+  it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
+    const small = await openTestCatalog();
+    try {
+      const file = join(tempDir('feed'), 'small.jsonl');
+      writeFileSync(file, Array.from({ length: 8 }, (_, i) => JSON.stringify({ sku: `s-${i}`, title: `Camp lantern model ${i} with hook` })).join('\n'));
+      const summary = await ingestCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
+      expect(summary.rankingModel).toMatchObject({ action: 'kept', source: 'fallback' });
+      expect(summary.rankingModel?.action === 'kept' && summary.rankingModel.reason).toMatch(/of 8 synthetic requests found their product \(20 needed\)/);
+      expect(await small.readCalibration(embedder.model)).toBeNull();
+    } finally {
+      await small.close();
+    }
   });
 
   it('keeps a model fitted on labelled data when the catalog is imported again', async () => {
