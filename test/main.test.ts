@@ -70,9 +70,9 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     expect(((await keys.json()) as { data: { name: string }[] }).data.map((k) => k.name)).toEqual(['in flight', 'default admin']);
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
-    // Three server starts (tsx compile, PGlite, the sample catalog's embeddings, its cold-start
-    // fit) take ~50 s on an idle 2-core machine and over 60 s when it is busy: the default 60 s
-    // made this test flaky.
+    // Three server starts (tsx compile, PGlite, the sample catalog's embeddings) took ~40 s on an
+    // idle 2-core machine and over 60 s when it was busy; with the cold-start fit, 64 s with one
+    // other job running. The default 60 s made this test flaky.
   }, 240_000);
 
   it('exits with a message naming the bad variable on invalid configuration', async () => {
