@@ -8,6 +8,8 @@ import { generateClickSecret } from './core/clicks/click-links.js';
 import { systemClock } from './core/clock.js';
 import { createCore, type Core } from './core/index.js';
 import type { CatalogStore, Embedder, Logger } from './core/ports.js';
+import { isColdStartModel } from './core/search/cold-start.js';
+import { FALLBACK_MODEL, type RankingModel } from './core/search/ranking.js';
 import { createEmbedder } from './embed/embedder.js';
 import { readFeed } from './ingest/formats/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
@@ -56,8 +58,17 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
     return;
   }
   const feed = await readFeed(SAMPLE_CATALOG, {});
-  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false });
+  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: true });
   logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
+  if (summary.rankingModel) logger.info(summary.rankingModel, 'cold-start ranking model for the sample catalog');
+}
+
+/** Why `model` serves, for the start-up log. */
+function rankingModelReason(model: RankingModel | null): string {
+  if (model === null) return 'no model is stored for this embedding model: the hand-set fallback serves (npm run ingest fits one from the catalog, npm run calibrate one from labelled data)';
+  return isColdStartModel(model)
+    ? 'fitted from the catalog itself at import (cold start); npm run calibrate on labelled data replaces it'
+    : 'fitted on labelled data (npm run calibrate)';
 }
 
 /** AISLE_AFFILIATE_CONFIG's file, validated; a bad file stops the start with the reason. */
@@ -103,7 +114,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     opened.push(embedder);
     await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
     const rankingModel = await catalog.readCalibration(embedder.model);
-    logger.info({ rankingModel: rankingModel?.source ?? 'fallback (run npm run calibrate to fit one)' }, 'ranking model and relevance calibration');
+    logger.info({ rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) }, 'ranking model and relevance calibration');
     const stores = createPgStores(db);
     // Without AISLE_CLICK_SECRET the first process generates one and every later start (and every
     // process on the same database) reuses it, so links already handed out keep working.

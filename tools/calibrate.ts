@@ -15,9 +15,9 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/search/ranking-fit.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/search/ranking.js';
+import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
 import { openCatalog } from '../src/runtime.js';
-import { describeCatalog, foldOf, OFF_TOPIC, offTopicRows, openLabelledSet, trainingQueries } from './relevance-data.js';
+import { describeCatalog, foldOf, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './relevance-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,16 +32,6 @@ const { values } = parseArgs({
     'ann-threshold': { type: 'string' },
   },
 });
-
-/** Probability and label of every judged pair and off-topic candidate, under `model`. */
-function predictions(model: RankingModel, queries: readonly TrainingQuery[], offTopic: readonly (readonly number[])[]): { p: number; y: number }[] {
-  const w = weightVector(model);
-  const p = (x: readonly number[]) => toProbability(scoreRow(x, model.bias, w), model);
-  return [
-    ...queries.flatMap((q) => q.rows.filter((r) => r.grade !== null).map((r) => ({ p: p(r.x), y: r.grade! >= 2 ? 1 : 0 }))),
-    ...offTopic.map((x) => ({ p: p(x), y: 0 })),
-  ];
-}
 
 async function main(): Promise<number> {
   const sets = values.sets.split(',').map((s) => resolve(s)).filter((s) => existsSync(join(s, 'qrels_dev.tsv')));

@@ -10,6 +10,8 @@
  * - dense: the embedding alone, ranked by cosine;
  * - fusion: both, ranked by the hand-set fallback model (what a server without `npm run
  *   calibrate` serves);
+ * - cold-start: both, ranked by the model fitted from the catalog's own products at import
+ *   (src/core/search/cold-start.ts): what a fresh deployment serves after `npm run ingest`;
  * - rerank: both, ranked by the learned model, 5-fold cross-validated: each query is searched
  *   with a model fitted on the other four folds' queries only.
  *
@@ -26,13 +28,14 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
-import { fitRankingModel } from '../src/core/search/ranking-fit.js';
-import type { RankingModel } from '../src/core/search/ranking.js';
+import { fitColdStartModel } from '../src/core/search/cold-start.js';
+import { expectedCalibrationError, fitRankingModel } from '../src/core/search/ranking-fit.js';
+import { FALLBACK_MODEL, type RankingModel } from '../src/core/search/ranking.js';
 import type { RetrievalMode } from '../src/core/search/search-service.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
+import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
 
 const { values } = parseArgs({
   options: {
@@ -95,17 +98,29 @@ async function main(): Promise<number> {
     // Cross-validated models: fold k's queries are searched with a model that never saw them.
     const training = await trainingQueries(set);
     const offTopic = await offTopicRows(set);
-    const foldCores = Array.from({ length: 5 }, (_, k) =>
-      coreWith(fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`)),
-    );
+    // Each off-topic request's 20 candidates stay together in one fold, as in calibrate.
+    const foldCores = Array.from({ length: 5 }, (_, k) => {
+      const rankingModel = fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) !== k), `cv fold ${k}`);
+      return { rankingModel, core: coreWith(rankingModel) };
+    });
     const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
+    // The cold-start model sees only the catalog's products: no query, no grade.
+    const coldStart = await fitColdStartModel(set);
+    const coldModel = coldStart.model ?? FALLBACK_MODEL;
+    const coldCore = coreWith(coldModel);
+    const ece = {
+      fallback: expectedCalibrationError(predictions(FALLBACK_MODEL, training, offTopic)),
+      coldStart: expectedCalibrationError(predictions(coldModel, training, offTopic)),
+      rerank: expectedCalibrationError(Array.from({ length: 5 }, (_, k) => predictions(foldCores[k]!.rankingModel, training.filter((_, i) => foldOf(i) === k), offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k))).flat()),
+    };
 
     const rows: [string, RunMetrics, number][] = [['BM25 baseline (shared/eval)', scoreRun(evalDir, qrels, baselineRun), Number.NaN]];
     const components: [string, RetrievalMode, (queryId: string) => Core][] = [
       ['lexical', 'lexical', () => core],
       ['dense', 'dense', () => core],
       ['fusion', 'hybrid', () => core],
-      ['rerank', 'hybrid', (id) => foldCores[foldByQuery.get(id) ?? 0]!],
+      ['cold-start', 'hybrid', () => coldCore],
+      ['rerank', 'hybrid', (id) => foldCores[foldByQuery.get(id) ?? 0]!.core],
     ];
     for (const [label, mode, coreFor] of components) {
       const lines: string[] = [];
@@ -133,7 +148,9 @@ async function main(): Promise<number> {
     for (const [label, m, p50] of rows) {
       process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);
     }
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])) })}\n`);
+    process.stdout.write(`cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldModel.source, ms: coldStart.ms } })}\n`);
     return 0;
   } finally {
     if (!values.out) await rm(work, { recursive: true, force: true });

@@ -19,8 +19,11 @@ import { openCatalog, openEmbedder } from '../src/runtime.js';
 const USAGE = `Usage:
   npm run ingest -- FILE [--format ${FEED_FORMATS.join('|')}] [--replace] [--dry-run]
                         [--merchant NAME] [--mapping 'title=Product Name,price=Price' | --mapping map.json]
-                        [--preset ${Object.keys(PRESETS).join('|')}] [--delimiter ';'] [--json]
-  npm run ingest -- --reindex        re-embed the whole catalog with the configured model`;
+                        [--preset ${Object.keys(PRESETS).join('|')}] [--delimiter ';'] [--json] [--no-fit-ranking]
+  npm run ingest -- --reindex        re-embed the whole catalog with the configured model
+
+After an import, the catalog's cold-start ranking model is fitted from its own products and
+stored (a model fitted on labelled data by npm run calibrate is kept); --no-fit-ranking skips it.`;
 
 class UsageError extends Error {}
 
@@ -37,6 +40,7 @@ const { values, positionals } = parseArgs({
     delimiter: { type: 'string' },
     'batch-size': { type: 'string' },
     json: { type: 'boolean', default: false },
+    'no-fit-ranking': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -94,6 +98,12 @@ function printSummary(source: string, s: IngestSummary): void {
   } else if (!s.dryRun) {
     out.push('Nothing valid was imported; the previous catalog is unchanged.');
   }
+  const r = s.rankingModel;
+  if (r?.action === 'fitted') {
+    out.push(`Ranking model: ${r.source}, fitted in ${(r.ms / 1000).toFixed(1)} s (${r.answered} requests found their product); restart the server to use it.`);
+  } else if (r?.action === 'kept') {
+    out.push(`Ranking model: kept ${r.source} (${r.reason}).`);
+  }
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
@@ -123,6 +133,7 @@ async function run(): Promise<number> {
       dryRun: values['dry-run'],
       ...(batchSize && batchSize > 0 ? { batchSize } : {}),
       onProgress: (p) => progress.update(p),
+      fitRanking: !values['no-fit-ranking'],
     }).finally(() => progress.stop());
     printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);
     return summary.imported + summary.updated > 0 ? 0 : 1;

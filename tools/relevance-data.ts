@@ -11,7 +11,7 @@ import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
 import type { Embedder } from '../src/core/ports.js';
 import { CatalogLexicon } from '../src/core/search/lexical.js';
 import type { TrainingQuery } from '../src/core/search/ranking-fit.js';
-import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
+import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/search/ranking.js';
 import { retrieveCandidates } from '../src/core/search/search-service.js';
 import { createEmbedder } from '../src/embed/embedder.js';
 import { readFeed } from '../src/ingest/formats/detect.js';
@@ -153,6 +153,16 @@ export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
     rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.x));
   }
   return rows;
+}
+
+/** Probability and label (grade ≥ 2) of every judged pair and off-topic candidate under `model`, for the calibration error. */
+export function predictions(model: RankingModel, queries: readonly TrainingQuery[], offTopic: readonly (readonly number[])[]): { p: number; y: number }[] {
+  const w = weightVector(model);
+  const p = (x: readonly number[]) => toProbability(scoreRow(x, model.bias, w), model);
+  return [
+    ...queries.flatMap((q) => q.rows.filter((r) => r.grade !== null).map((r) => ({ p: p(r.x), y: r.grade! >= 2 ? 1 : 0 }))),
+    ...offTopic.map((x) => ({ p: p(x), y: 0 })),
+  ];
 }
 
 /** Fold of a query for k-fold cross-validation: by position, so folds are the same in every run. */

@@ -1,4 +1,5 @@
 import type { CatalogInfo, CatalogRow, CatalogStore, Embedder } from '../ports.js';
+import { refreshColdStartModel, type ColdStartOptions, type ColdStartOutcome } from '../search/cold-start.js';
 import { productEmbeddingText } from './embedding-text.js';
 import { normalizeProduct } from './normalize.js';
 import type { CatalogProduct } from './product.js';
@@ -21,6 +22,12 @@ export interface IngestOptions {
   batchSize?: number;
   defaults?: { merchant?: string; currency?: string; disclosureText?: string };
   onProgress?: (progress: IngestProgress) => void;
+  /**
+   * After a committed import, fit the catalog's cold-start ranking model and store it (unless a
+   * model fitted on labelled data is stored): cold-start.ts. Off by default; `npm run ingest` and
+   * the server's sample-catalog load turn it on.
+   */
+  fitRanking?: boolean | ColdStartOptions;
 }
 
 export interface SkippedExample {
@@ -35,6 +42,8 @@ export interface IngestSummary extends IngestProgress {
   examples: SkippedExample[];
   /** The serving catalog after the import; null for a dry run or when nothing was imported. */
   catalog: CatalogInfo | null;
+  /** What the import did about the ranking model; null when fitRanking was off or nothing was committed. */
+  rankingModel: ColdStartOutcome | null;
   dryRun: boolean;
   durationMs: number;
 }
@@ -81,6 +90,7 @@ export async function ingestCatalog(
     progress.updated += updated;
   };
 
+  let catalog: CatalogInfo | null = null;
   try {
     for await (const record of records) {
       progress.read += 1;
@@ -98,14 +108,17 @@ export async function ingestCatalog(
     }
     await flush();
     options.onProgress?.({ ...progress });
-    let catalog: CatalogInfo | null = null;
     if (writer !== null) {
       if (progress.imported + progress.updated === 0) await writer.abort();
       else catalog = await writer.commit();
     }
-    return { ...progress, skippedByReason, examples, catalog, dryRun: options.dryRun, durationMs: Date.now() - started };
   } catch (err) {
     await writer?.abort();
     throw err;
   }
+  // Outside the try: the import is committed and serving, so a failed fit must not abort it.
+  const rankingModel = catalog !== null && options.fitRanking
+    ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking)
+    : null;
+  return { ...progress, skippedByReason, examples, catalog, rankingModel, dryRun: options.dryRun, durationMs: Date.now() - started };
 }

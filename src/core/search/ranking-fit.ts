@@ -247,10 +247,16 @@ function fitRanker(queries: readonly TrainingQuery[]): number[] {
 
 /**
  * The ranker from every candidate of `queries`, and its calibration from the judged ones plus
- * `offTopic` candidates (requests no product fits, labelled 0).
+ * `offTopic` candidates (requests no product fits, labelled 0). `ranker` forces one fit instead
+ * of choosing on held-out queries (cold-start.ts, where the held-out queries are synthetic too).
  */
-export function fitRankingModel(queries: readonly TrainingQuery[], offTopic: readonly (readonly number[])[], source: string): RankingModel {
-  const w = fitRanker(queries);
+export function fitRankingModel(
+  queries: readonly TrainingQuery[],
+  offTopic: readonly (readonly number[])[],
+  source: string,
+  options: { ranker?: 'pointwise' | 'ascent' } = {},
+): RankingModel {
+  const w = options.ranker === undefined ? fitRanker(queries) : (options.ranker === 'ascent' ? ascentFit : pointwiseFit)(queries);
   // Only the order matters to the ranker; the bias and scale are the calibration's to set.
   const weights = Object.fromEntries(FEATURE_NAMES.map((name, k) => [name, round(w[k]!)])) as Record<FeatureName, number>;
   const ranker: RankingModel = { source, bias: 0, weights, scale: 1, offset: 0 };

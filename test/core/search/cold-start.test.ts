@@ -1,0 +1,97 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestCatalog } from '../../../src/core/catalog/ingest.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { createCore } from '../../../src/core/index.js';
+import type { Embedder } from '../../../src/core/ports.js';
+import { SearchRequestSchema } from '../../../src/core/schemas/search.js';
+import { fitColdStartModel, isColdStartModel } from '../../../src/core/search/cold-start.js';
+import { FALLBACK_MODEL } from '../../../src/core/search/ranking.js';
+import { createEmbedder } from '../../../src/embed/embedder.js';
+import { readFeed } from '../../../src/ingest/formats/detect.js';
+import { createLogger } from '../../../src/logger.js';
+import { createPgStores } from '../../../src/store/pg/index.js';
+import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { openTestCatalog } from '../../helpers/catalog.js';
+import { createTestDb, type TestDb } from '../../helpers/db.js';
+import { tempDir } from '../../helpers/process.js';
+
+const SAMPLE = 'data/sample-catalog.jsonl';
+// Fewer requests than the default keep the test quick: 300 products drawn, 295 of them give a
+// title fragment no earlier product gave.
+const FIT = { requests: 300 };
+
+const importSample = async (catalog: LanceCatalogStore, embedder: Embedder, fitRanking: typeof FIT | false) =>
+  ingestCatalog((await readFeed(SAMPLE, {})).records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking });
+
+describe('cold-start ranking model at import', () => {
+  let embedder: Embedder;
+  let catalog: LanceCatalogStore;
+  let testDb: TestDb;
+
+  beforeAll(async () => {
+    embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(tempDir('models'), 'models') });
+    catalog = await openTestCatalog();
+    testDb = await createTestDb();
+  });
+
+  afterAll(async () => {
+    await catalog?.close();
+    await embedder?.close();
+    await testDb?.cleanup();
+  });
+
+  it('leaves the ranking model alone unless the import asks for a fit', async () => {
+    const summary = await importSample(catalog, embedder, false);
+    expect(summary.rankingModel).toBeNull();
+    expect(await catalog.readCalibration(embedder.model)).toBeNull();
+  });
+
+  it('fits a model from the catalog, stores it, and search names it as the ranking model', async () => {
+    const summary = await importSample(catalog, embedder, FIT);
+    expect(summary.rankingModel, JSON.stringify(summary.rankingModel)).toMatchObject({ action: 'fitted', products: 501, requests: 295 });
+    const stored = await catalog.readCalibration(embedder.model);
+    expect(stored?.source).toBe('cold-start (catalog 501 products, 295 synthetic requests)');
+    expect(isColdStartModel(stored!)).toBe(true);
+    expect(stored?.weights).not.toEqual(FALLBACK_MODEL.weights);
+
+    const core = createCore({ stores: createPgStores(testDb.db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: 600, catalog, embedder, rankingModel: stored });
+    const { account, firstKey } = await core.accounts.create('cold start');
+    const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
+    const response = await core.search().search(principal, SearchRequestSchema.parse({ query: 'merino hiking socks', limit: 5 }));
+    expect(response.metadata.ranking_model).toBe(stored?.source);
+    expect(response.results.length, JSON.stringify(response.results.map((r) => [r.title, r.relevance_score]))).toBeGreaterThan(0);
+    expect(response.results[0]?.title).toMatch(/sock/i);
+    // Off-topic requests still find nothing above the default threshold, as with the fallback.
+    const offTopic = await core.search().search(principal, SearchRequestSchema.parse({ query: 'who won the 1998 world cup' }));
+    expect(offTopic.results.map((r) => [r.title, r.relevance_score])).toEqual([]);
+  });
+
+  it('fits the same model from the same catalog', async () => {
+    const again = await fitColdStartModel({ catalog, embedder }, FIT);
+    expect(again.model).toEqual(await catalog.readCalibration(embedder.model));
+  });
+
+  it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
+    const small = await openTestCatalog();
+    try {
+      const file = join(tempDir('feed'), 'small.jsonl');
+      writeFileSync(file, Array.from({ length: 8 }, (_, i) => JSON.stringify({ sku: `s-${i}`, title: `Camp lantern model ${i} with hook` })).join('\n'));
+      const summary = await ingestCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
+      expect(summary.rankingModel).toMatchObject({ action: 'kept', source: 'fallback' });
+      expect(summary.rankingModel?.action === 'kept' && summary.rankingModel.reason).toMatch(/of 8 synthetic requests found their product \(20 needed\)/);
+      expect(await small.readCalibration(embedder.model)).toBeNull();
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('keeps a model fitted on labelled data when the catalog is imported again', async () => {
+    const labelled = { ...FALLBACK_MODEL, source: 'fitted on crowdflower+homedepot dev, 2026-11-24', bias: -5.9 };
+    await catalog.writeCalibration(embedder.model, labelled);
+    const summary = await importSample(catalog, embedder, FIT);
+    expect(summary.rankingModel).toMatchObject({ action: 'kept', source: labelled.source });
+    expect(await catalog.readCalibration(embedder.model)).toEqual(labelled);
+  });
+});
