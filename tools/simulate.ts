@@ -136,11 +136,11 @@ async function main(): Promise<number> {
       if (!res.ok) throw new Error(`POST /console/playground answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as never;
     };
-    // A link to a product without a page records the click and answers 410 (nowhere to send the visitor).
-    const follow = async (clickUrl: string, userAgent: string) => {
-      const url = new URL(clickUrl);
+    // A link to a product without a page records the click, then answers 404: nowhere to send the visitor.
+    const follow = async (result: { click_url: string; url: string }, userAgent: string) => {
+      const url = new URL(result.click_url);
       const res = await fetch(`${base}${url.pathname}${url.search}`, { headers: { 'user-agent': userAgent }, redirect: 'manual' });
-      if (res.status !== 302 && res.status !== 410) throw new Error(`click link answered ${res.status}`);
+      if (res.status !== (result.url ? 302 : 404)) throw new Error(`click link answered ${res.status}`);
     };
 
     const queries = set.queries.filter((q) => [...set.grades.keys()].some((k) => k.startsWith(`${q.id}\t`)));
@@ -201,12 +201,12 @@ async function main(): Promise<number> {
         for (const i of reaction.clicked) {
           const r = response.results[i]!;
           // The signed link where the product has a page to go to; else the agent reports the click.
-          if (r.url) await follow(r.click_url, BROWSER_UA);
+          if (r.url) await follow(r, BROWSER_UA);
           else await post(`/v1/clicks/${r.impression_id}`, {});
           counts.clicks++;
           // Bots follow links too: `botShare` of all clicks, on any shown result that has a link.
           if (botShare > 0 && random() < botShare / (1 - botShare)) {
-            await follow(response.results[Math.floor(random() * response.results.length)]!.click_url, BOT_UA);
+            await follow(response.results[Math.floor(random() * response.results.length)]!, BOT_UA);
             counts.botClicks++;
           }
         }
