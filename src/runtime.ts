@@ -15,6 +15,7 @@ import { readFeed } from './ingest/formats/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
 import { systemResolver } from './worker/dns.js';
+import { fitInThread } from './learning/fit-thread.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
@@ -134,6 +135,8 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
       requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs, retentionDays: config.requestLog.retentionDays },
       learning: config.learning,
+      // The learner's fit takes a worker thread, not time between this process's searches.
+      rankingLearning: { fit: fitInThread },
     });
     // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
     await core.search().warm();

@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
 import type { LearningRun } from '../src/core/learning/ranking-learner.js';
+import { fitInThread } from '../src/learning/fit-thread.js';
 import { fitRankingModel } from '../src/core/search/ranking-fit.js';
 import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
     // Every search reads which model serves (a server re-reads every 10 s); learning runs between
     // rounds. Time is compressed (a round stands for the learning interval), so a rejection's
     // day-long cool-down is left out.
-    rankingLearning: { refreshMs: 0, options: { cooldownMs: 0 } },
+    rankingLearning: { refreshMs: 0, options: { cooldownMs: 0 }, fit: fitInThread },
   });
   const { app } = await buildApp({ core, logger });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

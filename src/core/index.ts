@@ -13,6 +13,7 @@ import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
 import { RankingLearner, RankingModels, type LearnerOptions } from './learning/ranking-learner.js';
+import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
 import { AppError } from './errors.js';
 import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
@@ -48,7 +49,7 @@ export interface CoreDeps {
    * 10 s), the share of searches interleaved while a candidate is tested (default ½), and the
    * learner's options (ranking-learner.ts).
    */
-  rankingLearning?: { refreshMs?: number; interleaveShare?: number; options?: Partial<LearnerOptions> };
+  rankingLearning?: { refreshMs?: number; interleaveShare?: number; options?: Partial<LearnerOptions>; fit?: typeof fitFromLog };
   /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued) and retention (default 400 days). */
   requestLog?: Partial<RequestLogOptions> & { retentionDays?: number };
 }
@@ -99,7 +100,14 @@ export function createCore(deps: CoreDeps): Core {
     ? new RankingModels({ store: stores.rankingModels, scope: deps.embedder!.model, base: deps.rankingModel ?? FALLBACK_MODEL, logger, refreshMs: deps.rankingLearning?.refreshMs ?? 10_000 })
     : null;
   const ranking = models
-    ? new RankingLearner({ store: stores.rankingModels, models, clock, logger, ...(deps.rankingLearning?.options ? { options: deps.rankingLearning.options } : {}) })
+    ? new RankingLearner({
+        store: stores.rankingModels,
+        models,
+        clock,
+        logger,
+        ...(deps.rankingLearning?.options ? { options: deps.rankingLearning.options } : {}),
+        ...(deps.rankingLearning?.fit ? { fit: deps.rankingLearning.fit } : {}),
+      })
     : null;
   const search =
     deps.catalog && deps.embedder

@@ -35,6 +35,7 @@ import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { newId } from '../../src/core/ids.js';
 import { DEFAULT_GLOBAL_FIT } from '../../src/core/learning/global-fit.js';
+import { fitInThread } from '../../src/learning/fit-thread.js';
 import { analyzeQuery } from '../../src/core/search/features.js';
 import { CatalogLexicon, wordTokens } from '../../src/core/search/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/search/ranking.js';
@@ -96,7 +97,8 @@ async function main(): Promise<void> {
     const server = await startBenchServer({
       databaseUrl: process.env.DATABASE_URL,
       search: { catalog, embedder },
-      ...(learningRunning ? { rankingLearning: { options: { fit: { ...DEFAULT_GLOBAL_FIT, minGain: Number.POSITIVE_INFINITY } } } } : {}),
+      // As the server runs it: the fit on a worker thread.
+      ...(learningRunning ? { rankingLearning: { options: { fit: { ...DEFAULT_GLOBAL_FIT, minGain: Number.POSITIVE_INFINITY } }, fit: fitInThread } } : {}),
     });
     const learningOff = values['baseline-learning-off'];
     const baseline =

@@ -121,7 +121,15 @@ export class RankingLearner {
   readonly options: LearnerOptions;
 
   constructor(
-    private readonly deps: { store: RankingModelStore; models: RankingModels; clock: Clock; logger: Logger; options?: Partial<LearnerOptions> },
+    private readonly deps: {
+      store: RankingModelStore;
+      models: RankingModels;
+      clock: Clock;
+      logger: Logger;
+      options?: Partial<LearnerOptions>;
+      /** The fit itself: fitFromLog on this thread unless given (the server runs it on a worker thread). */
+      fit?: typeof fitFromLog;
+    },
   ) {
     this.options = { ...DEFAULT_LEARNER, ...deps.options };
   }
@@ -210,7 +218,7 @@ export class RankingLearner {
     const { store, models, clock } = this.deps;
     const log = await store.trainingLog(new Date(clock.now().getTime() - this.options.windowMs), this.options.maxSearches);
     const id = `rm_${newId().replace(/-/g, '').slice(0, 16)}`;
-    const { model, report } = await fitFromLog(log, serving?.model ?? models.base, `learned ${id}`, this.options.fit, incumbent);
+    const { model, report } = await (this.deps.fit ?? fitFromLog)(log, serving?.model ?? models.base, `learned ${id}`, this.options.fit, incumbent);
     return { id, model, report };
   }
 

@@ -1,0 +1,15 @@
+/**
+ * The global-learning fit on a worker thread (fit-thread.ts bundles this file): the log arrives
+ * packed in typed arrays and columns of strings, the fit's result goes back as a message.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { fitFromLog } from '../core/learning/global-fit.js';
+import { unpackLog, type FitRequest } from './fit-thread-log.js';
+
+const request = workerData as FitRequest;
+fitFromLog(unpackLog(request.log), request.serving, request.source, request.options, request.incumbent).then(
+  (result) => parentPort!.postMessage(result),
+  (err: unknown) => {
+    throw err;
+  },
+);
