@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FALLBACK_MODEL } from '../../src/core/search/ranking.js';
+import { createPgStores, openDb } from '../../src/store/pg/index.js';
 import { childEnv, runTs, tempDir } from '../helpers/process.js';
 
 async function aisle(dataDir: string, ...args: string[]) {
@@ -31,5 +33,43 @@ describe('operator CLI (npm run aisle)', () => {
     const usage = await aisle(dataDir, 'frobnicate');
     expect(usage.code).toBe(64);
     expect(usage.stderr).toContain('Usage:');
+  });
+});
+
+describe('ranking commands (npm run aisle -- ranking, npm run learn)', () => {
+  it('show what serves, roll a learned model back, and run learning once', { timeout: 180_000 }, async () => {
+    const dataDir = tempDir('cli-ranking');
+    const empty = await aisle(dataDir, 'ranking', 'status');
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stdout).toMatch(/^serving\s+fallback \(the catalog's model; no learned model serves\)$/m);
+    expect(empty.stdout).toMatch(/^candidate\s+none$/m);
+    const scope = /^scope\s+(\S+)$/m.exec(empty.stdout)![1]!;
+    const nothing = await aisle(dataDir, 'ranking', 'rollback');
+    expect(nothing.stdout).toContain('No learned model serves');
+
+    // A learned model that won its test, written as the learner writes it.
+    const db = await openDb({ kind: 'pglite', dataDir });
+    try {
+      const store = createPgStores(db).rankingModels;
+      const model = { ...FALLBACK_MODEL, source: 'learned rm_cli' };
+      expect(await store.propose({ id: 'rm_cli', scope, source: model.source, model, trained: {}, createdAt: new Date() }, 'learner')).toBe(true);
+      expect(await store.decide(scope, 'rm_cli', 'promote', { candidateWins: 250, servingWins: 180, ties: 900, pValue: 0.001 }, 'learner', new Date())).toBe(true);
+    } finally {
+      await db.close();
+    }
+    const serving = await aisle(dataDir, 'ranking', 'status');
+    expect(serving.stdout).toMatch(/^serving\s+rm_cli \(learned; promoted /m);
+    expect(serving.stdout).toMatch(/promote\s+rm_cli\s+by learner; wins 250:180, p = 0.001/);
+    const json = JSON.parse((await aisle(dataDir, 'ranking', 'status', '--json')).stdout);
+    expect(json.serving.id).toBe('rm_cli');
+
+    const rolled = await aisle(dataDir, 'ranking', 'rollback');
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(rolled.stdout).toContain("Rolled back rm_cli; now serving the catalog's own model");
+    expect((await aisle(dataDir, 'ranking', 'status')).stdout).toMatch(/rollback\s+rm_cli\s+by operator \(npm run aisle\); back to fallback/);
+
+    const learn = runTs('tools/learn.ts', [], childEnv(dataDir));
+    expect(await learn.exited, learn.stderr()).toBe(0);
+    expect(JSON.parse(learn.stdout())).toMatchObject({ action: 'none' });
   });
 });
