@@ -147,6 +147,8 @@ async function main(): Promise<void> {
       const idle: number[] = [];
       const whileLearning: number[] = [];
       const learnerRuns: number[] = [];
+      const readMs: number[] = [];
+      const fitMs: number[] = [];
       let lastFit: unknown = null;
       let seeded = 0;
       if (learningRunning) {
@@ -169,7 +171,11 @@ async function main(): Promise<void> {
               const t = performance.now();
               const run = await server.core.ranking!.runOnce();
               learnerRuns.push(performance.now() - t);
-              if (run.action === 'none' && run.fit) lastFit = run.fit;
+              if (run.action === 'none' && run.fit) {
+                lastFit = run.fit;
+                readMs.push(run.fit.readMs ?? 0);
+                fitMs.push(run.fit.fitMs ?? 0);
+              }
             }
           })();
           whileLearning.push(...(await clientInWorker(server.url, key, learningSlice(round, 1))));
@@ -232,6 +238,7 @@ async function main(): Promise<void> {
           ['nothing else running', round(median(idle), 2).toString(), round(percentile(idle, 99), 2).toString()],
           ['ratio', ratio(median(whileLearning), median(idle)), ratio(percentile(whileLearning, 99), percentile(idle, 99))],
         ])}\n`);
+        process.stdout.write(`per run, median: reading the log ${round(median(readMs), 0)} ms (on this process's event loop and database), fitting ${round(median(fitMs), 0)} ms (on a worker thread)\n`);
         process.stdout.write(`last fit: ${JSON.stringify(lastFit)}\n`);
       }
       if (baseline && baselineSearches) {

@@ -64,6 +64,9 @@ export interface GlobalFitReport {
   positionBias: number[];
   /** Why nothing was proposed, when nothing was. */
   skipped?: string;
+  /** Milliseconds spent reading the log and fitting (set by the learner). */
+  readMs?: number;
+  fitMs?: number;
 }
 
 /** Labels from the log: one training query per normalised query, its rows the products shown for it. */

@@ -216,9 +216,14 @@ export class RankingLearner {
 
   private async fit(serving: StoredRankingModel | null, incumbent: RankingModel | undefined): Promise<{ id: string; model: RankingModel | null; report: GlobalFitReport }> {
     const { store, models, clock } = this.deps;
+    const started = performance.now();
     const log = await store.trainingLog(new Date(clock.now().getTime() - this.options.windowMs), this.options.maxSearches);
+    const read = performance.now();
     const id = `rm_${newId().replace(/-/g, '').slice(0, 16)}`;
     const { model, report } = await (this.deps.fit ?? fitFromLog)(log, serving?.model ?? models.base, `learned ${id}`, this.options.fit, incumbent);
+    // How long reading the log and fitting took, for the log line and `ranking status`.
+    report.readMs = Math.round(read - started);
+    report.fitMs = Math.round(performance.now() - read);
     return { id, model, report };
   }
 
