@@ -102,7 +102,8 @@ export interface Runtime {
  * and the stdio MCP server calls in-process. Throws LockHeldError when another process holds the
  * embedded database.
  */
-export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+/** The migrated database, the catalog and the embedder; close() closes them in reverse, as does a failure part-way. */
+async function openParts(config: Config): Promise<Omit<Runtime, 'core'>> {
   const db = await openMigratedDb(config);
   const opened: { close(): Promise<void> }[] = [db];
   const close = async () => {
@@ -113,6 +114,16 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     opened.push(catalog);
     const embedder = await openEmbedder(config);
     opened.push(embedder);
+    return { db, catalog, embedder, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const { db, catalog, embedder, close } = await openParts(config);
+  try {
     await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
     const rankingModel = await catalog.readCalibration(embedder.model);
     logger.info({ rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) }, 'ranking model and relevance calibration');
@@ -153,16 +164,8 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
  * scope), without the search warm-up or the sample import a server does.
  */
 export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ core: Core; close(): Promise<void> }> {
-  const db = await openMigratedDb(config);
-  const opened: { close(): Promise<void> }[] = [db];
-  const close = async () => {
-    for (const resource of opened.reverse()) await resource.close();
-  };
+  const { db, catalog, embedder, close } = await openParts(config);
   try {
-    const catalog = await openCatalog(config);
-    opened.push(catalog);
-    const embedder = await openEmbedder(config);
-    opened.push(embedder);
     const rankingModel = await catalog.readCalibration(embedder.model);
     const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute, catalog, embedder, rankingModel, learning: true });
     return { core, close };

@@ -6,6 +6,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { mulberry32 } from '../src/core/random.js';
 
 const KINDS: Record<string, { category: string; nouns: string[]; price: [number, number] }> = {
   shoes: { category: 'Footwear > Running Shoes', nouns: ['running shoe', 'trail runner', 'road shoe', 'racing flat', 'walking shoe'], price: [40, 220] },
@@ -27,17 +28,8 @@ const MATERIALS = ['aluminum', 'steel', 'nylon', 'leather', 'mesh', 'bamboo', 's
 const BRAND_PARTS = [['Nor', 'Kes', 'Bri', 'Val', 'Tor', 'Alp', 'Sol', 'Mar', 'Ede', 'Cor'], ['land', 'trel', 'wick', 'mont', 'haus', 'ridge', 'field', 'crest', 'line', 'works']];
 const MERCHANTS = Array.from({ length: 40 }, (_, i) => `Synthetic Shop ${i + 1}`);
 
-/** Deterministic pseudo-random numbers in [0, 1) for a seed (mulberry32): repeatable test data. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (src/core/random.ts): repeatable test data. */
+export { mulberry32 };
 
 /** The i-th synthetic product for a seed: a plain Aisle product row. */
 export function syntheticProduct(i: number, random: () => number): Record<string, unknown> {

@@ -76,7 +76,7 @@ export interface LearnerOptions {
   guard: GuardRule;
   /** A candidate untested after this long is rejected. */
   maxTestMs: number;
-  /** After a rejection, no new candidate for this long (the log must change first). */
+  /** After a rejection or a rollback, no new candidate for this long (the log must change first). */
   cooldownMs: number;
   fit: GlobalFitOptions;
 }
@@ -206,8 +206,9 @@ export class RankingLearner {
       return { action: decision, candidate: candidate.id, evidence: { ...evidence, reason } };
     }
     const [last] = await store.decisions(models.scope, 1);
-    if (last?.action === 'reject' && now.getTime() - last.createdAt.getTime() < this.options.cooldownMs) {
-      return { action: 'none', reason: `a candidate was rejected at ${last.createdAt.toISOString()}; the next fit waits for the cool-down` };
+    // After a rejection, or an operator's rollback, the next candidate waits: the log must change first.
+    if ((last?.action === 'reject' || last?.action === 'rollback') && now.getTime() - last.createdAt.getTime() < this.options.cooldownMs) {
+      return { action: 'none', reason: `the last decision (${last.action}, ${last.createdAt.toISOString()}) is within the cool-down; the next fit waits` };
     }
     const next = await this.fit(serving, undefined);
     if (next.model === null) return { action: 'none', reason: next.report.skipped ?? 'nothing to propose', fit: next.report };

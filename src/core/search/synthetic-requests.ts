@@ -8,6 +8,7 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import { lexicalTerms } from './lexical.js';
 import { variantKey } from './ranking.js';
+import { mulberry32 } from '../random.js';
 
 export const REQUEST_KINDS = ['head', 'fragment', 'brand-type', 'measure-type', 'category', 'attribute'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
@@ -16,18 +17,6 @@ export interface SyntheticRequest {
   text: string;
   kind: RequestKind;
   source: CatalogProduct;
-}
-
-/** Deterministic numbers in [0, 1) for a seed (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)]!;
@@ -123,7 +112,7 @@ export function requestText(p: CatalogProduct, kind: RequestKind, random: () => 
  * material for; products with none are skipped.
  */
 export function syntheticRequests(products: readonly CatalogProduct[], options: { count: number; seed: number; kinds?: readonly RequestKind[] }): SyntheticRequest[] {
-  const random = seededRandom(options.seed);
+  const random = mulberry32(options.seed);
   const kinds = options.kinds ?? REQUEST_KINDS;
   const out: SyntheticRequest[] = [];
   const seen = new Set<string>();

@@ -3,11 +3,11 @@ import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 import {
   isNearDuplicate,
   requestText,
-  seededRandom,
   syntheticGrade,
   syntheticRequests,
   type SyntheticRequest,
 } from '../../../src/core/search/synthetic-requests.js';
+import { mulberry32 as seededRandom } from '../../../src/core/random.js';
 import { makeProduct } from '../../helpers/catalog.js';
 
 const product = (id: string, title: string, overrides: Partial<CatalogProduct> = {}): CatalogProduct =>
