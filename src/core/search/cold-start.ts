@@ -7,6 +7,7 @@
  * and the default min_relevance_score keep their meaning. Measurements:
  * docs/relevance.md ("Cold start: a model fitted from the catalog").
  */
+import PQueue from 'p-queue';
 import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore, Embedder } from '../ports.js';
 import { CatalogLexicon } from './lexical.js';
@@ -66,17 +67,9 @@ const retrieve = (deps: RetrievalDeps, text: string) =>
   retrieveCandidates(deps, { matchText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
 
 /** `fn` over `items` with at most `limit` in flight, results in input order (so the fit is deterministic). */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const queue = new PQueue({ concurrency: Math.max(1, limit) });
+  return Promise.all(items.map((item) => queue.add(() => fn(item))));
 }
 
 /**
