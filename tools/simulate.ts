@@ -31,6 +31,7 @@ import { createCore, type Core } from '../src/core/index.js';
 import type { LearningRun } from '../src/core/learning/ranking-learner.js';
 import { fitInThread } from '../src/learning/fit-thread.js';
 import { fitRankingModel } from '../src/core/search/ranking-fit.js';
+import type { RankingModel } from '../src/core/search/ranking.js';
 import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
@@ -175,7 +176,7 @@ async function main(): Promise<number> {
       }
       return score(subset, label, lines);
     };
-    const coreWith = (rankingModel: import('../src/core/search/ranking.js').RankingModel) =>
+    const coreWith = (rankingModel: RankingModel) =>
       createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, learning: false, rankingModel });
 
     // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.

@@ -7,9 +7,5 @@ import { fitFromLog } from '../core/learning/global-fit.js';
 import { unpackLog, type FitRequest } from './fit-thread-log.js';
 
 const request = workerData as FitRequest;
-fitFromLog(unpackLog(request.log), request.serving, request.source, request.options, request.incumbent).then(
-  (result) => parentPort!.postMessage(result),
-  (err: unknown) => {
-    throw err;
-  },
-);
+// A failure is an unhandled rejection, which ends the thread with an 'error' the caller rejects on.
+void fitFromLog(unpackLog(request.log), request.serving, request.source, request.options, request.incumbent).then((result) => parentPort!.postMessage(result));
