@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mutex, PGlite } from '@electric-sql/pglite';
@@ -103,6 +104,26 @@ class PgliteDb implements Db {
   }
 }
 
+/** Distinct statement texts given a name; past it, a new text runs unnamed (parsed and planned each time). */
+const MAX_NAMED_STATEMENTS = 1_000;
+const statementNames = new Map<string, string>();
+
+/**
+ * A named statement: PostgreSQL parses and plans it once per connection and reuses the plan,
+ * where an unnamed one is parsed and planned on every call. The name comes from the text, so one
+ * text is one prepared statement on each pooled connection. Our statements are fixed texts
+ * (values always travel as parameters), so the set stays small; the cap keeps a runaway caller
+ * from preparing without bound.
+ */
+function namedQuery(sql: string, params: readonly unknown[]): pg.QueryConfig {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `aisle_${createHash('sha256').update(sql).digest('base64url').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name === undefined ? { text: sql, values: params as unknown[] } : { name, text: sql, values: params as unknown[] };
+}
+
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   queryCount = 0;
@@ -116,7 +137,7 @@ class PostgresDb implements Db {
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
-    return (await this.pool.query(sql, params as unknown[])).rows as R[];
+    return (await this.pool.query(namedQuery(sql, params))).rows as R[];
   }
 
   async exec(sql: string): Promise<void> {
@@ -132,7 +153,7 @@ class PostgresDb implements Db {
       const result = await fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => {
           this.queryCount += 1;
-          return (await client.query(sql, params as unknown[])).rows as R[];
+          return (await client.query(namedQuery(sql, params))).rows as R[];
         },
         exec: async (sql: string) => {
           this.queryCount += 1;
