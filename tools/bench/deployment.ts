@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
@@ -75,14 +75,72 @@ export interface ServerProcess {
   /** The default account's admin key, read from the first-start line on stderr. */
   adminKey: string;
   pid: number;
-  /** Resident set size of the server process, from /proc (Linux); null elsewhere. */
-  rssBytes(): number | null;
-  /** CPU time (user + system, every thread) the server process has used so far, from /proc; null elsewhere. */
+  /**
+   * Resident set size of every live process of the server (the primary and its API processes
+   * under AISLE_WORKERS), from /proc (Linux); null elsewhere.
+   */
+  rss(): { totalBytes: number; perProcessBytes: number[] } | null;
+  /** CPU time (user + system, every thread, every live process of the server) used so far, from /proc; null elsewhere. */
   cpuSeconds(): number | null;
   stderr(): string;
   close(): Promise<void>;
   /** Wall-clock time the process exited, once it has. */
   exitedAt(): number | null;
+}
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  cpuSeconds: number;
+  /** CPU of its children that have ended and been waited for (cutime + cstime). */
+  reapedCpuSeconds: number;
+  rssBytes: number;
+}
+
+/** Every process /proc shows; empty where there is no /proc. */
+function readProcs(): ProcStat[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  const out: ProcStat[] = [];
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // The fields after the parenthesised command name: state is [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14] (clock ticks, 100 Hz), rss [21] (pages).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.push({ pid: Number(pid), ppid: Number(f[1]), comm, cpuSeconds: (Number(f[11]) + Number(f[12])) / 100, reapedCpuSeconds: (Number(f[13]) + Number(f[14])) / 100, rssBytes: Number(f[21]) * 4096 });
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** `root` and every live process descending from it. */
+function processTree(root: number): ProcStat[] {
+  const procs = readProcs();
+  const tree = procs.filter((p) => p.pid === root);
+  for (let i = 0; i < tree.length; i++) tree.push(...procs.filter((p) => p.ppid === tree[i]!.pid));
+  return tree;
+}
+
+/**
+ * CPU time used so far by every PostgreSQL process on this machine (the server the bench talks
+ * to, when it runs here); null when there is none to read.
+ */
+export function postgresCpuSeconds(): number | null {
+  const procs = readProcs();
+  const pg = procs.filter((p) => p.comm === 'postgres');
+  if (pg.length === 0) return null;
+  const pids = new Set(pg.map((p) => p.pid));
+  // Backends come and go with connections: what the ones that ended used is in their parent's
+  // (the postmaster's) reaped-children time.
+  return pg.reduce((n, p) => n + p.cpuSeconds + (pids.has(p.ppid) ? 0 : p.reapedCpuSeconds), 0);
 }
 
 /** Starts `src/main.ts` with `env` (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens. */
@@ -128,22 +186,15 @@ export async function startServerProcess(env: Record<string, string>, options: {
     pid,
     stderr: () => err,
     exitedAt: () => exitedAt,
-    rssBytes: () => {
-      try {
-        const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1];
-        return kb ? Number(kb) * 1024 : null;
-      } catch {
-        return null;
-      }
+    rss: () => {
+      // The primary (node:cluster) or the single server process, and its API processes; not esbuild's service process (it bundles the learning thread).
+      const tree = processTree(pid).filter((p) => p.comm !== 'esbuild');
+      if (tree.length === 0) return null;
+      return { totalBytes: tree.reduce((n, p) => n + p.rssBytes, 0), perProcessBytes: tree.map((p) => p.rssBytes) };
     },
     cpuSeconds: () => {
-      try {
-        // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name, in clock ticks (100 Hz on Linux).
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-        return (Number(fields[11]) + Number(fields[12])) / 100;
-      } catch {
-        return null;
-      }
+      const tree = processTree(pid);
+      return tree.length === 0 ? null : tree.reduce((n, p) => n + p.cpuSeconds, 0);
     },
     close: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
