@@ -186,15 +186,24 @@ function renderEval(j: Record<string, unknown>): string {
   return `${e.set} dev, ${e.queries} queries:\n\n${md(['system', 'NDCG@10', 'MRR@10', 'Recall@10', 'p50 ms'], Object.entries(e.systems).map(([name, m]) => [name, f(m.ndcg), f(m.mrr), f(m.recall), m.p50_ms === null ? '-' : m.p50_ms.toFixed(1)]))}`;
 }
 
+function renderMemory(j: Record<string, unknown>): string {
+  const m = j as { catalog: string; steps: Array<{ step: string; rss_mb: number; heap_used_mb: number; external_mb: number; array_buffers_mb: number }> };
+  return `Where one API process's memory goes: its parts opened in order in one process (catalog: ${m.catalog}), measured after a full GC.\n\n${md(
+    ['step', 'RSS MB', 'Δ RSS MB', 'JS heap used MB', 'external MB', 'array buffers MB'],
+    m.steps.map((s, i) => [s.step, String(s.rss_mb), i === 0 ? '' : (Math.round((s.rss_mb - m.steps[i - 1]!.rss_mb) * 10) / 10).toString(), String(s.heap_used_mb), String(s.external_mb), String(s.array_buffers_mb)]),
+  )}`;
+}
+
 function renderRun(r: BenchRun): string {
   const parts = [`## ${r.name}`, `\`${r.command}\` — ${r.status}`];
   for (const j of r.json) {
     if (j.bench === 'load') parts.push(renderLoad(j));
     else if (j.bench === 'soak') parts.push(renderSoak(j));
     else if (j.bench === 'eval') parts.push(renderEval(j));
+    else if (j.bench === 'memory') parts.push(renderMemory(j));
   }
   const text = r.stdout.split('\n').filter((l) => !l.startsWith('BENCH_JSON ')).join('\n');
-  if (text.trim() && !r.json.some((j) => j.bench === 'soak' || j.bench === 'load' || j.bench === 'eval')) parts.push(code(text));
+  if (text.trim() && !r.json.some((j) => ['soak', 'load', 'eval', 'memory'].includes(String(j.bench)))) parts.push(code(text));
   if (r.json.length) parts.push(`<details><summary>BENCH_JSON</summary>\n\n${code(r.json.map((j) => JSON.stringify(j)).join('\n'))}\n\n</details>`);
   return parts.join('\n\n');
 }
@@ -221,6 +230,6 @@ ${input.runs.map(renderRun).join('\n\n')}
 
 ${input.notRun.length ? input.notRun.map((n) => `- ${n.name}: \`${n.command}\``).join('\n') : 'None.'}
 
-Pick benches with \`npm run bench:report -- --benches ${['load', 'soak', 'search', 'clicks', 'webhooks', 'auth', 'embed', 'ingest', 'ann', 'eval-crowdflower', 'eval-homedepot'].join(',')}\`.
+Pick benches with \`npm run bench:report -- --benches ${['load', 'soak', 'memory', 'search', 'clicks', 'webhooks', 'auth', 'embed', 'ingest', 'ann', 'eval-crowdflower', 'eval-homedepot'].join(',')}\`.
 `;
 }

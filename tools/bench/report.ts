@@ -1,5 +1,5 @@
 /**
- * Regenerates BENCHMARKS.md: `npm run bench:report -- [--benches load,search,clicks,eval-crowdflower]
+ * Regenerates BENCHMARKS.md: `npm run bench:report -- [--benches load,soak,memory,search,clicks,eval-crowdflower]
  * [--catalog-uri DIR] [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse soak=FILE] [--out BENCHMARKS.md]`.
  *
  * Runs each chosen bench as its own process (the npm script's command), keeps its output, reads
@@ -18,7 +18,7 @@ import { sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
   options: {
-    benches: { type: 'string', default: 'load,search,clicks,webhooks,eval-crowdflower' },
+    benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,eval-crowdflower' },
     'catalog-uri': { type: 'string' },
     duration: { type: 'string', default: '20' },
     soak: { type: 'string', default: '10' },
@@ -42,6 +42,7 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   embed: { script: 'bench:embed', args: [] },
   ingest: { script: 'bench:ingest', args: [] },
   ann: { script: 'bench:ann', args: [] },
+  memory: { script: 'bench:memory', args: [...catalogArgs] },
   'eval-crowdflower': { script: 'eval', args: ['--set', '../shared/data/eval/crowdflower'] },
   'eval-homedepot': { script: 'eval', args: ['--set', '../shared/data/eval/homedepot', '--limit', values['eval-limit'], ...(catalog ? ['--catalog', catalog] : [])] },
 };
