@@ -1,6 +1,7 @@
 import type { KeyCursor, KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/ports.js';
 import type { Scope } from '../../core/keys/scopes.js';
 import type { Db, Queryable } from './db.js';
+import { GroupCommit } from './group-commit.js';
 
 export interface KeyRow {
   id: string;
@@ -24,8 +25,8 @@ export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_
 export const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ');
 
 // Authentication runs this on every request: the statement text is built once.
-const FIND_BY_SECRET_HASH = `SELECT ${KEY_COLUMNS_OF_K}, a.pii_policy
-  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = $1`;
+const FIND_BY_SECRET_HASHES = `SELECT ${KEY_COLUMNS_OF_K}, k.secret_hash, a.pii_policy
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.secret_hash = ANY ($1::text[])`;
 
 // "Live" and "durable admin" are the SQL forms of effectiveStatus() in core/keys/key-status.ts.
 const LIVE = `status IN ('active', 'disabled') AND (revoke_at IS NULL OR revoke_at > $2) AND (expires_at IS NULL OR expires_at > $2)`;
@@ -109,13 +110,25 @@ class PgKeyRepository implements KeyRepository {
 }
 
 export class PgKeyStore extends PgKeyRepository implements KeyStore {
+  // Every request looks its key up, and concurrent requests mostly carry the same few keys: the
+  // lookups that arrive while earlier ones are at the database share one statement.
+  private readonly lookups = new GroupCommit<string, StoredKey | null>({ run: (hashes) => this.findBySecretHashes(hashes), maxInFlight: 2 });
+
   constructor(private readonly db: Db) {
     super(db);
   }
 
-  async findBySecretHash(secretHash: string): Promise<StoredKey | null> {
-    const rows = await this.db.query<KeyRow & { pii_policy: 'redact' | 'reject' }>(FIND_BY_SECRET_HASH, [secretHash]);
-    return rows[0] ? { ...toStoredKey(rows[0]), piiPolicy: rows[0].pii_policy } : null;
+  findBySecretHash(secretHash: string): Promise<StoredKey | null> {
+    return this.lookups.submit(secretHash);
+  }
+
+  private async findBySecretHashes(hashes: readonly string[]): Promise<(StoredKey | null)[]> {
+    const rows = await this.db.query<KeyRow & { secret_hash: string; pii_policy: 'redact' | 'reject' }>(FIND_BY_SECRET_HASHES, [[...new Set(hashes)]]);
+    const byHash = new Map(rows.map((r) => [r.secret_hash, r]));
+    return hashes.map((h) => {
+      const r = byHash.get(h);
+      return r ? { ...toStoredKey(r), piiPolicy: r.pii_policy } : null;
+    });
   }
 
   async touchLastUsed(id: string, now: Date): Promise<void> {

@@ -57,3 +57,37 @@ export async function appendEvent(tx: Queryable, event: OutboxEvent): Promise<{ 
   const rows = await tx.query(`${APPEND} RETURNING 1`, [eventId, event.accountId, event.type, payload, event.createdAt]);
   return { eventId, deliveries: rows.length };
 }
+
+// appendEvent for many events at once (a group of clicks): the same rule per event, one round
+// trip for all. Parameters are parallel arrays: $1 ids, $2 accounts, $3 types, $4 payloads, $5 times.
+const APPEND_MANY = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[]) AS e(id, account_id, type, payload, created_at)
+), targets AS (
+  SELECT e.id AS event_id, w.id AS endpoint_id, e.account_id, e.created_at
+  FROM input e JOIN webhook_endpoints w ON w.account_id = e.account_id AND w.status = 'enabled' AND e.type = ANY (w.events)
+), event AS (
+  INSERT INTO webhook_events (id, account_id, type, payload, created_at)
+  SELECT e.id, e.account_id, e.type, e.payload, e.created_at FROM input e WHERE e.id IN (SELECT event_id FROM targets)
+  RETURNING id
+)
+INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+SELECT gen_random_uuid(), t.event_id, t.endpoint_id, t.account_id, 'pending', t.created_at, t.created_at FROM targets t JOIN event ON event.id = t.event_id
+RETURNING 1`;
+
+/**
+ * appendEvent for several events in one statement, with the same transaction rule: call it with
+ * the transaction that records the facts. Returns how many deliveries were queued in all.
+ */
+export async function appendEvents(tx: Queryable, events: readonly OutboxEvent[]): Promise<{ deliveries: number }> {
+  if (events.length === 0) return { deliveries: 0 };
+  const ids = events.map((e) => e.id ?? newId());
+  const rows = await tx.query(APPEND_MANY, [
+    ids,
+    events.map((e) => e.accountId),
+    events.map((e) => e.type),
+    events.map((e, i) => envelope(ids[i]!, e.type, e.createdAt, e.data)),
+    events.map((e) => e.createdAt.toISOString()),
+  ]);
+  return { deliveries: rows.length };
+}

@@ -1,26 +1,43 @@
 import type { RateLimitStore } from '../../core/ports.js';
 import type { Db } from './db.js';
+import { GroupCommit } from './group-commit.js';
+
+interface Consume {
+  bucket: string;
+  nowMs: number;
+  incrementMs: number;
+  windowMs: number;
+}
 
 export class PgRateLimitStore implements RateLimitStore {
+  // Every request consumes, and the requests of one key all want the same row: one at a time they
+  // would queue on its lock, a commit each. Grouped, the consumes that arrive while a batch is at
+  // the database go in one call of rate_limit_consume (migration 011), which applies them in
+  // arrival order with the same GCRA arithmetic and locks each bucket once, in byte order.
+  private readonly batches = new GroupCommit<Consume, { allowed: boolean; tatMs: number }>({
+    run: (items) => this.consumeAll(items),
+    maxInFlight: 2,
+  });
+
   constructor(private readonly db: Db) {}
 
-  async consume(bucket: string, nowMs: number, incrementMs: number, windowMs: number): Promise<{ allowed: boolean; tatMs: number }> {
-    // ON CONFLICT DO UPDATE locks the row and re-checks the WHERE against the latest committed
-    // value, so concurrent requests from any process serialise on the bucket: one budget.
-    const rows = await this.db.query<{ tat_ms: number }>(
-      `INSERT INTO rate_limits AS r (bucket, tat_ms) VALUES ($1, $2::float8 + $3::float8)
-       ON CONFLICT (bucket) DO UPDATE SET tat_ms = GREATEST(r.tat_ms, $2::float8) + $3::float8
-         WHERE GREATEST(r.tat_ms, $2::float8) + $3::float8 - $2::float8 <= $4::float8
-       RETURNING tat_ms`,
-      [bucket, nowMs, incrementMs, windowMs],
-    );
-    if (rows[0]) return { allowed: true, tatMs: rows[0].tat_ms };
-    const current = await this.db.query<{ tat_ms: number }>('SELECT tat_ms FROM rate_limits WHERE bucket = $1', [bucket]);
-    return { allowed: false, tatMs: current[0]?.tat_ms ?? nowMs };
+  consume(bucket: string, nowMs: number, incrementMs: number, windowMs: number): Promise<{ allowed: boolean; tatMs: number }> {
+    return this.batches.submit({ bucket, nowMs, incrementMs, windowMs });
   }
 
   async peek(bucket: string): Promise<number | null> {
     const rows = await this.db.query<{ tat_ms: number }>('SELECT tat_ms FROM rate_limits WHERE bucket = $1', [bucket]);
     return rows[0]?.tat_ms ?? null;
+  }
+
+  private async consumeAll(items: readonly Consume[]): Promise<{ allowed: boolean; tatMs: number }[]> {
+    const rows = await this.db.query<{ item: number; allowed: boolean; tat: number }>(
+      'SELECT item, allowed, tat FROM rate_limit_consume($1::text[], $2::float8[], $3::float8[], $4::float8[])',
+      [items.map((c) => c.bucket), items.map((c) => c.nowMs), items.map((c) => c.incrementMs), items.map((c) => c.windowMs)],
+    );
+    if (rows.length !== items.length) throw new Error(`rate_limit_consume answered ${rows.length} rows for ${items.length} consumes`);
+    const results: { allowed: boolean; tatMs: number }[] = new Array(items.length);
+    for (const r of rows) results[r.item - 1] = { allowed: r.allowed, tatMs: r.tat };
+    return results;
   }
 }

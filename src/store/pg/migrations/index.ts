@@ -8,6 +8,7 @@ import * as m007 from './007-display-receipts.js';
 import * as m008 from './008-console-sessions.js';
 import * as m009 from './009-learning.js';
 import * as m010 from './010-ranking-models.js';
+import * as m011 from './011-rate-limit-batch.js';
 
 export interface Migration {
   version: number;
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'console-sessions', sql: m008.sql },
   { version: 9, name: 'learning', sql: m009.sql },
   { version: 10, name: 'ranking-models', sql: m010.sql },
+  { version: 11, name: 'rate-limit-batch', sql: m011.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
