@@ -71,6 +71,8 @@ export interface AnalyzedQuery {
   last: string | undefined;
   numbers: string[];
   bigrams: string[];
+  /** The same bigrams as pairs of terms (a term may hold a space: "2 x 4"). */
+  bigramPairs: Array<readonly [string, string]>;
   /** Character trigrams of the current turn's words. */
   trigrams: string[];
   termSet: Set<string>;
@@ -97,28 +99,43 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
   const unique = [...new Set(ordered)];
   const currentOrdered = ordered.filter((t) => current.has(t));
   const bigrams: string[] = [];
-  for (let i = 0; i + 1 < currentOrdered.length; i++) bigrams.push(`${currentOrdered[i]} ${currentOrdered[i + 1]}`);
+  const bigramPairs: Array<readonly [string, string]> = [];
+  for (let i = 0; i + 1 < currentOrdered.length; i++) {
+    bigrams.push(`${currentOrdered[i]} ${currentOrdered[i + 1]}`);
+    bigramPairs.push([currentOrdered[i]!, currentOrdered[i + 1]!]);
+  }
   return {
     terms: unique.map((term) => ({ term, weight: Math.max(0.1, lexicon.idf(term)) * (current.has(term) ? 2 : 1) })),
     first: currentOrdered[0],
     last: currentOrdered.at(-1),
     numbers: unique.filter((t) => /\d/.test(t)),
     bigrams,
+    bigramPairs,
     trigrams: [...trigramsOf(currentWords.flatMap(wordTokens))],
     termSet: new Set(unique),
   };
 }
 
+/**
+ * A product's terms as ranking compares them. Kept for every product of the catalog (the store
+ * warms them all), so they are numbers rather than sets of strings: on the Home Depot catalog
+ * the sets took 262 MB of heap (4.8 KB a product) and millions of objects for the collector to
+ * walk. Each term is an id of the shared vocabulary below; membership is a binary search.
+ */
 export interface ProductTerms {
-  title: string[];
-  titleSet: Set<string>;
-  /** Adjacent title terms, "a b". */
-  titleBigrams: Set<string>;
-  titleTrigrams: Set<string>;
-  all: Set<string>;
+  /** Title terms with repeats, as titleLength counts them. */
+  titleLength: number;
+  /** Distinct title term ids, in the order they first appear (sums over the title follow it). */
+  titleIds: Int32Array;
+  /** Every term (title, brand, category, description, attributes): ids, sorted. */
+  allIds: Int32Array;
+  /** Adjacent title terms as pairKey(a, b), sorted. */
+  titleBigrams: Float64Array;
+  /** Character trigrams of the title's words as trigramKey, sorted. */
+  titleTrigrams: Float64Array;
   /**
    * Terms of the title before its first " in ", " with ", " for ", " - ", "(" or ",". Arrays, not
-   * sets: a handful of terms each, kept for every product of the catalog.
+   * sets: a handful of terms each.
    */
   head: readonly string[];
   /** The last non-numeric term of the head: the product type in "Brand descriptors type in Colour". */
@@ -127,6 +144,78 @@ export interface ProductTerms {
   tail: readonly string[];
   /** First term of the brand, else of the title. */
   brand: string | undefined;
+}
+
+/**
+ * The vocabulary of the products ranked so far: one id and one string instance per term, shared
+ * by every product that has it. It only grows, by the terms a catalog adds that were not there
+ * before. A query term without an id is in no product.
+ */
+const vocabulary = new Map<string, number>();
+const vocabularyTerms: string[] = [];
+
+function termId(term: string): number {
+  let id = vocabulary.get(term);
+  if (id === undefined) {
+    id = vocabularyTerms.length;
+    vocabulary.set(term, id);
+    vocabularyTerms.push(term);
+  }
+  return id;
+}
+
+const knownId = (term: string): number => vocabulary.get(term) ?? -1;
+const shared = (term: string): string => vocabularyTerms[termId(term)]!;
+
+// Keys stay exact doubles: ids below 2^26 (a vocabulary of 67 million terms) and UTF-16 code units.
+const pairKey = (a: number, b: number): number => a * 67_108_864 + b;
+const trigramKey = (t: string): number => t.charCodeAt(0) * 4_294_967_296 + t.charCodeAt(1) * 65_536 + t.charCodeAt(2);
+
+function sortedInts(values: Iterable<number>): Int32Array {
+  return Int32Array.from(new Set(values)).sort();
+}
+
+function sortedKeys(values: Iterable<number>): Float64Array {
+  return Float64Array.from(new Set(values)).sort();
+}
+
+// Two functions rather than one over both array kinds: each stays monomorphic on the hot path.
+function hasInt(sorted: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function hasKey(sorted: Float64Array, x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function titleHas(terms: ProductTerms, id: number): boolean {
+  const ids = terms.titleIds;
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
+  return false;
+}
+
+/** Whether the product has the term anywhere (title, brand, category, description, attributes). */
+export function hasTerm(terms: ProductTerms, term: string): boolean {
+  const id = knownId(term);
+  return id >= 0 && hasInt(terms.allIds, id);
 }
 
 /**
@@ -149,19 +238,30 @@ export function productTerms(p: CatalogProduct): ProductTerms {
 /** The product's words as ranking compares them; boolean attributes count by their key ("waterproof"). */
 function computeProductTerms(p: CatalogProduct): ProductTerms {
   const attributes = Object.entries(p.attributes).map(([k, v]) => (v === true ? k : typeof v === 'boolean' ? '' : `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`));
-  const title = lexicalTerms(p.title);
-  const all = new Set([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' '))]);
-  const titleBigrams = new Set<string>();
-  for (let i = 0; i + 1 < title.length; i++) titleBigrams.add(`${title[i]} ${title[i + 1]}`);
+  const title = lexicalTerms(p.title).map(termId);
+  const allIds = sortedInts([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' ')).map(termId)]);
+  const bigrams: number[] = [];
+  for (let i = 0; i + 1 < title.length; i++) bigrams.push(pairKey(title[i]!, title[i + 1]!));
   const canonical = canonicalText(p.title);
   const cut = HEAD_END.exec(canonical);
   const headTerms = lexicalTerms(cut ? canonical.slice(0, cut.index) : canonical);
-  const head = [...new Set(headTerms)];
+  const head = [...new Set(headTerms)].map(shared);
   const tailCut = TAIL_START.exec(canonical);
-  const tail = tailCut ? [...new Set(lexicalTerms(canonical.slice(tailCut.index)))].filter((t) => !head.includes(t)) : NO_TERMS;
+  const tail = tailCut ? [...new Set(lexicalTerms(canonical.slice(tailCut.index)))].filter((t) => !head.includes(t)).map(shared) : NO_TERMS;
   const headNoun = headTerms.findLast((t) => !/\d/.test(t));
-  const brand = (p.brand ? lexicalTerms(p.brand)[0] : undefined) ?? title[0];
-  return { title, titleSet: new Set(title), titleBigrams, titleTrigrams: trigramsOf(wordTokens(p.title)), all, head, headNoun, tail, brand };
+  const brandTerm = p.brand ? lexicalTerms(p.brand)[0] : undefined;
+  const brand = brandTerm !== undefined ? shared(brandTerm) : title[0] !== undefined ? vocabularyTerms[title[0]] : undefined;
+  return {
+    titleLength: title.length,
+    titleIds: Int32Array.from(new Set(title)),
+    allIds,
+    titleBigrams: sortedKeys(bigrams),
+    titleTrigrams: sortedKeys([...trigramsOf(wordTokens(p.title))].map(trigramKey)),
+    head,
+    headNoun: headNoun === undefined ? undefined : shared(headNoun),
+    tail,
+    brand,
+  };
 }
 
 const NO_TERMS: readonly string[] = Object.freeze([]);
@@ -190,10 +290,16 @@ const firstPass = (x: readonly number[]) => {
   return s;
 };
 
-/** How many of `items` are in `set`. */
-function countIn(items: readonly string[], set: ReadonlySet<string>): number {
+/** How many of `ids` (-1: unknown, in no product) are in `sorted`. */
+function countIds(ids: readonly number[], sorted: Int32Array): number {
   let n = 0;
-  for (let i = 0; i < items.length; i++) if (set.has(items[i]!)) n += 1;
+  for (let i = 0; i < ids.length; i++) if (ids[i]! >= 0 && hasInt(sorted, ids[i]!)) n += 1;
+  return n;
+}
+
+function countKeys(keys: readonly number[], sorted: Float64Array): number {
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) if (keys[i]! >= 0 && hasKey(sorted, keys[i]!)) n += 1;
   return n;
 }
 
@@ -222,9 +328,22 @@ export function computeFeatures(
   // this loop runs for every candidate of every search (measured on 300 Home Depot queries at
   // ~200 candidates: the rank step 2.3 → 2.0 ms).
   const qTerms = query.terms;
+  // Every candidate's terms first: a term enters the vocabulary with the first product that has it.
+  const candidateTerms = new Map<CatalogProduct, ProductTerms>();
+  for (const product of products.values()) candidateTerms.set(product, productTerms(product));
+  // The query in the products' terms: ids and keys, looked up once per search.
+  const qIds = qTerms.map((t) => knownId(t.term));
+  const numberIds = query.numbers.map(knownId);
+  const firstId = query.first === undefined ? -1 : knownId(query.first);
+  const lastId = query.last === undefined ? -1 : knownId(query.last);
+  const bigramKeys = query.bigramPairs.map(([a, b]) => {
+    const ia = knownId(a);
+    const ib = knownId(b);
+    return ia < 0 || ib < 0 ? -1 : pairKey(ia, ib);
+  });
+  const trigramKeys = query.trigrams.map(trigramKey);
   const rows: FeatureRow[] = [];
-  for (const product of products.values()) {
-    const terms = productTerms(product);
+  for (const [product, terms] of candidateTerms) {
     const lex = lexicalById.get(product.productId);
     const den = denseById.get(product.productId);
     // A product only the full text found has no distance from the vector search; its own vector
@@ -238,8 +357,9 @@ export function computeFeatures(
     let tailCovered = 0;
     for (let i = 0; i < qTerms.length; i++) {
       const { term, weight } = qTerms[i]!;
-      if (terms.all.has(term)) covered += weight;
-      if (terms.titleSet.has(term)) {
+      const id = qIds[i]!;
+      if (id >= 0 && hasInt(terms.allIds, id)) covered += weight;
+      if (id >= 0 && titleHas(terms, id)) {
         titleCovered += weight;
         inTitle += 1;
       }
@@ -254,17 +374,17 @@ export function computeFeatures(
     x[FEATURE_INDEX.titleCoverage] = titleCovered / idfSum;
     x[FEATURE_INDEX.titleShare] = qTerms.length ? inTitle / qTerms.length : 0;
     x[FEATURE_INDEX.allInTitle] = qTerms.length > 0 && inTitle === qTerms.length ? 1 : 0;
-    x[FEATURE_INDEX.numbers] = query.numbers.length ? countIn(query.numbers, terms.all) / query.numbers.length : 0.5;
-    x[FEATURE_INDEX.lastInTitle] = query.last !== undefined && terms.titleSet.has(query.last) ? 1 : 0;
-    x[FEATURE_INDEX.firstInTitle] = query.first !== undefined && terms.titleSet.has(query.first) ? 1 : 0;
-    x[FEATURE_INDEX.bigrams] = query.bigrams.length ? countIn(query.bigrams, terms.titleBigrams) / query.bigrams.length : 0;
+    x[FEATURE_INDEX.numbers] = numberIds.length ? countIds(numberIds, terms.allIds) / numberIds.length : 0.5;
+    x[FEATURE_INDEX.lastInTitle] = lastId >= 0 && titleHas(terms, lastId) ? 1 : 0;
+    x[FEATURE_INDEX.firstInTitle] = firstId >= 0 && titleHas(terms, firstId) ? 1 : 0;
+    x[FEATURE_INDEX.bigrams] = bigramKeys.length ? countKeys(bigramKeys, terms.titleBigrams) / bigramKeys.length : 0;
     x[FEATURE_INDEX.lexicalRank] = lex ? 1 / (1 + lex.rank) : 0;
     x[FEATURE_INDEX.denseRank] = den ? 1 / (1 + den.rank) : 0;
     x[FEATURE_INDEX.inLexical] = lex ? 1 : 0;
     x[FEATURE_INDEX.inDense] = den ? 1 : 0;
-    x[FEATURE_INDEX.titleLength] = Math.log(1 + terms.title.length);
+    x[FEATURE_INDEX.titleLength] = Math.log(1 + terms.titleLength);
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
-    x[FEATURE_INDEX.titleTrigrams] = query.trigrams.length ? countIn(query.trigrams, terms.titleTrigrams) / query.trigrams.length : 0;
+    x[FEATURE_INDEX.titleTrigrams] = trigramKeys.length ? countKeys(trigramKeys, terms.titleTrigrams) / trigramKeys.length : 0;
     x[FEATURE_INDEX.headNoun] = terms.headNoun !== undefined && query.termSet.has(terms.headNoun) ? 1 : 0;
     x[FEATURE_INDEX.headCoverage] = headCovered / idfSum;
     x[FEATURE_INDEX.tailOnly] = tailCovered / idfSum;
@@ -290,15 +410,15 @@ function addFeedbackFeatures(rows: FeatureRow[], vectors: Map<string, Float32Arr
     if (v) for (let d = 0; d < dims; d++) centroid[d]! += v[d]!;
   }
   const centroidNorm = Math.sqrt(centroid.reduce((s, v) => s + v * v, 0)) || 1;
-  const titleWeights = new Map<string, number>();
-  for (const r of top) for (const t of r.terms.titleSet) titleWeights.set(t, (titleWeights.get(t) ?? 0) + lexicon.idf(t));
+  const titleWeights = new Map<number, number>();
+  for (const r of top) for (const id of r.terms.titleIds) titleWeights.set(id, (titleWeights.get(id) ?? 0) + lexicon.idf(vocabularyTerms[id]!));
 
   let bestPrf = -1;
   let bestTitle = 1e-9;
   const title = rows.map((r) => {
     let s = 0;
-    for (const t of r.terms.titleSet) s += titleWeights.get(t) ?? 0;
-    s /= Math.sqrt(r.terms.titleSet.size || 1);
+    for (const id of r.terms.titleIds) s += titleWeights.get(id) ?? 0;
+    s /= Math.sqrt(r.terms.titleIds.length || 1);
     bestTitle = Math.max(bestTitle, s);
     return s;
   });

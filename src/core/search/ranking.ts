@@ -1,6 +1,6 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../ports.js';
-import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, type AnalyzedQuery, type FeatureName, type ProductTerms } from './features.js';
+import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, hasTerm, type AnalyzedQuery, type FeatureName, type ProductTerms } from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
@@ -114,7 +114,7 @@ class RankedCandidate implements Candidate {
   }
 
   get matchedTerms(): string[] {
-    this.matched ??= [...new Set(this.wordTerms.filter((q) => q.terms.every((t) => this.terms.all.has(t))).map((q) => q.shown))];
+    this.matched ??= [...new Set(this.wordTerms.filter((q) => q.terms.every((t) => hasTerm(this.terms, t))).map((q) => q.shown))];
     return this.matched;
   }
 }
