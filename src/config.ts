@@ -33,6 +33,7 @@ const envSchema = z.object({
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
+  AISLE_EMBEDDING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   AISLE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   AISLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AISLE_API_KEY: z.string().trim().min(1).optional(),
@@ -87,6 +88,12 @@ export type Config = Readonly<{
     dimensions: number | undefined;
     /** Where built model files are cached (the USE-lite ONNX graph). */
     cacheDir: string;
+    /**
+     * Threads of the local model's runs (use-lite): 0 lets onnxruntime take every core. The
+     * default is 0 for one API process and 1 when several share the machine's cores, each of
+     * which already keeps a core busy.
+     */
+    threads: number;
   }>;
   clickLinks: Readonly<{
     /** Origin (and optional path prefix) click links start with: `{publicBaseUrl}/r/{impression_id}`. */
@@ -157,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=transformers needs AISLE_EMBEDDING_MODEL (a model id or a local folder)');
   }
   const dataDir = resolve(e.AISLE_DATA_DIR);
+  const workers = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -182,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.AISLE_EMBEDDING_API_KEY,
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
       cacheDir: `${dataDir}/models`,
+      threads: e.AISLE_EMBEDDING_THREADS ?? (workers > 1 ? 1 : 0),
     }),
     clickLinks: Object.freeze({
       publicBaseUrl: publicBaseUrl(e),
@@ -208,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     learning: e.AISLE_LEARNING,
     learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,
-    workers: e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism()),
+    workers,
     workersIgnored: e.DATABASE_URL === undefined && (e.AISLE_WORKERS ?? 1) > 1 ? e.AISLE_WORKERS : undefined,
     workerIndex: e.AISLE_WORKER_INDEX,
   });

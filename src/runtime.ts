@@ -29,6 +29,7 @@ export function openEmbedder(config: Config): Promise<Embedder> {
     ...(e.baseUrl === undefined ? {} : { baseUrl: e.baseUrl }),
     ...(e.apiKey === undefined ? {} : { apiKey: e.apiKey }),
     ...(e.dimensions === undefined ? {} : { dimensions: e.dimensions }),
+    threads: e.threads,
   });
 }
 

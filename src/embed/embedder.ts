@@ -25,6 +25,8 @@ export interface EmbedderOptions {
   queryCacheSize?: number;
   /** Provider calls in flight. Default 2 for local models (onnxruntime already uses every core), 4 for openai. */
   concurrency?: number;
+  /** use-lite: onnxruntime threads per run; 0 (default) takes every core. */
+  threads?: number;
   /** Texts per provider call; defaults suit each provider (use-lite 32, openai 256, transformers 32). */
   maxBatchSize?: number;
   /** openai: retry policy (tests shorten it). */
@@ -57,7 +59,7 @@ async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvid
       if (dimensions !== undefined && dimensions !== USE_LITE_DIMENSIONS) {
         throw new Error(`${USE_LITE_MODEL} produces ${USE_LITE_DIMENSIONS}-dimensional vectors, but ${dimensions} are configured`);
       }
-      return createUseLiteProvider({ cacheDir, maxBatchSize });
+      return createUseLiteProvider({ cacheDir, maxBatchSize, ...(options.threads === undefined ? {} : { intraOpThreads: options.threads }) });
     }
     case 'openai': {
       if (model === undefined) throw new Error('The openai embedding provider needs a model name');
