@@ -35,7 +35,9 @@ function verdict(value: number | undefined, target: number, kind: 'max' | 'min')
   if (value === undefined || Number.isNaN(value)) return 'not measured';
   const ok = kind === 'max' ? value <= target : value >= target;
   if (ok) return 'met';
-  return kind === 'max' ? `missed: ${(value / target).toFixed(1)}× the limit` : `missed: ${((value / target) * 100).toFixed(0)} % of the target`;
+  // Two decimals near the limit, where one would print a miss as "1.0×".
+  const times = value / target;
+  return kind === 'max' ? `missed: ${times.toFixed(times < 1.1 ? 2 : 1)}× the limit` : `missed: ${((value / target) * 100).toFixed(0)} % of the target`;
 }
 
 /** bench:load's BENCH_JSON (tools/bench/load.ts). */
