@@ -70,9 +70,8 @@ export interface AnalyzedQuery {
   first: string | undefined;
   last: string | undefined;
   numbers: string[];
-  bigrams: string[];
-  /** The same bigrams as pairs of terms (a term may hold a space: "2 x 4"). */
-  bigramPairs: Array<readonly [string, string]>;
+  /** Adjacent terms of the current turn, as pairs (a term may hold a space: "2 x 4"). */
+  bigrams: Array<readonly [string, string]>;
   /** Character trigrams of the current turn's words. */
   trigrams: string[];
   termSet: Set<string>;
@@ -98,19 +97,14 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
   const ordered = matchWords.flatMap(lexicalTerms);
   const unique = [...new Set(ordered)];
   const currentOrdered = ordered.filter((t) => current.has(t));
-  const bigrams: string[] = [];
-  const bigramPairs: Array<readonly [string, string]> = [];
-  for (let i = 0; i + 1 < currentOrdered.length; i++) {
-    bigrams.push(`${currentOrdered[i]} ${currentOrdered[i + 1]}`);
-    bigramPairs.push([currentOrdered[i]!, currentOrdered[i + 1]!]);
-  }
+  const bigrams: Array<readonly [string, string]> = [];
+  for (let i = 0; i + 1 < currentOrdered.length; i++) bigrams.push([currentOrdered[i]!, currentOrdered[i + 1]!]);
   return {
     terms: unique.map((term) => ({ term, weight: Math.max(0.1, lexicon.idf(term)) * (current.has(term) ? 2 : 1) })),
     first: currentOrdered[0],
     last: currentOrdered.at(-1),
     numbers: unique.filter((t) => /\d/.test(t)),
     bigrams,
-    bigramPairs,
     trigrams: [...trigramsOf(currentWords.flatMap(wordTokens))],
     termSet: new Set(unique),
   };
@@ -336,7 +330,7 @@ export function computeFeatures(
   const numberIds = query.numbers.map(knownId);
   const firstId = query.first === undefined ? -1 : knownId(query.first);
   const lastId = query.last === undefined ? -1 : knownId(query.last);
-  const bigramKeys = query.bigramPairs.map(([a, b]) => {
+  const bigramKeys = query.bigrams.map(([a, b]) => {
     const ia = knownId(a);
     const ib = knownId(b);
     return ia < 0 || ib < 0 ? -1 : pairKey(ia, ib);
