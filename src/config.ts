@@ -90,8 +90,8 @@ export type Config = Readonly<{
     cacheDir: string;
     /**
      * Threads of the local model's runs (use-lite): 0 lets onnxruntime take every core. The
-     * default is 0 for one API process and 1 when several share the machine's cores, each of
-     * which already keeps a core busy.
+     * default is 1 in each API process when several share the machine's cores (each already
+     * keeps a core busy), else 0.
      */
     threads: number;
   }>;
@@ -190,7 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: e.AISLE_EMBEDDING_API_KEY,
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
       cacheDir: `${dataDir}/models`,
-      threads: e.AISLE_EMBEDDING_THREADS ?? (workers > 1 ? 1 : 0),
+      // Tools (ingest, eval) are no API process: their batches take every core.
+      threads: e.AISLE_EMBEDDING_THREADS ?? (e.AISLE_WORKER_INDEX !== undefined && workers > 1 ? 1 : 0),
     }),
     clickLinks: Object.freeze({
       publicBaseUrl: publicBaseUrl(e),
