@@ -30,9 +30,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SESSION_SCOPES: ReadonlySet<string> = new Set(['keys:manage', 'webhooks:manage', 'analytics:read']);
 
 /**
- * Authenticates every route that declares a scope, before the body is parsed: API key → principal,
- * then the shared rate limit, then the route's scope. Order matters: a request that fails auth
- * costs no rate-limit write, and a 403 still spends budget so scopes cannot be probed for free.
+ * Authenticates every route that declares a scope, before the body is parsed: the route's guard,
+ * then API key → principal, then the shared rate limit, then the route's scope. Order matters: a
+ * request that fails its guard or auth costs no rate-limit write, and a 403 for a missing scope
+ * still spends budget so scopes cannot be probed for free.
  *
  * Without an API key, a console session cookie authenticates the console's routes and the /v1
  * routes it uses (keys, webhooks, analytics; never search, events or /mcp), as the key that
@@ -46,6 +47,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const config = request.routeOptions.config;
     const scope = config.scope;
     if (request.is404 || scope === undefined) return;
+    config.guard?.(request);
     const route = request.routeOptions.url ?? '';
     const cookie = request.cookies[SESSION_COOKIE];
     const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);

@@ -13,6 +13,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Console-only: a console session authenticates, an API key does not (docs/console.md). */
     consoleOnly?: boolean;
+    /**
+     * Runs before the key is looked up or charged (the /mcp Origin and Host checks), so a request
+     * refused for where it comes from costs the key nothing.
+     */
+    guard?: (request: FastifyRequest) => void;
   }
   interface FastifyRequest {
     principal: Principal | null;

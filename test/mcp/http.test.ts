@@ -163,6 +163,38 @@ describe('POST /mcp', () => {
     clock.advance(60_000);
   });
 
+  it('refuses JSON-RPC batch arrays with 400 -32600 and runs none of their calls', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'batcher', scopes: ['search', 'analytics:read'], rate_limit_per_minute: 2 });
+    const searchesBefore = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n;
+    const analytics = Array.from({ length: 100 }, (_, i) => ({ ...toolCall('get_analytics', {}), id: i + 1 }));
+    const searches = Array.from({ length: 3 }, (_, i) => ({ ...toolCall('search_products', { query: 'tent' }), id: i + 1 }));
+    for (const batch of [analytics, searches]) {
+      const res = await post(batch, { 'x-api-key': key });
+      const body = await res.text();
+      expect(res.status, body).toBe(400);
+      expect(JSON.parse(body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+    // Nothing in the batches ran, and each POST cost one unit: the third is over the limit of 2.
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n).toBe(searchesBefore);
+    expect((await post(toolCall('get_analytics', {}), { 'x-api-key': key })).status).toBe(429);
+    clock.advance(60_000);
+  });
+
+  it('refuses a request for its Origin or Host before the key is charged', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'guarded', scopes: ['analytics:read'], rate_limit_per_minute: 1 });
+    for (let i = 0; i < 3; i++) {
+      const res = await post(toolCall('get_analytics', {}), { 'x-api-key': key, origin: 'https://evil.example' });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('ratelimit')).toBeNull();
+    }
+    const headers = { 'x-api-key': key, accept: MCP_ACCEPT, 'content-type': 'application/json', host: 'rebound.evil.example' };
+    for (let i = 0; i < 3; i++) expectProblem(await t.app.inject({ method: 'POST', url: '/mcp', headers, payload: toolCall('get_analytics', {}) }), 403, 'host_not_allowed');
+    const allowed = await post(toolCall('get_analytics', {}), { 'x-api-key': key });
+    expect(allowed.status, await allowed.clone().text()).toBe(200);
+    expect(allowed.headers.get('ratelimit')).toBe('"default";r=0;t=60');
+    clock.advance(60_000);
+  });
+
   it('keeps two accounts apart when their clients call concurrently, down to their analytics', async () => {
     const other = await t.core.accounts.create('other account');
     const [a, b] = await Promise.all([connect({ 'x-api-key': t.adminKey }), connect({ 'x-api-key': other.firstKey.key })]);

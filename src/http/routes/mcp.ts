@@ -93,18 +93,29 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
 }
 
 /**
- * CONTRACT §11: MCP over Streamable HTTP, stateless. The auth hook has authenticated the key and
- * charged one rate-limit unit (scope `any`: each tool checks its own scope). Every request gets a
+ * JSON-RPC batch arrays (MCP 2025-03-26; removed from 2025-06-18 on) would run up to a hundred
+ * tool calls for one rate-limit unit: refused as an invalid request, the JSON-RPC way.
+ */
+function refuseBatch(reply: FastifyReply): FastifyReply {
+  const message = 'JSON-RPC batches are not accepted: send one message per POST (MCP removed batching in 2025-06-18).';
+  return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+}
+
+/**
+ * MCP over Streamable HTTP, stateless (docs/mcp.md). The route's guard has checked Origin and Host
+ * before the key was looked up; the auth hook has authenticated the key and charged one
+ * rate-limit unit (scope `any`: each tool checks its own scope). Every request gets a
  * new server and transport bound to its principal, so nothing is shared between callers. Answers
  * are JSON (no SSE: nothing streams), and GET/DELETE get 405 from the not-found handler, which is
  * what the transport specifies for a server without sessions or server-initiated messages.
  */
 export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions }> = async (app, { core, options }) => {
   app.post('/mcp', {
-    config: { scope: 'any' },
+    config: { scope: 'any', guard: (req) => checkOriginAndHost(req, options) },
     schema: { hide: true },
-    onRequest: async (req) => checkOriginAndHost(req, options),
   }, async (req, reply) => {
+    // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
+    if (Array.isArray(req.body)) return refuseBatch(reply);
     const api = createInProcessApi(core, { principal: principalOf(req) });
     const server = buildMcpServer(api, { logger: req.log, requestId: () => String(req.id) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
