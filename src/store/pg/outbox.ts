@@ -29,13 +29,16 @@ INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, n
 SELECT gen_random_uuid(), event.id, targets.id, $2, 'pending', $5, $5 FROM event CROSS JOIN targets`;
 const APPEND = `WITH ${APPEND_CTES} ${APPEND_FINAL}`;
 
+/** `$n` placeholders moved up by `offset` (`$1` → `$(1 + offset)`), whatever their number of digits. */
+export const shiftParams = (sql: string, offset: number): string => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
 /**
  * The append as the tail of a caller's own `WITH …` statement, its parameters numbered from
  * `$first`: `WITH a AS (INSERT …), ${cte} ${final}` with `params` appended to the caller's.
  * One statement is atomic, so the event still commits or rolls back with the caller's writes.
  */
 export function appendEventClause(first: number, event: OutboxEvent): { ctes: string; final: string; params: unknown[] } {
-  const renumber = (sql: string) => sql.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) + first - 1}`);
+  const renumber = (sql: string) => shiftParams(sql, first - 1);
   const eventId = event.id ?? newId();
   return { ctes: renumber(APPEND_CTES), final: renumber(APPEND_FINAL), params: [eventId, event.accountId, event.type, envelope(eventId, event.type, event.createdAt, event.data), event.createdAt] };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { eventData } from '../../../src/core/webhooks/events.js';
-import { appendEvent } from '../../../src/store/pg/outbox.js';
+import { appendEvent, appendEventClause, shiftParams } from '../../../src/store/pg/outbox.js';
 import { PgSearchStore } from '../../../src/store/pg/search-store.js';
 import type { RecordedSearch } from '../../../src/core/ports.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../../helpers/app.js';
@@ -87,6 +87,23 @@ describe('appendEvent (transactional outbox)', () => {
     }
     expect(await eventsOf(a.id)).toBe(0);
     expect(await deliveriesOf(a.id)).toBe(0);
+  });
+});
+
+describe('appendEventClause', () => {
+  it('renumbers placeholders of any number of digits', () => {
+    expect(shiftParams('SELECT $1, $10, $2, $123', 20)).toBe('SELECT $21, $30, $22, $143');
+  });
+
+  it('runs as the tail of a statement with a dozen parameters of its own', async () => {
+    const a = await account();
+    await hook(a.key, ['click']);
+    const own = Array.from({ length: 12 }, (_, i) => i + 1);
+    const clause = appendEventClause(13, { accountId: a.id, type: 'click', data: click(), createdAt: new Date('2026-11-22T10:00:00.000Z') });
+    const mine = `SELECT ${own.map((n) => `$${n}::int`).join(' + ')} AS total`;
+    const rows = await t.db.query<{ total: number }>(`WITH mine AS (${mine}), ${clause.ctes} ${clause.final} RETURNING (SELECT total FROM mine)`, [...own, ...clause.params]);
+    expect(rows.map((r) => r.total)).toEqual([78]);
+    expect(await eventsOf(a.id)).toBe(1);
   });
 });
 
