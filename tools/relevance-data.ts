@@ -136,7 +136,7 @@ export async function trainingQueries(set: LabelledSet): Promise<TrainingQuery[]
   const out: TrainingQuery[] = [];
   for (const q of set.queries) {
     if (!q.text.trim()) continue;
-    const candidates = await retrieveCandidates(set, { matchText: q.text, currentQuery: q.text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+    const candidates = await retrieveCandidates(set, { queryText: q.text, currentQuery: q.text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
     out.push({
       group: `${set.name}:${q.id}`,
       rows: candidates.map((c) => ({ x: c.x, grade: set.grades.get(`${q.id}\t${c.product.externalId ?? c.product.productId}`) ?? null })),
@@ -149,7 +149,7 @@ export async function trainingQueries(set: LabelledSet): Promise<TrainingQuery[]
 export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
   const rows: number[][] = [];
   for (const text of OFF_TOPIC) {
-    const candidates = await retrieveCandidates(set, { matchText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+    const candidates = await retrieveCandidates(set, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
     rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.x));
   }
   return rows;

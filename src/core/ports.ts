@@ -304,6 +304,11 @@ export interface CatalogStore {
   vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]>;
   /** Full text over the canonical search text (measures as canonicalText writes them). */
   textSearch(query: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]>;
+  /**
+   * Products that pass `filter` and have a price, cheapest first (dearest with `descending`), the
+   * first `limit`, and how many pass: a search whose query names only a price ("under $50").
+   */
+  byPrice(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }>;
   /** The relevance calibration fitted for `model` (npm run calibrate), or null. */
   readCalibration(model: string): Promise<RankingModel | null>;
   writeCalibration(model: string, calibration: RankingModel): Promise<void>;

@@ -137,6 +137,45 @@ describe('POST /v1/search', () => {
     expect(row?.query).not.toContain('555-0132');
   });
 
+  it('answers a query that is only a price by the price: cheapest first, each result a real impression', async () => {
+    const priced: number[] = [];
+    for await (const batch of sample.catalog.scanProducts()) for (const p of batch) if (p.priceAmount !== null && p.priceAmount <= 50) priced.push(p.priceAmount);
+    priced.sort((a, b) => a - b);
+    expect(priced.length).toBeGreaterThan(10);
+    const body = await search({ query: 'under $50', limit: 10 });
+    expect(body.metadata).toMatchObject({ ranking_model: 'price-order', total_matches: priced.length });
+    expect(body.results.map((r) => r.price_amount)).toEqual(priced.slice(0, 10));
+    expect(body.results.map((r) => r.relevance_score)).toEqual(Array(10).fill(1));
+    expect(body.results[0]!.relevance_explanation).toContain('≤ $50');
+    expectStatus(await call(t.app, t.adminKey, 'POST', `/v1/clicks/${body.results[0]!.impression_id}`), 201);
+
+    const dearest = await search({ query: 'between $10 and $40', sort: 'price_desc', limit: 5, exclude_product_ids: [body.results[0]!.product_id] });
+    const inRange = priced.filter((p) => p >= 10 && p <= 40).reverse();
+    expect(dearest.metadata.total_matches).toBe(inRange.length);
+    expect(dearest.results.map((r) => r.price_amount)).toEqual(inRange.slice(0, 5));
+  });
+
+  it('answers a price follow-up from the conversation so far', async () => {
+    const first = await search({ query: 'I need trail running shoes', limit: 5 });
+    const second = await search({ query: 'under $100', limit: 5, session_id: first.metadata.session_id });
+    expect(second.metadata.ranking_model).not.toBe('price-order');
+    expect(second.results.length).toBeGreaterThanOrEqual(3);
+    for (const r of second.results) {
+      expect(r.price_amount!, r.title).toBeLessThanOrEqual(100);
+      expect(r.title.toLowerCase(), r.title).toMatch(/trail/);
+    }
+  });
+
+  it('refuses a query that is nothing but personal data, naming the field, and records nothing', async () => {
+    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n;
+    const before = await count();
+    for (const query of ['jane.doe@example.com', '(415) 555-0132', '[EMAIL]']) {
+      const problem = expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search', { query, conversation_context: [{ role: 'user', content: 'tents' }] }), 400, 'validation_failed');
+      expect(problem.errors, query).toEqual([{ path: 'query', message: expect.stringMatching(/nothing/) }]);
+    }
+    expect(await count()).toBe(before);
+  });
+
   const invalid: [Record<string, unknown>, string][] = [
     [{}, 'query'],
     [{ query: '   ' }, 'query'],
@@ -207,14 +246,15 @@ describe('POST /v1/search with stream: true', () => {
 describe('POST /v1/search/batch', () => {
   it('answers each query on its own: one invalid query does not fail the others', async () => {
     const res = await call(t.app, t.adminKey, 'POST', '/v1/search/batch', {
-      queries: [{ query: 'espresso machine', limit: 2 }, { query: 'x', limit: 99 }, { query: 'wireless headphones' }, { query: 'y', stream: true }],
+      queries: [{ query: 'espresso machine', limit: 2 }, { query: 'x', limit: 99 }, { query: 'wireless headphones' }, { query: 'y', stream: true }, { query: 'jane.doe@example.com' }],
     });
     expectStatus(res, 200);
     const { results } = res.json() as { results: { index: number; status: number; body?: Body; error?: { code: string; errors: { path: string }[] } }[] };
-    expect(results.map((r) => [r.index, r.status])).toEqual([[0, 200], [1, 400], [2, 200], [3, 400]]);
+    expect(results.map((r) => [r.index, r.status])).toEqual([[0, 200], [1, 400], [2, 200], [3, 400], [4, 400]]);
     expect(results[1]?.error?.code).toBe('validation_failed');
     expect(results[1]?.error?.errors[0]?.path).toBe('queries.1.limit');
     expect(results[3]?.error?.errors[0]?.path).toBe('queries.3.stream');
+    expect(results[4]?.error?.errors[0]?.path).toBe('queries.4.query');
     expect(results[0]?.body?.request_id).not.toBe(results[2]?.body?.request_id);
     expect(results[0]?.body?.results.length).toBeLessThanOrEqual(2);
   });

@@ -64,7 +64,7 @@ export const COLD_START_DEFAULTS = { requests: 1000, seed: 20_261_124, kinds: ['
 type RetrievalDeps = { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon };
 
 const retrieve = (deps: RetrievalDeps, text: string) =>
-  retrieveCandidates(deps, { matchText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+  retrieveCandidates(deps, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
 
 /** `fn` over `items` with at most `limit` in flight, results in input order (so the fit is deterministic). */
 function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -58,12 +58,14 @@ export interface Turn {
  * Recent user turns shape the query more than older ones or the assistant's words, so only the
  * last two user turns are added, and only when the current query is short enough to lean on
  * them ("waterproof ones under $120" needs "trail running shoes"; a full query stands alone).
+ * `text` is the query and then `added`, the earlier turns' text (empty when none was used).
  */
-export function contextualQuery(query: string, context: readonly Turn[], previousQueries: readonly string[]): { text: string; usedTurn: string | null } {
+export function contextualQuery(query: string, context: readonly Turn[], previousQueries: readonly string[]): { text: string; added: string; usedTurn: string | null } {
   const earlier = context.filter((t) => t.role === 'user' && t.content.trim() !== '' && t.content.trim() !== query).map((t) => t.content.trim());
-  const candidates = earlier.length > 0 ? earlier : previousQueries.filter((q) => q !== query);
+  const candidates = earlier.length > 0 ? earlier : previousQueries.map((q) => q.trim()).filter((q) => q !== '' && q !== query);
   const recent = candidates.slice(-2);
-  if (recent.length === 0 || queryTerms(query).length > 6) return { text: query, usedTurn: null };
+  if (recent.length === 0 || queryTerms(query).length > 6) return { text: query, added: '', usedTurn: null };
   const last = recent.at(-1)!;
-  return { text: `${query} ${recent.reverse().join(' ')}`, usedTurn: last };
+  const added = recent.reverse().join(' ');
+  return { text: `${query} ${added}`, added, usedTurn: last };
 }

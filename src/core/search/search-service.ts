@@ -2,13 +2,15 @@ import type { Clock } from '../clock.js';
 import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import { newId } from '../ids.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
+import type { CatalogProduct } from '../catalog/product.js';
+import { AppError } from '../errors.js';
 import type { CatalogFilter, CatalogStore, Embedder, Principal, SearchStore, SessionState } from '../ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
 import { analyzeQuery, productTerms } from './features.js';
 import { CatalogLexicon, wordTokens } from './lexical.js';
-import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type Turn } from './query-text.js';
+import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from './query-text.js';
 import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from './ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
@@ -112,22 +114,35 @@ export class SearchService {
     };
 
     const price = extractPriceConstraint(query);
-    // Redaction placeholders ([EMAIL]) and the price phrase are not things to match products on.
-    const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
     const currentQuery = forMatching(query);
-    const { text: matchText, usedTurn } = contextualQuery(
-      price ? currentQuery.replace(price.phrase, ' ') : currentQuery,
-      context.map((t) => ({ ...t, content: forMatching(t.content) })),
-      session.queries.map(forMatching),
+    const queryText = price ? currentQuery.replace(price.phrase, ' ') : currentQuery;
+    const { text: matchText, added: contextText, usedTurn } = contextualQuery(
+      queryText,
+      context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) })),
+      session.queries.map((q) => withoutPrice(forMatching(q))),
     );
     const filter = this.catalogFilter(request, price);
-
     const normalizedQuery = normalizeQuery(query);
+    // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
+    // the conversation; a price alone ("under $50") follows the conversation, else the price.
+    if (price === null && toEmbeddingInput(queryText) === '') throw nothingToSearchFor(redactedTypes);
+    if (toEmbeddingInput(matchText) === '') {
+      const browsed = await this.deps.catalog.byPrice(filter, { limit: request.limit, descending: request.sort === 'price_desc' });
+      const ranked = browsed.products.map((product) => ({ c: priceOrderCandidate(product) }));
+      return this.respond(principal, request, options, { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes }, {
+        ranked,
+        totalMatches: browsed.total,
+        rankingModel: PRICE_ORDER,
+        storedModel: PRICE_ORDER,
+        interleavedWith: null,
+      });
+    }
+
     const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: this.model }, candidate: null };
     // Feedback votes and what earlier searches of this query taught are looked up while the
     // retrievals run, not after them.
     const [candidates, voted, learned] = await Promise.all([
-      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { matchText, currentQuery, filter, retrieval, model: active.serving.model }),
+      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { queryText, contextText, currentQuery, filter, retrieval, model: active.serving.model }),
       this.deps.feedback?.demotions(principal.accountId, query),
       retrieval === 'hybrid' ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
     ]);
@@ -155,10 +170,22 @@ export class SearchService {
       ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit).map((c) => ({ c }));
     }
 
+    const servingName = active.serving.model.source;
+    return this.respond(principal, request, options, { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes }, {
+      ranked,
+      totalMatches: qualifying.length,
+      rankingModel: interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName,
+      storedModel: active.serving.id ?? servingName,
+      interleavedWith: interleave ? candidate.id : null,
+    });
+  }
+
+  /** The ranked results as the answer: each an impression, written with the search before the response exists (unless a preview). */
+  private async respond(principal: Principal, request: SearchRequest, options: { preview?: boolean }, about: Asked, outcome: Ranked): Promise<SearchResponse> {
+    const { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes } = about;
+    const { ranked, interleavedWith } = outcome;
     const requestId = newId();
     const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn));
-    const servingName = active.serving.model.source;
-    const rankingModel = interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName;
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     if (options.preview !== true) await this.deps.store.recordSearch({
       requestId,
@@ -168,12 +195,12 @@ export class SearchService {
       query,
       normalizedQuery,
       filters: { ...(request.filters ?? {}), ...(price ? { implied_price: { min: price.minPrice, max: price.maxPrice } } : {}) },
-      totalMatches: qualifying.length,
+      totalMatches: outcome.totalMatches,
       tookMs,
       createdAt: now,
-      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleave ? { team: ranked[i]!.team ?? null } : {}) })),
-      rankingModel: active.serving.id ?? servingName,
-      ...(interleave ? { interleavedWith: candidate.id! } : {}),
+      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}) })),
+      rankingModel: outcome.storedModel,
+      ...(interleavedWith !== null ? { interleavedWith } : {}),
       session: {
         queries: [...session.queries, query].slice(-SESSION_MEMORY.queries),
         shownProductIds: [...session.shownProductIds.filter((id) => !results.some((r) => r.product_id === id)), ...results.map((r) => r.product_id)].slice(-SESSION_MEMORY.shown),
@@ -183,7 +210,7 @@ export class SearchService {
     return {
       request_id: requestId,
       results,
-      metadata: { total_matches: qualifying.length, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: rankingModel },
+      metadata: { total_matches: outcome.totalMatches, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: outcome.rankingModel },
     };
   }
 
@@ -272,8 +299,83 @@ function rescored(candidates: readonly Candidate[], model: RankingModel): Candid
   });
 }
 
+/** What a search was asked, as respond() records it. */
+interface Asked {
+  started: number;
+  now: Date;
+  sessionId: string;
+  session: SessionState;
+  query: string;
+  normalizedQuery: string;
+  price: PriceConstraint | null;
+  usedTurn: string | null;
+  redactedTypes: ReadonlySet<PiiType>;
+}
+
+/** The ranked results and how they were ranked. */
+interface Ranked {
+  ranked: { c: Candidate; team?: Team | null }[];
+  totalMatches: number;
+  /** metadata.ranking_model. */
+  rankingModel: string;
+  /** What the search record names as its model (the learned model's id where one serves). */
+  storedModel: string;
+  /** The candidate model interleaved with the serving one, or null. */
+  interleavedWith: string | null;
+}
+
+/** The ranking of a search with nothing but a price to go on: by price (docs/search.md). */
+const PRICE_ORDER = 'price-order';
+
+/**
+ * A product of a price-only search as a result: no ranking features (nothing was matched, and
+ * global learning leaves such impressions out), relevance 1 because it satisfies everything the
+ * request asks, which is the price.
+ */
+const priceOrderCandidate = (product: CatalogProduct): Candidate => ({ product, x: [], cosine: 0, matchedTerms: [], score: 0, probability: 1, rankScore: 1 });
+
+/** Redaction placeholders ([EMAIL]) are not things to match products on. */
+const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
+
+/** An earlier turn's price phrase is not something to match products on either. */
+const withoutPrice = (text: string) => {
+  const price = extractPriceConstraint(text);
+  return price ? text.replace(price.phrase, ' ') : text;
+};
+
+function nothingToSearchFor(redacted: ReadonlySet<PiiType>): AppError {
+  const message = redacted.size > 0
+    ? `holds nothing but personal data (${[...redacted].join(', ')}), which is removed before searching; send what the person is looking for`
+    : 'holds nothing to search for once redaction placeholders are removed; send what the person is looking for';
+  return new AppError('validation_failed', `The query ${message}.`, { errors: [{ path: 'query', message }] });
+}
+
 /** Words that carry the request: canonical measures, no stop words, no conversational filler ("i need", "looking for"). */
 const requestWords = (text: string) => wordTokens(text).filter((w) => !CONVERSATIONAL_WORDS.has(w));
+
+/**
+ * Bounds on the lexical work of one request. The embedding reads the first 400 characters
+ * (about 64 words), so the full-text query and the ranking features read the query's first
+ * 64 words too; the conversation adds at most 32 distinct words of its own; and at most 16 words
+ * the catalog has not seen get a vocabulary scan for a spelling correction (earlier requests'
+ * corrections are remembered and free). Typed queries are far shorter than any of these.
+ */
+const MAX_QUERY_WORDS = 64;
+const MAX_CONTEXT_WORDS = 32;
+const MAX_CORRECTION_SCANS = 16;
+
+/** The conversation's words that the query does not already have, most recent turn first, the first MAX_CONTEXT_WORDS. */
+function contextWords(text: string, queryWords: readonly string[]): string[] {
+  const seen = new Set(queryWords);
+  const out: string[] = [];
+  for (const w of requestWords(text)) {
+    if (out.length >= MAX_CONTEXT_WORDS) break;
+    if (seen.has(w)) continue;
+    seen.add(w);
+    out.push(w);
+  }
+  return out;
+}
 
 /**
  * Both retrievals with the filter pushed down, fused into scored candidates: the one path shared
@@ -282,15 +384,19 @@ const requestWords = (text: string) => wordTokens(text).filter((w) => !CONVERSAT
  */
 export async function retrieveCandidates(
   deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'> & { lexicon: CatalogLexicon },
-  input: { matchText: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
+  input: { queryText: string; contextText?: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
 ): Promise<Candidate[]> {
+  const contextText = input.contextText ?? '';
+  const matchText = contextText === '' ? input.queryText : `${input.queryText} ${contextText}`;
   // The embedding runs on its own thread (the default model) or remotely: start it first, and
   // correct spelling and send the full-text query while it runs.
-  const embedded = input.retrieval === 'lexical' ? null : deps.embedder.embed([toEmbeddingInput(input.matchText)]);
+  const embedded = input.retrieval === 'lexical' ? null : deps.embedder.embed([toEmbeddingInput(matchText)]);
   embedded?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
   const lexicon = await deps.lexicon.get();
-  const words = lexicon.correct(requestWords(input.matchText)).words;
-  const current = lexicon.correct(requestWords(input.currentQuery)).words;
+  const budget = { scans: MAX_CORRECTION_SCANS };
+  const queryWords = requestWords(input.queryText).slice(0, MAX_QUERY_WORDS);
+  const words = [...lexicon.correct(queryWords, budget).words, ...lexicon.correct(contextWords(contextText, queryWords), budget).words];
+  const current = lexicon.correct(requestWords(input.currentQuery).slice(0, MAX_QUERY_WORDS), budget).words;
   let queryVector: Float32Array | null = null;
   const dense = async () => {
     const [vector] = await embedded!;

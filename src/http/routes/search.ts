@@ -93,10 +93,17 @@ async function runOne(core: Core, principal: Principal, query: unknown, index: n
   if (parsed.data.stream) {
     throw new AppError('validation_failed', 'stream is not allowed in a batch', { errors: [{ path: `queries.${index}.stream`, message: 'not allowed in a batch' }] });
   }
-  return core.search().search(principal, parsed.data);
+  try {
+    return await core.search().search(principal, parsed.data);
+  } catch (err) {
+    // A field the core names (a query of nothing but personal data) is a field of this query of the batch.
+    if (!(err instanceof AppError) || err.errors === undefined) throw err;
+    const errors = err.errors.map((e) => ({ ...e, path: `queries.${index}.${e.path}` }));
+    throw new AppError(err.code, err.detail, { errors, extensions: err.extensions, headers: err.headers, ...(err.cause === undefined ? {} : { cause: err.cause }) });
+  }
 }
 
-/** The auth hook charged one unit; a batch of n costs n (CONTRACT §9). */
+/** The auth hook charged one unit; a batch of n costs n (docs/api.md, "Rate limits"). */
 async function chargeExtraQueries(core: Core, principal: Principal, extra: number, onDecision: (d: RateLimitDecision) => void) {
   if (extra <= 0) return;
   const decision = await core.rateLimiter.consume(principal, extra);

@@ -102,6 +102,17 @@ describe('Lexicon', () => {
     expect(lexicon.correct(['garden', 'hose', 'in0p5', 'kti']).corrections).toEqual([]);
   });
 
+  it('spends at most the request\'s budget of vocabulary scans; remembered corrections cost none', () => {
+    const fresh = Lexicon.build(['Cordless drill', 'Cordless drill kit', 'Garden hose', 'Garden hose reel', 'Screwdriver set', 'Screwdriver bits']);
+    const budget = { scans: 2 };
+    expect(fresh.correct(['cordles', 'drll', 'gardne', 'drill'], budget).words).toEqual(['cordless', 'drill', 'gardne', 'drill']);
+    expect(budget.scans).toBe(0);
+    // Known words, short words and numbers never needed a scan; corrections already made are remembered.
+    expect(fresh.correct(['cordles', 'drll', 'hose', 'kit', '12'], { scans: 0 }).words).toEqual(['cordless', 'drill', 'hose', 'kit', '12']);
+    // A word left as typed for want of budget was not remembered as uncorrectable.
+    expect(fresh.correct(['gardne'], { scans: 1 }).words).toEqual(['garden']);
+  });
+
   it('weighs rare terms more than common ones', () => {
     expect(lexicon.idf('shovelhead')).toBeGreaterThan(lexicon.idf('drill'));
     expect(lexicon.size).toBe(12);

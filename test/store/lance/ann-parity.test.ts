@@ -130,7 +130,7 @@ describe('ANN index path against exact search (20,000 products)', () => {
   it('ranks the same top ten as exact search', async () => {
     const lexicons = [new CatalogLexicon(indexed), new CatalogLexicon(exact)];
     const topTen = async (catalog: LanceCatalogStore, lexicon: CatalogLexicon, text: string) => {
-      const candidates = await retrieveCandidates({ catalog, embedder, lexicon }, { matchText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
+      const candidates = await retrieveCandidates({ catalog, embedder, lexicon }, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
       return candidates.sort((a, b) => b.rankScore - a.rankScore).slice(0, 10).map((c) => c.product.productId);
     };
     let shared = 0;

@@ -78,6 +78,27 @@ describe('LanceCatalogStore', () => {
     expect(text).toHaveLength(11);
   });
 
+  it('lists the products that pass a filter by price, over every row, and counts them', async () => {
+    const store = await open();
+    // Prices out of row order, every seventh missing, many tied (50 distinct prices over 300 rows).
+    const data = rows(0, 300).map((r, i) => ({ ...r, product: { ...r.product, priceAmount: i % 7 === 0 ? null : 500 - (i % 50) * 10 } }));
+    await importRows(store, data);
+    const priced = data.map((r) => r.product).filter((p) => p.priceAmount !== null);
+    const expected = (filter: (p: (typeof priced)[number]) => boolean, descending: boolean) =>
+      priced.filter(filter).map((p, k) => ({ p, k })).sort((a, b) => (descending ? b.p.priceAmount! - a.p.priceAmount! : a.p.priceAmount! - b.p.priceAmount!) || a.k - b.k).map(({ p }) => p.productId);
+
+    const cheapest = await store.byPrice({}, { limit: 7, descending: false });
+    expect(cheapest.total).toBe(priced.length);
+    expect(cheapest.products.map((p) => p.productId)).toEqual(expected(() => true, false).slice(0, 7));
+
+    const filter = { maxPrice: 300, merchant: 'even shop', excludeProductIds: [cheapest.products[0]!.productId] };
+    const dearest = await store.byPrice(filter, { limit: 10, descending: true });
+    const passes = (p: (typeof priced)[number]) => p.priceAmount! <= 300 && p.merchant === 'Even Shop' && p.productId !== cheapest.products[0]!.productId;
+    expect(dearest.total).toBe(priced.filter(passes).length);
+    expect(dearest.products.map((p) => p.productId)).toEqual(expected(passes, true).slice(0, 10));
+    expect(await store.byPrice({ minPrice: 10_000 }, { limit: 3, descending: false })).toEqual({ products: [], total: 0 });
+  });
+
   it('upserts by product id and replaces on request', async () => {
     const store = await open();
     await importRows(store, rows(0, 100));
