@@ -53,6 +53,8 @@ const envSchema = z.object({
   AISLE_REQUEST_LOG: booleanFlag.default(true),
   AISLE_REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   AISLE_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  AISLE_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+  AISLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   AISLE_LEARNING: booleanFlag.default(true),
   AISLE_LEARNING_INTERVAL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
   AISLE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
@@ -127,7 +129,14 @@ export type Config = Readonly<{
     enabled: boolean;
     /** The longest an entry waits in memory: what a crash can lose. */
     flushMs: number;
-    retentionDays: number;
+  }>;
+  /** How long rows that are not the ledger are kept; one process of a deployment prunes them. */
+  retention: Readonly<{
+    /** A session lives this long after its last use: searches load it within, retention deletes it after. */
+    sessionTtlMs: number;
+    /** Finished webhook deliveries, their attempts and their events. */
+    webhookHistoryDays: number;
+    requestLogDays: number;
   }>;
   /** Ranking learns from this deployment's clicks, conversions and votes (docs/relevance.md). */
   learning: boolean;
@@ -214,7 +223,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestLog: Object.freeze({
       enabled: e.AISLE_REQUEST_LOG,
       flushMs: e.AISLE_REQUEST_LOG_FLUSH_MS,
-      retentionDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
+    }),
+    retention: Object.freeze({
+      sessionTtlMs: e.AISLE_SESSION_TTL_HOURS * 3_600_000,
+      webhookHistoryDays: e.AISLE_WEBHOOK_RETENTION_DAYS,
+      requestLogDays: e.AISLE_REQUEST_LOG_RETENTION_DAYS,
     }),
     learning: e.AISLE_LEARNING,
     learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,

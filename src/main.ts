@@ -4,12 +4,11 @@ import { startCatalogRefresh } from './catalog-refresh.js';
 import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
+import { RETENTION_INTERVAL_MS } from './core/retention/retention.js';
 import { createLogger } from './logger.js';
 import { runPrimary } from './cluster.js';
 import { createdKeyLine, isStartupRefusal, openRuntime, prepareDeployment } from './runtime.js';
 import { createDeliveryWorker } from './worker/create.js';
-
-const REQUEST_LOG_PRUNE_INTERVAL_MS = 3_600_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
     return;
   }
   // In a cluster, process 0 runs what must run once per deployment: webhook delivery, learning,
-  // request-log pruning. The others only serve.
+  // retention (pruning sessions, webhook history, the request log). The others only serve.
   const inCluster = config.workerIndex !== undefined;
   const leader = !inCluster || config.workerIndex === 0;
   const runtime = await openRuntime(config, logger);
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
     // Closing the app flushes the request log's queue.
     await app.close();
     await refresh.stop();
-    await core.requestLogRetention.stop();
+    await core.retention.stop();
     await core.ranking?.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
@@ -65,10 +64,10 @@ async function main(): Promise<void> {
   // is logged and retried by that page view.
   consoleAssets().catch((err: unknown) => logger.error({ err }, 'bundling the console failed'));
   delivery?.worker.start();
-  // Pruning and learning run in one process of a cluster. Separate servers on one database may
+  // Retention and learning run in one process of a cluster. Separate servers on one database may
   // each run them: the prunes are idempotent and batched, and the database refuses a second
   // proposal or decision on the same candidate model.
-  if (leader) core.requestLogRetention.start(REQUEST_LOG_PRUNE_INTERVAL_MS);
+  if (leader) core.retention.start(RETENTION_INTERVAL_MS);
   if (leader) core.ranking?.start(config.learningIntervalMs);
   logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, processes: inCluster ? config.workers : 1, worker: config.workerIndex }, 'Aisle is listening');
   // In a cluster the primary announces the address once, for all processes.

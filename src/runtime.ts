@@ -145,7 +145,8 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       embedder,
       rankingModel,
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
-      requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs, retentionDays: config.requestLog.retentionDays },
+      requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs },
+      retention: config.retention,
       learning: config.learning,
       // The learner's fit takes a worker thread, not time between this process's searches.
       rankingLearning: { fit: fitInThread },

@@ -22,10 +22,21 @@ describe('loadConfig: click links', () => {
 });
 
 describe('loadConfig: request log', () => {
-  it('is on with a 1 s flush and 400 days of retention by default; each is configurable', () => {
-    expect(loadConfig({}).requestLog).toEqual({ enabled: true, flushMs: 1000, retentionDays: 400 });
-    expect(loadConfig({ AISLE_REQUEST_LOG: 'false', AISLE_REQUEST_LOG_FLUSH_MS: '250', AISLE_REQUEST_LOG_RETENTION_DAYS: '30' }).requestLog).toEqual({ enabled: false, flushMs: 250, retentionDays: 30 });
-    expect(() => loadConfig({ AISLE_REQUEST_LOG_RETENTION_DAYS: '0' })).toThrow(ConfigError);
+  it('is on with a 1 s flush by default; each is configurable', () => {
+    expect(loadConfig({}).requestLog).toEqual({ enabled: true, flushMs: 1000 });
+    expect(loadConfig({ AISLE_REQUEST_LOG: 'false', AISLE_REQUEST_LOG_FLUSH_MS: '250' }).requestLog).toEqual({ enabled: false, flushMs: 250 });
+  });
+});
+
+describe('loadConfig: retention', () => {
+  it('keeps sessions 24 h after last use, webhook history 30 days and the request log 400 days by default', () => {
+    expect(loadConfig({}).retention).toEqual({ sessionTtlMs: 86_400_000, webhookHistoryDays: 30, requestLogDays: 400 });
+  });
+
+  it('reads each window from its variable and refuses a window under one unit', () => {
+    const env = { AISLE_SESSION_TTL_HOURS: '2', AISLE_WEBHOOK_RETENTION_DAYS: '7', AISLE_REQUEST_LOG_RETENTION_DAYS: '30' };
+    expect(loadConfig(env).retention).toEqual({ sessionTtlMs: 7_200_000, webhookHistoryDays: 7, requestLogDays: 30 });
+    for (const name of Object.keys(env)) expect(() => loadConfig({ [name]: '0' }), name).toThrow(name);
   });
 });
 

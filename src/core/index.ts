@@ -1,7 +1,7 @@
 import { AccountService } from './accounts/account-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { ImageOrigins } from './catalog/image-origins.js';
-import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, RequestLogRetention, type RequestLogOptions } from './analytics/request-log.js';
+import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, type RequestLogOptions } from './analytics/request-log.js';
 import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
@@ -20,6 +20,7 @@ import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
 import { FALLBACK_MODEL, type RankingModel } from './search/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { DEFAULT_RETENTION, Retention, type RetentionWindows } from './retention/retention.js';
 import type { HostResolver } from './webhooks/url-guard.js';
 import { WebhookService } from './webhooks/webhook-service.js';
 
@@ -50,12 +51,14 @@ export interface CoreDeps {
    * learner's options (ranking-learner.ts).
    */
   rankingLearning?: { refreshMs?: number; interleaveShare?: number; options?: Partial<LearnerOptions>; fit?: typeof fitFromLog };
-  /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued) and retention (default 400 days). */
-  requestLog?: Partial<RequestLogOptions> & { retentionDays?: number };
+  /** The request log's batching (defaults: on, 1 s, 500 per batch, 20,000 queued). */
+  requestLog?: Partial<RequestLogOptions>;
+  /**
+   * How long sessions, webhook history and the request log are kept (DEFAULT_RETENTION: 24 h after
+   * a session's last use, 30 days, 400 days). The session TTL is also what searches load within.
+   */
+  retention?: Partial<RetentionWindows> & { batchSize?: number };
 }
-
-/** Long enough that GET /usage's longest range (366 days) is always complete. */
-export const DEFAULT_REQUEST_LOG_RETENTION_DAYS = 400;
 
 const noResolver: HostResolver = {
   resolve: () => Promise.reject(new Error('no resolver configured')),
@@ -81,8 +84,8 @@ export interface Core {
   analytics: AnalyticsService;
   /** Authenticated requests, batched (the HTTP adapter records, the server's close flushes). */
   requestLog: RequestLog;
-  /** Prunes request-log entries past retention; main.ts starts it, tests call prune(). */
-  requestLogRetention: RequestLogRetention;
+  /** Prunes sessions, webhook history and the request log past their windows; main.ts starts it, tests call prune(). */
+  retention: Retention;
   /** Global learning (status, runs, rollback); null without a catalog or with learning off. */
   ranking: RankingLearner | null;
   /** Throws 503 unavailable when the server was started without a catalog. */
@@ -95,6 +98,8 @@ export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
   const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: 'http://127.0.0.1:8787', secrets: [generateClickSecret()] });
   const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
+  const { batchSize, ...windows } = deps.retention ?? {};
+  const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
   const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
   const models = learning
     ? new RankingModels({ store: stores.rankingModels, scope: deps.embedder!.model, base: deps.rankingModel ?? FALLBACK_MODEL, logger, refreshMs: deps.rankingLearning?.refreshMs ?? 10_000 })
@@ -116,6 +121,7 @@ export function createCore(deps: CoreDeps): Core {
           embedder: deps.embedder,
           store: stores.searches,
           clock,
+          sessionTtlMs: retentionWindows.sessionTtlMs,
           clickLinks,
           feedback,
           ...(deps.rankingModel ? { model: deps.rankingModel } : {}),
@@ -126,8 +132,7 @@ export function createCore(deps: CoreDeps): Core {
       : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
   const imageOrigins = new ImageOrigins(deps.catalog);
-  const { retentionDays, ...logOptions } = deps.requestLog ?? {};
-  const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...logOptions } });
+  const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...deps.requestLog } });
   const auth = new Authenticator({ store: stores.keys, clock, logger });
   return {
     clock,
@@ -150,7 +155,7 @@ export function createCore(deps: CoreDeps): Core {
     clickLinks,
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     requestLog,
-    requestLogRetention: new RequestLogRetention({ store: stores.requestLog, clock, logger, retentionDays: retentionDays ?? DEFAULT_REQUEST_LOG_RETENTION_DAYS }),
+    retention: new Retention({ stores, clock, logger, windows: retentionWindows, ...(batchSize === undefined ? {} : { batchSize }) }),
     ranking,
     search: () => {
       if (!search) throw new AppError('unavailable', 'search is not configured on this server');

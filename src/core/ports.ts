@@ -355,6 +355,8 @@ export interface SearchStore {
   loadSession(accountId: string, sessionId: string, now: Date, ttlMs: number): Promise<SessionState | null>;
   /** The search, its impressions, the session update and the `search` webhook event, in one transaction. */
   recordSearch(search: RecordedSearch): Promise<void>;
+  /** Deletes up to `limit` sessions last used before `unusedSince`; returns how many. Impressions keep their session id. */
+  pruneSessions(unusedSince: Date, limit: number): Promise<number>;
 }
 
 /** An impression as clicks see it, with the click of the asked-for kind it already has. */
@@ -532,6 +534,14 @@ export interface WebhookStore extends WebhookRepository {
   requeueDelivery(accountId: string, endpointId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Writes an event and one delivery of it to this endpoint only (test events). */
   enqueueForEndpoint(endpoint: WebhookEndpoint, event: { id: string; type: EventType; payload: string; createdAt: Date }): Promise<WebhookDelivery>;
+  /**
+   * Deletes up to `limit` deliveries (with their attempts) that are finished and last tried before
+   * `before`, or parked on a disabled endpoint and created before it; never a delivery that is
+   * due or leased. Returns how many.
+   */
+  pruneDeliveries(before: Date, limit: number): Promise<number>;
+  /** Deletes up to `limit` events created before `before` that have no delivery left; returns how many. */
+  pruneEvents(before: Date, limit: number): Promise<number>;
 }
 
 /** A delivery a worker holds under lease, with everything needed to send it. */

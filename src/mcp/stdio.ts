@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Logger } from '../core/ports.js';
+import { RETENTION_INTERVAL_MS } from '../core/retention/retention.js';
 import { createLogger } from '../logger.js';
 import { isStartupRefusal, openRuntime } from '../runtime.js';
 import { createDeliveryWorker } from '../worker/create.js';
@@ -35,10 +36,14 @@ async function openBackend(config: Config, apiKey: string, logger: Logger): Prom
   }
   const delivery = config.webhooks.inProcessWorker ? createDeliveryWorker(config, runtime.db, logger) : null;
   delivery?.worker.start();
+  // On the embedded database this process is the only one on the data directory, so it prunes
+  // what its searches and events add; beside a server on PostgreSQL a second pruner is harmless.
+  runtime.core.retention.start(RETENTION_INTERVAL_MS);
   logger.info({ database: runtime.db.kind, dataDir: config.dataDir }, 'MCP server running the core in-process');
   return {
     api: createInProcessApi(runtime.core, { apiKey }),
     close: async () => {
+      await runtime.core.retention.stop();
       await delivery?.close();
       await runtime.close();
     },

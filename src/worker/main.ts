@@ -7,6 +7,8 @@ import { createDeliveryWorker } from './create.js';
 /**
  * `npm run worker`: webhook delivery only, any number of processes beside the API. With the
  * embedded database (no DATABASE_URL) it can run only when no server holds the data directory.
+ * It does not prune webhook history: one API process per deployment runs retention for every
+ * table (docs/deployment.md, "Retention"), and any number of workers would only repeat it.
  */
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -68,6 +68,8 @@ export interface TestAppOptions {
   rankingLearning?: CoreDeps['rankingLearning'];
   /** The catalog's own ranking model (what serves before anything is learned). */
   rankingModel?: CoreDeps['rankingModel'];
+  /** Retention windows (sessions, webhook history, request log) and batch size. */
+  retention?: CoreDeps['retention'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -85,6 +87,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.affiliate ? { affiliate: options.affiliate } : {}),
     ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
     ...(options.rankingModel ? { rankingModel: options.rankingModel } : {}),
+    ...(options.retention ? { retention: options.retention } : {}),
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
   });
   let adminKey = options.shared?.adminKey;

@@ -17,6 +17,7 @@ import type { ActiveModels } from '../learning/ranking-learner.js';
 
 export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
 
+/** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 /**
  * How many products each retrieval contributes before fusion: 100 each ranked better than any
@@ -37,6 +38,8 @@ export interface SearchServiceDeps {
   embedder: Embedder;
   store: SearchStore;
   clock: Clock;
+  /** A session is loaded while used within this (default SESSION_TTL_MS); retention deletes it after. */
+  sessionTtlMs?: number;
   /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
   model?: RankingModel;
   /**
@@ -107,7 +110,7 @@ export class SearchService {
     const context: Turn[] = (request.conversation_context ?? []).map((t, i) => ({ role: t.role, content: clean(t.content, `conversation_context.${i}.content`) }));
 
     const sessionId = request.session_id ?? newId();
-    const session: SessionState = (request.session_id && options.preview !== true ? await this.deps.store.loadSession(principal.accountId, sessionId, now, SESSION_TTL_MS) : null) ?? {
+    const session: SessionState = (request.session_id && options.preview !== true ? await this.deps.store.loadSession(principal.accountId, sessionId, now, this.deps.sessionTtlMs ?? SESSION_TTL_MS) : null) ?? {
       queries: [],
       shownProductIds: [],
       clickedProductIds: [],

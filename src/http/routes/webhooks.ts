@@ -62,7 +62,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
 
   app.get('/webhooks/:webhook_id/deliveries', {
     config: { scope },
-    schema: { tags, summary: "A webhook's deliveries, newest first", params: WebhookIdParamsSchema, querystring: ListDeliveriesQuerySchema, response: { 200: DeliveryPageSchema, ...errorResponses(400, 404) } },
+    schema: { tags, summary: "A webhook's deliveries, newest first; finished ones are deleted 30 days after their last attempt (AISLE_WEBHOOK_RETENTION_DAYS)", params: WebhookIdParamsSchema, querystring: ListDeliveriesQuerySchema, response: { 200: DeliveryPageSchema, ...errorResponses(400, 404) } },
   }, (req) => webhooks.listDeliveries(principalOf(req), req.params.webhook_id, req.query));
 
   app.post('/webhooks/:webhook_id/deliveries/:delivery_id/retry', {

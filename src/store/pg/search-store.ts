@@ -66,4 +66,14 @@ export class PgSearchStore implements SearchStore {
     );
   }
 
+  async pruneSessions(unusedSince: Date, limit: number): Promise<number> {
+    // By physical row id: a session a search rewrites meanwhile has a new one and is left alone.
+    const rows = await this.db.query<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM search_sessions WHERE ctid = ANY (ARRAY(SELECT ctid FROM search_sessions WHERE last_used_at < $1 LIMIT $2)) RETURNING 1
+       ) SELECT count(*)::int AS n FROM gone`,
+      [unusedSince, limit],
+    );
+    return rows[0]?.n ?? 0;
+  }
 }

@@ -183,6 +183,34 @@ SELECT (SELECT count(*)::int FROM moved) AS n,
   EXISTS (SELECT 1 FROM health WHERE status = 'disabled')
     OR EXISTS (SELECT 1 FROM webhook_endpoints w JOIN moved ON w.id = moved.endpoint_id WHERE w.status = 'disabled') AS disabled`;
 
+// Finished deliveries whose last attempt is older than the cutoff, and the parked deliveries of
+// disabled endpoints created before it; never one pending on an enabled endpoint or under lease.
+// Rows go by physical row id: one a worker or a manual retry updates meanwhile has a new one and
+// is left alone. Attempts go with their delivery (ON DELETE CASCADE). $1 cutoff, $2 batch size;
+// each part takes at most $2, so a batch short of $2 means both are exhausted.
+const PRUNE_DELIVERIES = `
+WITH gone AS (
+  DELETE FROM webhook_deliveries WHERE ctid = ANY (ARRAY(
+    (SELECT ctid FROM webhook_deliveries
+      WHERE status IN ('succeeded', 'failed') AND created_at < $1 AND COALESCE(last_attempt_at, created_at) < $1 LIMIT $2)
+    UNION ALL
+    (SELECT d.ctid FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.status = 'disabled'
+      WHERE d.status = 'pending' AND d.next_attempt_at IS NULL AND d.created_at < $1 LIMIT $2)
+  )) RETURNING 1
+) SELECT count(*)::int AS n FROM gone`;
+
+// Events older than the cutoff with no delivery left (pruned, or their endpoint deleted). Nothing
+// adds a delivery to an existing event, so the cascade to deliveries never finds one. The check is
+// a scalar subquery, one index probe per old event, on purpose: as NOT EXISTS the planner may hash
+// every delivery in the table to find a batch of orphans (docs/deployment.md, "Retention").
+const PRUNE_EVENTS = `
+WITH gone AS (
+  DELETE FROM webhook_events WHERE ctid = ANY (ARRAY(
+    SELECT e.ctid FROM webhook_events e
+    WHERE e.created_at < $1 AND (SELECT d.id FROM webhook_deliveries d WHERE d.event_id = e.id LIMIT 1) IS NULL LIMIT $2
+  )) RETURNING 1
+) SELECT count(*)::int AS n FROM gone`;
+
 export class PgWebhookStore extends PgWebhookRepository implements WebhookStore, DeliveryQueue {
   constructor(private readonly db: Db) {
     super(db);
@@ -246,6 +274,21 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     const delivery = await this.findDelivery(endpoint.accountId, endpoint.id, deliveryId);
     if (delivery === null) throw new Error('test delivery vanished after insert');
     return delivery;
+  }
+
+  async pruneDeliveries(before: Date, limit: number): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(PRUNE_DELIVERIES, [before, limit]);
+    return rows[0]?.n ?? 0;
+  }
+
+  async pruneEvents(before: Date, limit: number): Promise<number> {
+    // The planner cannot know how many old events are orphans, so it costs the statement as a scan
+    // of all of them: past jit_above_cost, and JIT compiling would cost far more than the work.
+    const rows = await this.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL jit = off');
+      return tx.query<{ n: number }>(PRUNE_EVENTS, [before, limit]);
+    });
+    return rows[0]?.n ?? 0;
   }
 
   async claim(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LATENCY_ERROR_BOUND, recordedLatency } from '../../../src/core/analytics/latency.js';
-import { RequestLog, RequestLogRetention, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
-import type { RequestLogEntry, RequestLogStore } from '../../../src/core/ports.js';
+import { RequestLog, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
+import type { RequestLogStore } from '../../../src/core/ports.js';
 import { createLogger } from '../../../src/logger.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { call, createKey, createTestApp, LogCapture, ManualClock } from '../../helpers/app.js';
@@ -9,7 +9,6 @@ import { createTestDb, type TestDb } from '../../helpers/db.js';
 
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 const KEY = '22222222-2222-4222-8222-222222222222';
-const DAY = 86_400_000;
 
 let testDb: TestDb;
 let store: PgRequestLogStore;
@@ -93,29 +92,6 @@ describe('RequestLog', () => {
     const log = makeLog({ enabled: false });
     log.record(entry());
     await log.flush();
-    expect(await count()).toBe(0);
-  });
-});
-
-describe('RequestLogRetention', () => {
-  it('deletes entries older than the retention period in batches, and keeps younger ones', async () => {
-    const now = clock.now().getTime();
-    const rows: RequestLogEntry[] = [];
-    for (let i = 0; i < 25; i++) rows.push({ ...entry(i), createdAt: new Date(now - 31 * DAY - i * 1000) });
-    for (let i = 0; i < 4; i++) rows.push({ ...entry(i), createdAt: new Date(now - 29 * DAY) });
-    await store.insertMany(rows);
-    const retention = new RequestLogRetention({ store, clock, logger, retentionDays: 30, batchSize: 10 });
-    expect(await retention.prune()).toBe(25);
-    expect(await count()).toBe(4);
-    expect(await retention.prune()).toBe(0);
-  });
-
-  it('prunes in the background once started', async () => {
-    await store.insertMany([{ ...entry(), createdAt: new Date(clock.now().getTime() - 2 * DAY) }]);
-    const retention = new RequestLogRetention({ store, clock, logger, retentionDays: 1 });
-    retention.start(10);
-    for (let i = 0; i < 50 && (await count()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    await retention.stop();
     expect(await count()).toBe(0);
   });
 });

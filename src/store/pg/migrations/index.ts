@@ -9,6 +9,7 @@ import * as m008 from './008-console-sessions.js';
 import * as m009 from './009-learning.js';
 import * as m010 from './010-ranking-models.js';
 import * as m011 from './011-rate-limit-batch.js';
+import * as m012 from './012-retention.js';
 
 export interface Migration {
   version: number;
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'learning', sql: m009.sql },
   { version: 10, name: 'ranking-models', sql: m010.sql },
   { version: 11, name: 'rate-limit-batch', sql: m011.sql },
+  { version: 12, name: 'retention', sql: m012.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
