@@ -11,6 +11,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import { buildApp } from '../../src/http/app.js';
+import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb, type Db, type DbTarget } from '../../src/store/pg/index.js';
 
@@ -18,6 +19,8 @@ export interface BenchServer {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234 */
   url: string;
   app: FastifyInstance;
+  /** Every route the app registered (src/http/route-table.ts), for benches that must cover them all. */
+  routes: readonly RouteEntry[];
   core: Core;
   db: Db;
   dbKind: Db['kind'];
@@ -80,13 +83,13 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       ...(options.learning === false ? { learning: false } : {}),
       ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
     });
-    const { app } = await buildApp({ core, logger });
+    const { app, routes } = await buildApp({ core, logger });
     undo.push(() => app.close());
     await app.listen({ host: '127.0.0.1', port: 0 });
 
     const address = app.server.address();
     if (address === null || typeof address === 'string') throw new Error(`unexpected listen address: ${String(address)}`);
-    return { url: `http://127.0.0.1:${address.port}`, app, core, db, dbKind: db.kind, close: unwind };
+    return { url: `http://127.0.0.1:${address.port}`, app, routes, core, db, dbKind: db.kind, close: unwind };
   } catch (err) {
     await unwind();
     throw err;

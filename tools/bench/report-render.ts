@@ -79,6 +79,7 @@ function targets(runs: BenchRun[]): string {
   const hdRun = evalOf('homedepot');
   const cf = cfRun?.systems?.['Aisle rerank']?.ndcg;
   const hd = hdRun?.systems?.['Aisle rerank']?.ndcg;
+  const worst = find(runs, 'worst') as { largest_ratio?: { row: string; ratio: number } | null; largest_search_ratio?: { row: string; ratio: number } | null; longest_block?: { row: string; ms: number } | null } | undefined;
   const rssPeak = Math.max(load?.rss_peak_mb?.search?.per_process ?? 0, load?.rss_peak_mb?.mixed?.per_process ?? 0) || undefined;
   const ms = (v: number | undefined) => (v === undefined ? '-' : `${v} ms`);
   const rows: string[][] = [
@@ -95,6 +96,10 @@ function targets(runs: BenchRun[]): string {
     ['largest API process RSS under load (bench:load)', '≤ 700 MB', rssPeak === undefined ? '-' : `${rssPeak} MB`, verdict(rssPeak, 700, 'max')],
     ['soak: RSS growth, GC troughs (bench:soak)', '< 10 %', soak?.rss_growth_pct == null ? '-' : `${soak.rss_growth_pct} %`, soak?.verdict ? (soak.verdict.rss_growth_under_10pct ? 'met' : 'missed') : 'not measured'],
     ['soak: webhook backlog flat, 0 errors', 'flat, 0', soak?.verdict ? `${soak.verdict.backlog_not_growing ? 'flat' : 'growing'}, ${soak.errors} errors` : '-', soak?.verdict ? (soak.verdict.backlog_not_growing && soak.verdict.zero_errors ? 'met' : 'missed') : 'not measured'],
+    // The most expensive request of each kind (bench:worst), against a typical one of its kind.
+    ['largest CPU ratio, worst / typical request of a kind (bench:worst)', '≤ 10×', worst?.largest_ratio ? `${worst.largest_ratio.ratio}× (${worst.largest_ratio.row})` : '-', verdict(worst?.largest_ratio?.ratio, 10, 'max')],
+    ['largest CPU ratio, worst / plain search (bench:worst)', '≤ 3×', worst?.largest_search_ratio ? `${worst.largest_search_ratio.ratio}× (${worst.largest_search_ratio.row})` : '-', verdict(worst?.largest_search_ratio?.ratio, 3, 'max')],
+    ['longest event-loop block of any request (bench:worst)', '≤ 50 ms', worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-', verdict(worst?.longest_block?.ms, 50, 'max')],
     // Issue 4: relevance on the dev splits.
     [`NDCG@10 rerank, CrowdFlower dev (eval${cfRun?.queries ? `, ${cfRun.queries} queries` : ''})`, '≥ 0.80', cf !== undefined ? cf.toFixed(4) : '-', verdict(cf, 0.8, 'min')],
     [`NDCG@10 rerank, Home Depot dev (eval${hdRun?.queries ? `, ${hdRun.queries} queries` : ''})`, '≥ 0.45', hd !== undefined ? hd.toFixed(4) : '-', verdict(hd, 0.45, 'min')],

@@ -1,5 +1,5 @@
 /**
- * Regenerates BENCHMARKS.md: `npm run bench:report -- [--benches load,soak,memory,search,clicks,eval-crowdflower]
+ * Regenerates BENCHMARKS.md: `npm run bench:report -- [--benches load,soak,memory,search,clicks,worst,eval-crowdflower]
  * [--catalog-uri DIR] [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse soak=FILE] [--out BENCHMARKS.md]`.
  *
  * Runs each chosen bench as its own process (the npm script's command), keeps its output, reads
@@ -18,7 +18,7 @@ import { sharedPath } from './shared-data.js';
 
 const { values } = parseArgs({
   options: {
-    benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,eval-crowdflower' },
+    benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,worst,eval-crowdflower' },
     'catalog-uri': { type: 'string' },
     duration: { type: 'string', default: '20' },
     soak: { type: 'string', default: '10' },
@@ -45,6 +45,7 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   ingest: { script: 'bench:ingest', args: [] },
   ann: { script: 'bench:ann', args: [] },
   memory: { script: 'bench:memory', args: [...catalogArgs] },
+  worst: { script: 'bench:worst', args: [...catalogArgs] },
   'eval-crowdflower': { script: 'eval', args: ['--set', '../shared/data/eval/crowdflower'] },
   'eval-homedepot': { script: 'eval', args: ['--set', '../shared/data/eval/homedepot', '--limit', values['eval-limit'], ...(catalog ? ['--catalog', catalog] : [])] },
 };
@@ -53,8 +54,8 @@ const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Re
 
 function commandLine(name: string, json: readonly Record<string, unknown>[] = []): string {
   const b = BENCHES[name]!;
-  // search, clicks and webhooks run on PGlite unless DATABASE_URL is set; their output says which.
-  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks'].includes(name) && Boolean(process.env.DATABASE_URL));
+  // search, clicks, webhooks and worst run on PGlite unless DATABASE_URL is set; their output says which.
+  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks', 'worst'].includes(name) && Boolean(process.env.DATABASE_URL));
   const db = onPostgres ? 'DATABASE_URL=postgres://… ' : '';
   return `${db}npm run ${b.script}${b.args.length ? ` -- ${b.args.join(' ')}` : ''}`;
 }
