@@ -242,4 +242,24 @@ describe('GET /r/:impression_id', () => {
     expect(res.headers.location!.startsWith(r!.url)).toBe(true);
     expect(await t.db.query('SELECT 1 FROM clicks WHERE impression_id = $1', [r!.impression_id])).toEqual([]);
   });
+
+  // Last in the file: it takes the link away from a product of the shared catalog.
+  it('answers 404 and counts nothing when the product has no link to follow', async () => {
+    // A product no earlier test clicked, so no process-local memory of its old link is involved.
+    const res = await call(t.app, key, 'POST', '/v1/search', { query: 'cast iron skillet', limit: 10, min_relevance_score: 0 });
+    expectStatus(res, 200);
+    const clicked = new Set((await t.db.query<{ product_id: string }>('SELECT DISTINCT product_id FROM clicks')).map((c) => c.product_id));
+    const r = (res.json() as SearchBody).results.find((x) => !clicked.has(x.product_id));
+    expect(r).toBeDefined();
+    const [product] = await sample.catalog.getByIds([r!.product_id]);
+    let vector: Float32Array | undefined;
+    for await (const batch of sample.catalog.scanVectors()) vector ??= batch.find((v) => v.productId === r!.product_id)?.vector;
+    const writer = await sample.catalog.openWriter({ model: sample.embedder.model, dimensions: sample.embedder.dimensions, replace: false });
+    await writer.write([{ product: { ...product!, url: null }, vector: vector! }]);
+    await writer.commit();
+    await sample.catalog.refresh();
+    expect((await sample.catalog.getByIds([r!.product_id]))[0]?.url).toBeNull();
+    expectProblem(await follow(r!.click_url), 404, 'not_found');
+    expect(await t.db.query('SELECT 1 FROM clicks WHERE impression_id = $1', [r!.impression_id])).toEqual([]);
+  });
 });

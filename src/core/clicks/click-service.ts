@@ -79,6 +79,8 @@ export class ClickService {
     const existing = found.existingClick;
     if (existing?.destinationUrl) return { location: existing.destinationUrl, outcome: billable ? 'duplicate' : 'non_billable' };
     if (existing) throw gone();
+    // Nowhere to send the person (the product left the catalog or has no link): nothing to count.
+    if ((await this.destination(found.productId)) === null) throw gone();
     const { click, inserted } = await this.insert(found, { keyId: null, source: 'link', billable, userAgentClass: billable ? 'browser' : 'bot' });
     if (!click.destinationUrl) throw gone();
     return { location: click.destinationUrl, outcome: !billable ? 'non_billable' : inserted ? 'billable' : 'duplicate' };
