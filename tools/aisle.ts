@@ -1,5 +1,5 @@
 /**
- * Operator CLI (CONTRACT §0): `npm run aisle -- <command>`.
+ * Operator CLI: `npm run aisle -- <command>`.
  *   accounts create --name NAME [--json]
  *   keys create --account ID --name NAME [--scopes a,b] [--rate-limit N] [--json]
  *   ranking status [--json]      which ranking model serves, the candidate under test and its
@@ -7,12 +7,15 @@
  *   ranking rollback             the learned model serving stops; the one before it serves again
  * Works on the configured database (DATABASE_URL, or PGlite in AISLE_DATA_DIR — which a running
  * server holds exclusively, so stop it first or point DATABASE_URL at PostgreSQL).
+ * Exit codes (docs/development.md): 64 usage, 65 an id or value the service rejects (an
+ * unknown account), 69 the database server cannot be reached, 75 a running server holds the
+ * data directory, 78 configuration.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { command } from '../src/cli/command.js';
+import { UsageError } from '../src/cli/errors.js';
 import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/core/clock.js';
-import { AppError } from '../src/core/errors.js';
 import { parseId } from '../src/core/ids.js';
 import { createCore } from '../src/core/index.js';
 import { ALL_SCOPES } from '../src/core/keys/scopes.js';
@@ -27,11 +30,12 @@ const USAGE = `Usage:
   npm run aisle -- keys create --account ACCOUNT_ID --name NAME [--scopes search,events:write] [--rate-limit N] [--json]
   npm run aisle -- ranking status [--json]
   npm run aisle -- ranking rollback
-Scopes: ${ALL_SCOPES.join(', ')}`;
+Scopes: ${ALL_SCOPES.join(', ')}
+--verbose prints the stack trace of an unexpected error.`;
 
-class UsageError extends Error {}
-
-const { values, positionals } = parseArgs({
+const cli = command({
+  name: 'aisle',
+  usage: USAGE,
   allowPositionals: true,
   options: {
     name: { type: 'string' },
@@ -39,9 +43,10 @@ const { values, positionals } = parseArgs({
     scopes: { type: 'string' },
     'rate-limit': { type: 'string' },
     json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+const { values, positionals } = cli;
+const rateLimit = cli.number('rate-limit', { integer: true, min: 1, max: 1_000_000 });
 
 function print(fields: Record<string, string>): void {
   if (values.json) process.stdout.write(`${JSON.stringify(fields)}\n`);
@@ -52,6 +57,12 @@ function required(name: 'name' | 'account'): string {
   const value = values[name]?.trim();
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
+}
+
+function parseScopes(flag: string): z.infer<typeof ScopeSchema>[] {
+  const parsed = z.array(ScopeSchema).min(1).safeParse(flag.split(',').map((s) => s.trim()));
+  if (!parsed.success) throw new UsageError(`--scopes takes scopes from ${ALL_SCOPES.join(', ')}, not ${JSON.stringify(flag)}`);
+  return parsed.data;
 }
 
 function printStatus(s: RankingStatus): void {
@@ -78,10 +89,10 @@ function printStatus(s: RankingStatus): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-async function ranking(command: string): Promise<void> {
+async function ranking(subcommand: string): Promise<void> {
   const { core, close } = await openLearningRuntime(loadConfig(), createLogger('warn'));
   try {
-    if (command === 'ranking status') printStatus(await core.ranking!.status());
+    if (subcommand === 'ranking status') printStatus(await core.ranking!.status());
     else {
       const result = await core.ranking!.rollback('operator (npm run aisle)');
       if (result === null) process.stdout.write('No learned model serves: nothing to roll back.\n');
@@ -93,27 +104,28 @@ async function ranking(command: string): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const command = positionals.join(' ');
-  if (values.help || !['accounts create', 'keys create', 'ranking status', 'ranking rollback'].includes(command)) throw new UsageError(command ? `unknown command: ${command}` : 'no command');
-  if (command.startsWith('ranking ')) return ranking(command);
+  const subcommand = positionals.join(' ');
+  if (!['accounts create', 'keys create', 'ranking status', 'ranking rollback'].includes(subcommand)) throw new UsageError(subcommand ? `unknown command: ${subcommand}` : 'no command');
+  if (subcommand.startsWith('ranking ')) return ranking(subcommand);
+  // Every flag is checked before the database opens.
+  const name = required('name');
+  const accountId = subcommand === 'keys create' ? parseId('account', required('account')) : null;
+  if (subcommand === 'keys create' && accountId === null) throw new UsageError('--account must be an account id (UUID)');
+  const scopes = values.scopes === undefined ? undefined : parseScopes(values.scopes);
   const config = loadConfig();
   const db = await openMigratedDb(config);
   try {
     const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: config.defaultRateLimitPerMinute });
-    if (command === 'accounts create') {
-      const { account, firstKey } = await core.accounts.create(required('name'));
+    if (accountId === null) {
+      const { account, firstKey } = await core.accounts.create(name);
       print({ account_id: account.id, key_id: firstKey.metadata.id, scopes: firstKey.metadata.scopes.join(','), api_key: firstKey.key });
       return;
     }
-    const accountId = parseId('account', required('account'));
-    if (accountId === null) throw new UsageError('--account must be an account id (UUID)');
     const account = await core.accounts.get(accountId);
-    const scopes = values.scopes === undefined ? undefined : z.array(ScopeSchema).min(1).parse(values.scopes.split(',').map((s) => s.trim()));
-    const rateLimit = values['rate-limit'] === undefined ? undefined : z.coerce.number().int().min(1).max(1_000_000).parse(values['rate-limit']);
     // The operator acts with every scope; the key gets the scopes asked for (default: all).
     const operator = { accountId: account.id, keyId: 'operator', scopes: ALL_SCOPES, rateLimitPerMinute: config.defaultRateLimitPerMinute };
     const created = await core.keys.create(operator, {
-      name: required('name'),
+      name,
       ...(scopes ? { scopes } : {}),
       ...(rateLimit ? { rate_limit_per_minute: rateLimit } : {}),
     });
@@ -123,10 +135,4 @@ async function run(): Promise<void> {
   }
 }
 
-run().catch((err: unknown) => {
-  if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-  else if (err instanceof z.ZodError) process.stderr.write(`Invalid argument: ${err.issues.map((i) => i.message).join('; ')}\n\n${USAGE}\n`);
-  else if (err instanceof AppError) process.stderr.write(`${err.detail}\n`);
-  else process.stderr.write(`${(err as Error).message}\n`);
-  process.exit(err instanceof UsageError ? 64 : 1);
-});
+await cli.run(run);

@@ -7,21 +7,32 @@
  * The ranker learns from every candidate the real retrieval returns for each dev query; the
  * calibration from the judged (query, product) pairs among them, relevant when grade ≥ 2, plus
  * the candidates of off-topic requests, labelled 0 (see src/core/search/ranking-fit.ts).
+ * Without any labelled set (../shared absent) it says so and exits 0: the fallback model stays.
+ * Other exit codes: docs/development.md.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../src/cli/command.js';
 import { loadConfig } from '../src/config.js';
 import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/search/ranking-fit.js';
 import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
 import { openCatalog } from '../src/runtime.js';
-import { describeCatalog, foldOf, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './relevance-data.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './relevance-data.js';
 
-const { values } = parseArgs({
+const USAGE = `Usage:
+  npm run calibrate -- [--sets DIR,DIR] [--queries-per-set N] [--dry-run] [--catalog-dir DIR]
+                       [--with DIR]... [--size N] [--ann-threshold N] [--verbose]
+Fits the ranking model and its calibration on the labelled dev sets (default
+../shared/data/eval/crowdflower,../shared/data/eval/homedepot) and writes them into the configured
+catalog; --dry-run only reports the calibration error.`;
+
+const cli = command({
+  name: 'calibrate',
+  usage: USAGE,
   options: {
-    sets: { type: 'string', default: '../shared/data/eval/crowdflower,../shared/data/eval/homedepot' },
+    sets: { type: 'string' },
     'queries-per-set': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
     /** Keeps each set's imported catalog in DIR/<set name> and reuses it next time (as eval --catalog). */
@@ -32,9 +43,17 @@ const { values } = parseArgs({
     'ann-threshold': { type: 'string' },
   },
 });
+const { values } = cli;
+const queriesPerSet = cli.number('queries-per-set', { integer: true, positive: true });
+const size = cli.number('size', { integer: true, positive: true });
+const annThreshold = cli.number('ann-threshold', { integer: true, min: 0 });
+
+const DEFAULT_SETS = ['../shared/data/eval/crowdflower', '../shared/data/eval/homedepot'];
 
 async function main(): Promise<number> {
-  const sets = values.sets.split(',').map((s) => resolve(s)).filter((s) => existsSync(join(s, 'qrels_dev.tsv')));
+  // The default sets are skipped when absent; a set named with --sets must be there (missingInput).
+  const named = values.sets?.split(',').map((s) => resolve(s));
+  const sets = named?.filter((s) => missingInput(labelledSetFiles(s)) === null) ?? DEFAULT_SETS.map((s) => resolve(s)).filter((s) => existsSync(join(s, 'qrels_dev.tsv')));
   if (sets.length === 0) {
     process.stderr.write('skipping calibration: no labelled set found (../shared/data/eval is absent); the fallback model stays in use\n');
     return 0;
@@ -47,11 +66,11 @@ async function main(): Promise<number> {
     for (const dir of sets) {
       const set = await openLabelledSet(dir, work, {
         modelCache: join(work, 'models'),
-        ...(values['queries-per-set'] ? { limit: Number(values['queries-per-set']) } : {}),
+        ...(queriesPerSet === undefined ? {} : { limit: queriesPerSet }),
         ...(values['catalog-dir'] ? { catalogUri: join(resolve(values['catalog-dir']), basename(dir)) } : {}),
         with: (values.with ?? []).map((d) => resolve(d)).filter((d) => d !== dir),
-        ...(values.size ? { size: Number(values.size) } : {}),
-        ...(values['ann-threshold'] ? { annThreshold: Number(values['ann-threshold']) } : {}),
+        ...(size === undefined ? {} : { size }),
+        ...(annThreshold === undefined ? {} : { annThreshold }),
       });
       process.stdout.write(`${set.name}: ${await describeCatalog(set)}\n`);
       try {
@@ -91,4 +110,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await cli.run(main);

@@ -1,5 +1,5 @@
 /**
- * Relevance evaluation (CONTRACT §0): `npm run eval -- --set ../shared/data/eval/crowdflower`.
+ * Relevance evaluation: `npm run eval -- --set ../shared/data/eval/crowdflower`.
  *
  * Imports the set's products.jsonl into a temporary catalog through the real ingest path, runs
  * every dev query through the real search core (limit 10, min_relevance_score 0) once per
@@ -19,13 +19,17 @@
  * products as unjudged distractors, `--size N` stops adding them at N products, and
  * `--ann-threshold N` / `--exact-vectors` choose whether the vector search goes through an ANN
  * index, so a figure can be taken the way a real catalog sees it (docs/relevance.md).
+ *
+ * When the set lies in ../shared and ../shared is not on this machine, it says so and exits 0;
+ * any other missing file exits 66, a malformed queries file 65 (docs/development.md).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../src/cli/command.js';
+import { UsageError } from '../src/cli/errors.js';
 import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
 import { fitColdStartModel } from '../src/core/search/cold-start.js';
@@ -35,9 +39,18 @@ import type { RetrievalMode } from '../src/core/search/search-service.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
 import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
+import { readJsonl } from './bench/shared-data.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
 
-const { values } = parseArgs({
+const USAGE = `Usage:
+  npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
+                  [--with DIR]... [--size N] [--ann-threshold N] [--exact-vectors] [--verbose]
+DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say);
+--eval-dir holds ndcg.mjs and bm25-baseline.mjs (default: the set's ../../../eval).`;
+
+const cli = command({
+  name: 'eval',
+  usage: USAGE,
   options: {
     set: { type: 'string' },
     'eval-dir': { type: 'string' },
@@ -51,20 +64,27 @@ const { values } = parseArgs({
     'exact-vectors': { type: 'boolean', default: false },
   },
 });
+const { values } = cli;
+const limit = cli.number('limit', { integer: true, positive: true });
+const size = cli.number('size', { integer: true, positive: true });
+const annThreshold = cli.number('ann-threshold', { integer: true, min: 0 });
 
 async function main(): Promise<number> {
-  if (!values.set) {
-    process.stderr.write('usage: npm run eval -- --set DIR   (DIR holds products.jsonl, queries_dev.jsonl, qrels_dev.tsv)\n');
-    return 64;
-  }
+  if (!values.set) throw new UsageError('--set DIR is required');
   const setDir = resolve(values.set);
   // The evaluator and baseline live in shared/eval, three levels above shared/data/eval/<set>.
   const evalDir = resolve(values['eval-dir'] ?? resolve(setDir, '../../../eval'));
-  const missing = missingEvalFile(setDir, evalDir);
-  if (missing !== null) {
+  const skip = (missing: string) => {
     process.stderr.write(`skipping evaluation: ${missing} is absent (the labelled sets live in ../shared, beside the repository)\n`);
     return 0;
-  }
+  };
+  const missingSet = missingInput([...labelledSetFiles(setDir), ...(values.with ?? []).map((d) => join(resolve(d), 'products.jsonl'))]);
+  if (missingSet !== null) return skip(missingSet);
+  // A malformed queries file fails here, naming its line, before the baseline and the import run.
+  await readJsonl(join(setDir, 'queries_dev.jsonl'), limit);
+  const missingEvaluator = missingInput([join(evalDir, 'ndcg.mjs'), join(evalDir, 'bm25-baseline.mjs')]);
+  if (missingEvaluator !== null) return skip(missingEvaluator);
+  if (values.out) mkdirSync(resolve(values.out), { recursive: true });
   const work = mkdtempSync(join(tmpdir(), 'aisle-eval-'));
   const out = values.out ? resolve(values.out) : work;
   const name = basename(setDir);
@@ -75,16 +95,16 @@ async function main(): Promise<number> {
 
     const set = await openLabelledSet(setDir, work, {
       modelCache: values['model-cache'] ?? join(work, 'models'),
-      ...(values.limit ? { limit: Number(values.limit) } : {}),
+      ...(limit === undefined ? {} : { limit }),
       ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),
       with: (values.with ?? []).map((d) => resolve(d)),
-      ...(values.size ? { size: Number(values.size) } : {}),
-      ...(values['ann-threshold'] ? { annThreshold: Number(values['ann-threshold']) } : {}),
+      ...(size === undefined ? {} : { size }),
+      ...(annThreshold === undefined ? {} : { annThreshold }),
       exactVectors: values['exact-vectors'],
     });
     const catalogDescription = await describeCatalog(set);
     // With --limit, every system is scored on the same queries: the qrels of the ones run.
-    const qrels = values.limit ? writeQrelsSubset(setDir, new Set(set.queries.map((q) => q.id)), join(out, `${name}.qrels.tsv`)) : join(setDir, 'qrels_dev.tsv');
+    const qrels = limit !== undefined ? writeQrelsSubset(setDir, new Set(set.queries.map((q) => q.id)), join(out, `${name}.qrels.tsv`)) : join(setDir, 'qrels_dev.tsv');
     const db = await openDb({ kind: 'pglite-memory' });
     await migrate(db);
     const stores = createPgStores(db);
@@ -157,4 +177,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await cli.run(main);

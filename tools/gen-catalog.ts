@@ -4,8 +4,9 @@
  * way real catalogs do (many near-duplicates within a kind, distinct kinds far apart); it is
  * load for the machinery, not a relevance test set.
  */
-import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { once } from 'node:events';
+import { command } from '../src/cli/command.js';
+import { createOutputFile } from '../src/cli/files.js';
 import { mulberry32 } from '../src/core/random.js';
 
 const KINDS: Record<string, { category: string; nouns: string[]; price: [number, number] }> = {
@@ -66,17 +67,22 @@ export async function* syntheticCatalog(count: number, seed: number): AsyncGener
   for (let i = 0; i < count; i++) yield syntheticProduct(i, random);
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, out: { type: 'string' } } });
-  const count = Number.parseInt(values.count, 10);
-  const seed = Number.parseInt(values.seed, 10);
-  if (!(count > 0) || !Number.isInteger(seed)) throw new Error('--count must be a positive integer and --seed an integer');
-  const out: NodeJS.WritableStream = values.out ? createWriteStream(values.out) : process.stdout;
+const USAGE = `Usage:
+  npm run gen-catalog -- [--count 100000] [--seed 42] [--out FILE] [--verbose]
+Writes COUNT synthetic products as JSON lines to FILE (default: stdout); the same seed gives the same catalog.`;
+
+async function writeCatalog(count: number, seed: number, path: string | undefined): Promise<void> {
+  const out = path === undefined ? process.stdout : createOutputFile(path);
   for await (const row of syntheticCatalog(count, seed)) {
-    if (!out.write(`${JSON.stringify(row)}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${JSON.stringify(row)}\n`)) await once(out, 'drain');
   }
-  if (values.out) await new Promise<void>((r) => out.end(r));
-  process.stderr.write(`wrote ${count} synthetic products (seed ${seed})${values.out ? ` to ${values.out}` : ''}\n`);
+  if (path !== undefined) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  process.stderr.write(`wrote ${count} synthetic products (seed ${seed})${path ? ` to ${path}` : ''}\n`);
 }
 
-if (process.argv[1]?.endsWith('gen-catalog.ts')) await main();
+if (process.argv[1]?.endsWith('gen-catalog.ts')) {
+  const cli = command({ name: 'gen-catalog', usage: USAGE, options: { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+  const count = cli.number('count', { integer: true, positive: true, default: 100_000 });
+  const seed = cli.number('seed', { integer: true, default: 42 });
+  await cli.run(() => writeCatalog(count, seed, cli.values.out));
+}

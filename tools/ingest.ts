@@ -1,33 +1,40 @@
 /**
- * Catalog import (CONTRACT §0): `npm run ingest -- FILE [options]`, or `npm run ingest -- --reindex`.
- * Exit codes: 0 imported (or validated, with --dry-run) at least one product; 1 nothing valid or
- * an error (the previous catalog keeps serving); 64 usage.
+ * Catalog import: `npm run ingest -- FILE [options]`, or `npm run ingest -- --reindex`.
+ * A CSV or JSON file whose header is a known export's (recognize.ts) is read with that preset.
+ * Exit codes (docs/ingest.md): 0 imported (or validated, with --dry-run) at least one product;
+ * 1 nothing valid was imported (the previous catalog keeps serving) or an unexpected error;
+ * 64 usage; 65 a file that cannot be read as a feed; 66 a missing or unreadable file; 75 the
+ * data directory is held by a running server; 78 the configuration.
  */
 import { createReadStream } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { command } from '../src/cli/command.js';
+import { CliError, EXIT, UsageError } from '../src/cli/errors.js';
+import { requireReadableFile } from '../src/cli/files.js';
 import { loadConfig } from '../src/config.js';
-import { CatalogModelMismatchError } from '../src/core/catalog/errors.js';
 import { ingestCatalog, type FeedRecord, type IngestSummary } from '../src/core/catalog/ingest.js';
 import { catalogAsFeed } from '../src/core/catalog/reindex.js';
-import { readFeed, type FeedOptions } from '../src/ingest/formats/detect.js';
-import { loadMapping } from '../src/ingest/formats/csv.js';
+import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../src/ingest/formats/csv.js';
+import { detectFormat, readFeed, type FeedOptions } from '../src/ingest/formats/detect.js';
 import { PRESETS, type PresetName } from '../src/ingest/formats/presets.js';
-import { FEED_FORMATS, type FeedFormat } from '../src/ingest/formats/types.js';
+import { recognizeExport } from '../src/ingest/formats/recognize.js';
+import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../src/ingest/formats/types.js';
 import { createProgressReporter } from '../src/ingest/progress.js';
 import { openCatalog, openEmbedder } from '../src/runtime.js';
 
 const USAGE = `Usage:
   npm run ingest -- FILE [--format ${FEED_FORMATS.join('|')}] [--replace] [--dry-run]
                         [--merchant NAME] [--mapping 'title=Product Name,price=Price' | --mapping map.json]
-                        [--preset ${Object.keys(PRESETS).join('|')}] [--delimiter ';'] [--json] [--no-fit-ranking]
+                        [--preset ${Object.keys(PRESETS).join('|')}] [--delimiter ';'] [--json] [--no-fit-ranking] [--verbose]
   npm run ingest -- --reindex        re-embed the whole catalog with the configured model
 
+A file with the header of a known export (the presets' files) is read with its preset.
 After an import, the catalog's cold-start ranking model is fitted from its own products and
-stored (a model fitted on labelled data by npm run calibrate is kept); --no-fit-ranking skips it.`;
+stored (a model fitted on labelled data by npm run calibrate is kept); --no-fit-ranking skips it.
+Exit codes: 0 done, 1 nothing valid imported, 64 usage, 65 unreadable feed, 66 missing file, 78 configuration.`;
 
-class UsageError extends Error {}
-
-const { values, positionals } = parseArgs({
+const cli = command({
+  name: 'ingest',
+  usage: USAGE,
   allowPositionals: true,
   options: {
     format: { type: 'string' },
@@ -41,9 +48,10 @@ const { values, positionals } = parseArgs({
     'batch-size': { type: 'string' },
     json: { type: 'boolean', default: false },
     'no-fit-ranking': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+const { values, positionals } = cli;
+const batchSize = cli.number('batch-size', { integer: true, positive: true });
 
 /**
  * Newline count of a line-oriented file, for the progress bar's total (a CSV with multi-line
@@ -63,17 +71,72 @@ async function countRows(path: string, format: FeedFormat): Promise<number | nul
   return Math.max(0, lines - 1);
 }
 
-function feedOptions(): FeedOptions {
-  const preset = values.preset as PresetName | undefined;
-  if (preset !== undefined && !(preset in PRESETS)) throw new UsageError(`unknown preset ${preset}`);
-  if (values.format !== undefined && !FEED_FORMATS.includes(values.format as FeedFormat)) throw new UsageError(`unknown format ${values.format}`);
+/** The --mapping flag: a mapping file (its errors are the file's, 65/66), else an inline spec (a usage mistake). */
+function mappingFlag(flag: string): CsvMapping {
+  if (isMappingFile(flag)) return loadMappingFile(flag);
+  try {
+    return parseMappingSpec(flag);
+  } catch (err) {
+    throw err instanceof FeedFormatError ? new UsageError(`--mapping: ${err.message}`) : err;
+  }
+}
+
+/** What the flags ask for, without a preset. */
+function flagOptions(): FeedOptions {
+  if (values.format !== undefined && !FEED_FORMATS.includes(values.format as FeedFormat)) throw new UsageError(`unknown format ${values.format} (formats: ${FEED_FORMATS.join(', ')})`);
   return {
-    ...(preset ? PRESETS[preset] : {}),
     ...(values.format ? { format: values.format as FeedFormat } : {}),
     ...(values.merchant ? { merchant: values.merchant } : {}),
     ...(values.delimiter ? { delimiter: values.delimiter } : {}),
-    ...(values.mapping ? { mapping: loadMapping(values.mapping) } : {}),
+    ...(values.mapping ? { mapping: mappingFlag(values.mapping) } : {}),
   };
+}
+
+/** The preset's options under the flags' (flags win); without --preset or --mapping, the preset of a recognised export. */
+async function feedOptions(file: string): Promise<FeedOptions> {
+  const flags = flagOptions();
+  let preset = values.preset as PresetName | undefined;
+  if (preset !== undefined && !(preset in PRESETS)) throw new UsageError(`unknown preset ${preset} (presets: ${Object.keys(PRESETS).join(', ')})`);
+  if (preset === undefined && values.mapping === undefined) {
+    const format = await detectFormat(file, flags.format);
+    const known = await recognizeExport(file, format, flags.delimiter);
+    if (known !== null) {
+      preset = known.preset;
+      process.stderr.write(`ingest: ${file} has the ${format === 'csv' ? 'header' : 'fields'} of ${known.label}; reading it with --preset ${preset}\n`);
+    }
+  }
+  return { ...(preset ? PRESETS[preset] : {}), ...flags };
+}
+
+/** The UnmappedTitleError with the --mapping that would read the file, quoted for a POSIX shell. */
+function withMappingHint(file: string, err: UnmappedTitleError): CliError {
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const spec = formatMappingSpec(err.suggestion.title === undefined ? { title: 'COLUMN', ...err.suggestion } : err.suggestion);
+  const hint = spec === null
+    ? `put ${JSON.stringify(err.suggestion)} in a .json file and pass it: npm run ingest -- ${quote(file)} --mapping FILE.json`
+    : `${err.suggestion.title === undefined ? 'name the title column' : 'map the columns'}: npm run ingest -- ${quote(file)} --mapping ${quote(spec)}`;
+  return new CliError(EXIT.dataError, `${err.message}\n  ${hint}`);
+}
+
+/**
+ * Opens the feed and reads its first record now, so a file that cannot be read as a feed at all
+ * (no header, no title column, not XML) fails before the catalog and the embedding model open.
+ */
+async function openFeed(file: string): Promise<{ format: FeedFormat; records: AsyncIterable<FeedRecord> }> {
+  requireReadableFile(file);
+  const feed = await readFeed(file, await feedOptions(file));
+  let first: IteratorResult<FeedRecord>;
+  try {
+    first = await feed.records.next();
+  } catch (err) {
+    throw err instanceof UnmappedTitleError ? withMappingHint(file, err) : err;
+  }
+  async function* all(): AsyncGenerator<FeedRecord> {
+    if (first.done) return;
+    yield first.value;
+    yield* feed.records;
+  }
+  return { format: feed.format, records: all() };
 }
 
 function printSummary(source: string, s: IngestSummary): void {
@@ -108,49 +171,39 @@ function printSummary(source: string, s: IngestSummary): void {
 }
 
 async function run(): Promise<number> {
-  if (values.help) throw new UsageError('');
   const file = positionals[0];
-  if (!values.reindex && (file === undefined || positionals.length > 1)) throw new UsageError('give exactly one FILE, or --reindex');
+  if (values.reindex ? positionals.length > 0 : positionals.length !== 1) throw new UsageError('give exactly one FILE, or --reindex');
+  const feed = values.reindex ? null : await openFeed(file!);
   const config = loadConfig();
   const catalog = await openCatalog(config);
-  const embedder = await openEmbedder(config);
   try {
-    let records: AsyncIterable<FeedRecord>;
-    let total: number | null = null;
-    if (values.reindex) {
-      records = catalogAsFeed(catalog);
-      total = (await catalog.info())?.productCount ?? 0;
-    } else {
-      const options = feedOptions();
-      const feed = await readFeed(file!, options);
-      records = feed.records;
-      total = await countRows(file!, feed.format);
+    const embedder = await openEmbedder(config);
+    try {
+      let records: AsyncIterable<FeedRecord>;
+      let total: number | null;
+      if (feed === null) {
+        records = catalogAsFeed(catalog);
+        total = (await catalog.info())?.productCount ?? 0;
+      } else {
+        records = feed.records;
+        total = await countRows(file!, feed.format);
+      }
+      const progress = createProgressReporter(process.stderr, total);
+      const summary = await ingestCatalog(records, { catalog, embedder }, {
+        replace: values.replace || values.reindex,
+        dryRun: values['dry-run'],
+        ...(batchSize === undefined ? {} : { batchSize }),
+        onProgress: (p) => progress.update(p),
+        fitRanking: !values['no-fit-ranking'],
+      }).finally(() => progress.stop());
+      printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);
+      return summary.imported + summary.updated > 0 ? EXIT.ok : EXIT.failure;
+    } finally {
+      await embedder.close();
     }
-    const progress = createProgressReporter(process.stderr, total);
-    const batchSize = values['batch-size'] === undefined ? undefined : Number.parseInt(values['batch-size'], 10);
-    const summary = await ingestCatalog(records, { catalog, embedder }, {
-      replace: values.replace || values.reindex,
-      dryRun: values['dry-run'],
-      ...(batchSize && batchSize > 0 ? { batchSize } : {}),
-      onProgress: (p) => progress.update(p),
-      fitRanking: !values['no-fit-ranking'],
-    }).finally(() => progress.stop());
-    printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);
-    return summary.imported + summary.updated > 0 ? 0 : 1;
   } finally {
-    await embedder.close();
     await catalog.close();
   }
 }
 
-run().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
-      process.exit(64);
-    }
-    process.stderr.write(`${err instanceof CatalogModelMismatchError ? err.message : (err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
-  },
-);
+await cli.run(run);

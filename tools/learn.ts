@@ -4,20 +4,29 @@
  * reject on its interleaving evidence) or fits a new candidate from the event log. For
  * PostgreSQL deployments that schedule it themselves (cron); with the embedded database the
  * server holds the data directory, so stop it first. Prints what the run did; exit 0 whatever
- * it decided, 1 when it failed.
+ * it decided, 1 when it failed, and the codes of docs/development.md for usage (64), an
+ * unreachable database (69), a held data directory (75) and the configuration (78).
  */
+import { command } from '../src/cli/command.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { openLearningRuntime } from '../src/runtime.js';
 
-const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-const { core, close } = await openLearningRuntime(loadConfig(), logger);
-try {
-  const run = await core.ranking!.runOnce();
-  process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
-} catch (err) {
-  process.stderr.write(`learning failed: ${(err as Error).message}\n`);
-  process.exitCode = 1;
-} finally {
-  await close();
-}
+const cli = command({
+  name: 'learn',
+  usage: `Usage:
+  npm run learn [--verbose]    one learning run now: judge the candidate model under test, or fit a new one
+--verbose prints the stack trace of an unexpected error.`,
+  options: {},
+});
+
+await cli.run(async () => {
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const { core, close } = await openLearningRuntime(loadConfig(), logger);
+  try {
+    const run = await core.ranking!.runOnce();
+    process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+  } finally {
+    await close();
+  }
+});

@@ -5,8 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CliError, EXIT } from '../src/cli/errors.js';
 import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
 import type { Embedder } from '../src/core/ports.js';
 import { CatalogLexicon } from '../src/core/search/lexical.js';
@@ -16,7 +17,7 @@ import { retrieveCandidates } from '../src/core/search/search-service.js';
 import { createEmbedder } from '../src/embed/embedder.js';
 import { readFeed } from '../src/ingest/formats/detect.js';
 import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../src/store/lance/catalog-store.js';
-import { readJsonl } from './bench/shared-data.js';
+import { readJsonl, SHARED_DIR } from './bench/shared-data.js';
 
 /**
  * Requests no shopping catalog fits. The labelled sets hold only shopping queries; a calibration
@@ -168,9 +169,20 @@ export function predictions(model: RankingModel, queries: readonly TrainingQuery
 /** Fold of a query for k-fold cross-validation: by position, so folds are the same in every run. */
 export const foldOf = (index: number, folds = 5): number => index % folds;
 
-/** The first file a run on `setDir` needs that is absent (the sets and evaluator live in ../shared), or null. */
-export function missingEvalFile(setDir: string, evalDir: string): string | null {
-  return [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv'), join(evalDir, 'ndcg.mjs')].find((f) => !existsSync(f)) ?? null;
+/** The files of a labelled set. */
+export const labelledSetFiles = (setDir: string): string[] => [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv')];
+
+/**
+ * Checks the files a run needs. Returns null when all are there, or the first absent one when it
+ * lies in ../shared and ../shared is not on this machine: the caller then skips (exit 0), as CI
+ * without the evaluation data does. Any other absent file is a mistyped path: CliError, exit 66.
+ */
+export function missingInput(files: readonly string[]): string | null {
+  const missing = files.find((f) => !existsSync(f));
+  if (missing === undefined) return null;
+  if (missing.startsWith(SHARED_DIR + sep) && !existsSync(SHARED_DIR)) return missing;
+  const what = missing.endsWith('ndcg.mjs') ? 'the evaluator; --eval-dir names its directory' : 'a labelled set is a directory holding products.jsonl, queries_dev.jsonl and qrels_dev.tsv';
+  throw new CliError(EXIT.noInput, `${missing}: no such file (${what})`);
 }
 
 export interface RunMetrics {

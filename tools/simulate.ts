@@ -1,5 +1,5 @@
 /**
- * Traffic simulator (issue 21): `npm run simulate -- --set ../shared/data/eval/crowdflower`.
+ * Traffic simulator: `npm run simulate -- --set ../shared/data/eval/crowdflower`.
  *
  * Simulated shoppers drawn from a labelled set drive the real service over REST on 127.0.0.1:
  * each searches one of the set's dev queries, looks down the results with position bias, clicks
@@ -25,7 +25,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../src/cli/command.js';
+import { UsageError } from '../src/cli/errors.js';
 import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
 import type { LearningRun } from '../src/core/learning/ranking-learner.js';
@@ -36,32 +37,53 @@ import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
-import { describeCatalog, foldOf, missingEvalFile, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './relevance-data.js';
+import { readJsonl } from './bench/shared-data.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './relevance-data.js';
 import { mulberry32 } from './sample-catalog/random.js';
 import { react, type UserModel } from './simulation/user.js';
 
-const { values } = parseArgs({
+const USAGE = `Usage:
+  npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
+                      [--conversion-rate 0.1] [--held-out-fold 0] [--seed 1] [--measure-every 5]
+                      [--catalog DIR] [--model-cache DIR] [--limit N] [--eval-dir DIR]
+                      [--dump-log FILE] [--no-skyline] [--verbose]
+DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say).`;
+
+const cli = command({
+  name: 'simulate',
+  usage: USAGE,
   options: {
     set: { type: 'string' },
     'eval-dir': { type: 'string' },
     catalog: { type: 'string' },
     'model-cache': { type: 'string' },
     limit: { type: 'string' },
-    searches: { type: 'string', default: '20' },
-    eta: { type: 'string', default: '1' },
-    noise: { type: 'string', default: '0.1' },
-    bots: { type: 'string', default: '0' },
-    'vote-rate': { type: 'string', default: '0.05' },
-    'conversion-rate': { type: 'string', default: '0.1' },
-    'held-out-fold': { type: 'string', default: '0' },
-    seed: { type: 'string', default: '1' },
-    'measure-every': { type: 'string', default: '5' },
+    searches: { type: 'string' },
+    eta: { type: 'string' },
+    noise: { type: 'string' },
+    bots: { type: 'string' },
+    'vote-rate': { type: 'string' },
+    'conversion-rate': { type: 'string' },
+    'held-out-fold': { type: 'string' },
+    seed: { type: 'string' },
+    'measure-every': { type: 'string' },
     /** Writes the event log learning reads (one JSON object per shown result) to FILE, for offline study. */
     'dump-log': { type: 'string' },
     /** Leaves out the label-fitted skyline (it fits five models first). */
     'no-skyline': { type: 'boolean', default: false },
   },
 });
+const { values } = cli;
+const limit = cli.number('limit', { integer: true, positive: true });
+const searchesPerQuery = Math.round(cli.number('searches', { min: 1, max: 1000, default: 20 }));
+const botShare = cli.number('bots', { min: 0, max: 0.9, default: 0 });
+const heldOutFold = Math.round(cli.number('held-out-fold', { min: 0, max: 4, default: 0 }));
+const eta = cli.number('eta', { min: 0, max: 10, default: 1 });
+const noise = cli.number('noise', { min: 0, max: 1, default: 0.1 });
+const conversionRate = cli.number('conversion-rate', { min: 0, max: 1, default: 0.1 });
+const voteRate = cli.number('vote-rate', { min: 0, max: 1, default: 0.05 });
+const seed = cli.number('seed', { min: 0, max: 2 ** 32 - 1, default: 1 });
+const measureEvery = Math.round(cli.number('measure-every', { min: 1, max: 1000, default: 5 }));
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -72,37 +94,25 @@ interface Query {
 }
 
 async function main(): Promise<number> {
-  if (!values.set) {
-    process.stderr.write('usage: npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0.3] [--catalog DIR] [--limit N]\n');
-    return 64;
-  }
+  if (!values.set) throw new UsageError('--set DIR is required');
   const setDir = resolve(values.set);
   const evalDir = resolve(values['eval-dir'] ?? resolve(setDir, '../../../eval'));
-  const missing = missingEvalFile(setDir, evalDir);
-  if (missing !== null) {
+  const skip = (missing: string) => {
     process.stderr.write(`skipping the simulation: ${missing} is absent (the labelled sets live in ../shared, beside the repository)\n`);
     return 0;
-  }
-  const number = (name: keyof typeof values, min: number, max: number): number => {
-    const v = Number(values[name]);
-    if (!Number.isFinite(v) || v < min || v > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, not ${String(values[name])}`);
-    return v;
   };
-  const searchesPerQuery = Math.round(number('searches', 1, 1000));
-  const botShare = number('bots', 0, 0.9);
-  const heldOutFold = Math.round(number('held-out-fold', 0, 4));
-  const eta = number('eta', 0, 10);
-  const noise = number('noise', 0, 1);
-  const conversionRate = number('conversion-rate', 0, 1);
-  const voteRate = number('vote-rate', 0, 1);
-  const seed = number('seed', 0, 2 ** 32 - 1);
-  const measureEvery = Math.round(number('measure-every', 1, 1000));
+  const missingSet = missingInput(labelledSetFiles(setDir));
+  if (missingSet !== null) return skip(missingSet);
+  // A malformed queries file fails here, naming its line, before anything is imported.
+  await readJsonl(join(setDir, 'queries_dev.jsonl'), limit);
+  const missingEvaluator = missingInput([join(evalDir, 'ndcg.mjs')]);
+  if (missingEvaluator !== null) return skip(missingEvaluator);
   const work = mkdtempSync(join(tmpdir(), 'aisle-simulate-'));
   const random = mulberry32(seed);
   const started = Date.now();
   const set = await openLabelledSet(setDir, work, {
     modelCache: values['model-cache'] ?? join(work, 'models'),
-    ...(values.limit ? { limit: Number(values.limit) } : {}),
+    ...(limit === undefined ? {} : { limit }),
     ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),
   });
   const maxGrade = Math.max(...set.grades.values());
@@ -279,12 +289,4 @@ async function main(): Promise<number> {
   }
 }
 
-class UsageError extends Error {}
-
-try {
-  process.exitCode = await main();
-} catch (err) {
-  if (!(err instanceof UsageError)) throw err;
-  process.stderr.write(`${err.message}\n`);
-  process.exitCode = 64;
-}
+await cli.run(main);

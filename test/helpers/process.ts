@@ -70,3 +70,19 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
       }),
   };
 }
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry point (runTs) to its end. */
+export async function runToEnd(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
+  const child = runTs(entry, args, env);
+  const code = await child.exited;
+  return { code, stdout: child.stdout(), stderr: child.stderr() };
+}
+
+/** A stack trace line ("    at fn (file:1:2)"): a tool prints none unless run with --verbose. */
+export const STACK_LINE = /^\s+at .+/m;

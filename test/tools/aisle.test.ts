@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_MODEL } from '../../src/core/search/ranking.js';
 import { createPgStores, openDb } from '../../src/store/pg/index.js';
-import { childEnv, runTs, tempDir } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 async function aisle(dataDir: string, ...args: string[]) {
   const child = runTs('tools/aisle.ts', args, childEnv(dataDir));
@@ -25,14 +25,65 @@ describe('operator CLI (npm run aisle)', () => {
     expect(key.stdout).toMatch(/^api_key\s+aisle_sk_[0-9A-Za-z]{36}$/m);
 
     const badScope = await aisle(dataDir, 'keys', 'create', '--account', a.account_id, '--name', 'x', '--scopes', 'admin');
-    expect(badScope.code).toBe(1);
-    expect(badScope.stderr).toContain('Invalid argument');
+    expect(badScope.code, badScope.stderr).toBe(64);
+    expect(badScope.stderr).toMatch(/^aisle: --scopes takes scopes from search, .*, not "admin"\n\nUsage:/);
     const unknownAccount = await aisle(dataDir, 'keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x');
-    expect(unknownAccount.code).toBe(1);
-    expect(unknownAccount.stderr).toContain('No account');
+    expect(unknownAccount.code, unknownAccount.stderr).toBe(65);
+    expect(unknownAccount.stderr).toBe('aisle: No account with id 00000000-0000-4000-8000-000000000000.\n');
     const usage = await aisle(dataDir, 'frobnicate');
     expect(usage.code).toBe(64);
     expect(usage.stderr).toContain('Usage:');
+  });
+});
+
+describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable environment', () => {
+  const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+
+  it('answers usage mistakes with one line and the usage (64) and --help with the usage (0)', async () => {
+    const dataDir = tempDir('cli-usage');
+    const [typo, badNumber, noName, learnFlag, help] = await Promise.all([
+      runToEnd('tools/aisle.ts', ['accounts', 'create', '--nme', 'acme'], childEnv(dataDir)),
+      runToEnd('tools/aisle.ts', ['keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--rate-limit', 'lots'], childEnv(dataDir)),
+      runToEnd('tools/aisle.ts', ['accounts', 'create'], childEnv(dataDir)),
+      runToEnd('tools/learn.ts', ['--dry-run'], childEnv(dataDir)),
+      runToEnd('tools/aisle.ts', ['--help'], childEnv(dataDir)),
+    ]);
+    for (const [r, line, usage] of [
+      [typo, 'aisle: unknown option --nme (did you mean --name?)', 'npm run aisle -- accounts create'],
+      [badNumber, 'aisle: --rate-limit must be an integer from 1 to 1000000, not "lots"', 'npm run aisle -- accounts create'],
+      [noName, 'aisle: --name is required', 'npm run aisle -- accounts create'],
+      [learnFlag, 'learn: unknown option --dry-run', 'npm run learn'],
+    ] as const) {
+      expect(r.code, show(r)).toBe(64);
+      expect(r.stderr.split('\n')[0]).toBe(line);
+      expect(r.stderr).toContain(`\nUsage:\n  ${usage}`);
+    }
+    expect(help.code, show(help)).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:\n {2}npm run aisle -- accounts create/);
+  });
+
+  it('says in one line that the database is unreachable (69), held by another process (75) or misconfigured (78)', async () => {
+    const dataDir = tempDir('cli-env');
+    // Holding the embedded database here, as a running server would.
+    const db = await openDb({ kind: 'pglite', dataDir });
+    let results: Finished[];
+    try {
+      results = await Promise.all([
+        // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+        runToEnd('tools/aisle.ts', ['accounts', 'create', '--name', 'acme'], { ...childEnv(dataDir), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle' }),
+        runToEnd('tools/aisle.ts', ['accounts', 'create', '--name', 'acme'], childEnv(dataDir)),
+        runToEnd('tools/learn.ts', [], childEnv(dataDir, { AISLE_WORKERS: 'several' })),
+      ]);
+    } finally {
+      await db.close();
+    }
+    const [unreachable, held, misconfigured] = results;
+    expect([unreachable!.code, unreachable!.stderr], show(unreachable!)).toEqual([69, 'aisle: cannot reach 127.0.0.1:1: connection refused\n']);
+    expect(held!.code, show(held!)).toBe(75);
+    expect(held!.stderr).toBe(`aisle: The embedded database in ${dataDir} is in use by process ${process.pid}. PGlite is single-process: stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.\n`);
+    expect(misconfigured!.code, show(misconfigured!)).toBe(78);
+    expect(misconfigured!.stderr).toMatch(/^learn: Invalid configuration:\n {2}AISLE_WORKERS: /);
+    for (const r of results) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
   });
 });
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnv, runTs, tempDir } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 const evalDir = resolve('../shared/eval');
 const present = existsSync(join(evalDir, 'ndcg.mjs'));
@@ -59,4 +59,42 @@ describe.skipIf(!present)(`npm run eval (needs ${evalDir}; skipped when ../share
     // Two eval runs, each fitting a cold-start model too: 38 s in a full test run, over 60 s while
     // other evaluations ran on the machine.
   }, 120_000);
+});
+
+describe('npm run eval, calibrate and simulate: mistakes and unreadable input', () => {
+  const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+
+  it('answer a usage mistake with one line and the usage (64), a missing set with the file (66), a malformed queries file with its line (65)', async () => {
+    const dir = tempDir('eval-cli');
+    const set = labelledSet(dir, 'broken', ['espresso machine', 'garden hose']);
+    writeFileSync(join(set, 'queries_dev.jsonl'), '{"query_id":"q0","query":"espresso machine"}\n{"query_id":"q1","query":"garden hose"\n');
+    const missing = join(dir, 'no-such-set');
+    const env = childEnv(tempDir('eval-cli-data'));
+    const [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken] = await Promise.all([
+      runToEnd('tools/eval.ts', [], env),
+      runToEnd('tools/eval.ts', ['--set', missing], env),
+      runToEnd('tools/eval.ts', ['--set', set], env),
+      runToEnd('tools/calibrate.ts', ['--sets', missing, '--dry-run'], env),
+      runToEnd('tools/calibrate.ts', ['--size', '0'], env),
+      runToEnd('tools/simulate.ts', ['--set', set, '--noise', '2'], env),
+      runToEnd('tools/simulate.ts', ['--set', set], env),
+    ]);
+    for (const [r, line, usage] of [
+      [noSet, 'eval: --set DIR is required', 'npm run eval -- --set DIR'],
+      [calibrateSize, 'calibrate: --size must be a positive integer, not "0"', 'npm run calibrate --'],
+      [simulateNoise, 'simulate: --noise must be a number from 0 to 1, not "2"', 'npm run simulate -- --set DIR'],
+    ] as const) {
+      expect(r.code, show(r)).toBe(64);
+      expect(r.stderr.split('\n')[0]).toBe(line);
+      expect(r.stderr).toContain(`\nUsage:\n  ${usage}`);
+    }
+    const setFiles = 'a labelled set is a directory holding products.jsonl, queries_dev.jsonl and qrels_dev.tsv';
+    expect([evalMissing.code, evalMissing.stderr], show(evalMissing)).toEqual([66, `eval: ${join(missing, 'products.jsonl')}: no such file (${setFiles})\n`]);
+    expect([calibrateMissing.code, calibrateMissing.stderr], show(calibrateMissing)).toEqual([66, `calibrate: ${join(missing, 'products.jsonl')}: no such file (${setFiles})\n`]);
+    for (const [r, tool] of [[evalBroken, 'eval'], [simulateBroken, 'simulate']] as const) {
+      expect(r.code, show(r)).toBe(65);
+      expect(r.stderr).toMatch(new RegExp(`^${tool}: ${join(set, 'queries_dev.jsonl')}:2: not valid JSON: .+\\n$`));
+    }
+    for (const r of [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken]) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
+  });
 });

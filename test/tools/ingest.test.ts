@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { childEnv, runTs, tempDir } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 async function ingest(dataDir: string, ...args: string[]) {
   const child = runTs('tools/ingest.ts', [...args, '--json'], childEnv(dataDir));
@@ -76,5 +76,88 @@ describe('npm run ingest', () => {
     expect(result.summary).toMatchObject({ imported: 0, skipped: 2, catalog: null });
     const usage = runTs('tools/ingest.ts', [], childEnv(dir));
     expect(await usage.exited).toBe(64);
+  });
+});
+
+const AMAZON = resolve('../shared/data/catalogs/amazon-sample-2020/sample.csv');
+const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+
+describe('npm run ingest: mistakes and unreadable input', () => {
+  /** Each case in a process of its own on one data directory (nothing here writes to it). */
+  const run = (dir: string, args: string[], env: Record<string, string> = {}) => runToEnd('tools/ingest.ts', args, childEnv(dir, env));
+
+  it('answers usage mistakes with one line and the usage (64), --help with the usage (0)', async () => {
+    const dir = tempDir('ingest-usage');
+    const feed = join(dir, 'feed.jsonl');
+    writeFileSync(feed, `${product(1)}\n`);
+    const [typo, twoFiles, badMapping, help] = await Promise.all([
+      run(dir, [feed, '--dry-rn']),
+      run(dir, [feed, feed]),
+      run(dir, [feed, '--mapping', 'titel=Name']),
+      run(dir, ['--help']),
+    ]);
+    for (const [r, line] of [
+      [typo, 'ingest: unknown option --dry-rn (did you mean --dry-run?)'],
+      [twoFiles, 'ingest: give exactly one FILE, or --reindex'],
+      [badMapping, 'ingest: --mapping: invalid column mapping in the mapping flag: (root): Unrecognized key: "titel"'],
+    ] as const) {
+      expect(r.code, show(r)).toBe(64);
+      expect(r.stderr.split('\n')[0]).toBe(line);
+      expect(r.stderr).toContain('\nUsage:\n  npm run ingest -- FILE');
+    }
+    expect(help.code, show(help)).toBe(0);
+    expect(help.stdout).toMatch(/^Usage:\n {2}npm run ingest -- FILE/);
+  });
+
+  it('says what is wrong with a file and where: missing or not a file (66), not a feed (65), bad configuration (78), never a trace', async () => {
+    const dir = tempDir('ingest-input');
+    const cut = join(dir, 'cut.json');
+    writeFileSync(cut, '[{"title": "A"},\n {"title": "B"}');
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    const feed = join(dir, 'feed.jsonl');
+    writeFileSync(feed, `${product(1)}\n`);
+    mkdirSync(join(dir, 'folder'));
+    const [missing, folder, truncated, noHeader, config] = await Promise.all([
+      run(dir, ['missing.csv']),
+      run(dir, [join(dir, 'folder')]),
+      run(dir, [cut, '--dry-run']),
+      run(dir, [empty, '--dry-run']),
+      run(dir, [feed, '--dry-run'], { AISLE_ANN_THRESHOLD: 'many' }),
+    ]);
+    expect([missing.code, missing.stderr], show(missing)).toEqual([66, 'ingest: missing.csv: no such file or directory\n']);
+    expect([folder.code, folder.stderr], show(folder)).toEqual([66, `ingest: ${join(dir, 'folder')}: not a file\n`]);
+    expect([truncated.code, truncated.stderr], show(truncated)).toEqual([65, `ingest: ${cut}:2:16: starts with "[" but is not a valid JSON array: Expected ',' or ']' after array element\n`]);
+    expect([noHeader.code, noHeader.stderr], show(noHeader)).toEqual([65, `ingest: ${empty}: no header row: the file is empty\n`]);
+    expect(config.code, show(config)).toBe(78);
+    expect(config.stderr).toMatch(/^ingest: Invalid configuration:\n {2}AISLE_ANN_THRESHOLD: /);
+    for (const r of [missing, folder, truncated, noHeader, config]) {
+      expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('names the columns closest to a title and suggests a --mapping that then reads the file', async () => {
+    const dir = tempDir('ingest-mapping');
+    const file = join(dir, 'export.csv');
+    writeFileSync(file, 'Item Title,Selling Price,Product Link,Picture\nTrail lantern,19.99,https://shop.test/l,https://shop.test/l.jpg\nCamp stove,49.00,https://shop.test/s,https://shop.test/s.jpg\n');
+    const failed = await run(dir, [file, '--dry-run']);
+    expect(failed.code, show(failed)).toBe(65);
+    const [first, hint] = failed.stderr.trimEnd().split('\n');
+    expect(first).toBe(`ingest: ${file}:1: no column maps to title; the closest are "Item Title", "Product Link"`);
+    expect(hint).toBe(`  map the columns: npm run ingest -- '${file}' --mapping 'title=Item Title,url=Product Link,image_url=Picture,price=Selling Price'`);
+    const mapping = /--mapping '([^']+)'$/.exec(hint!)![1]!;
+    const fixed = await run(dir, [file, '--mapping', mapping, '--dry-run', '--json']);
+    expect(fixed.code, show(fixed)).toBe(0);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ read: 2, imported: 2, skipped: 0, dryRun: true });
+  });
+
+  it.skipIf(!existsSync(AMAZON))(`recognises the Amazon 2020 sample export by its header and reads it with its preset (needs ${AMAZON}; skipped when ../shared is absent)`, async () => {
+    const dir = tempDir('ingest-amazon');
+    const r = await run(dir, [AMAZON, '--dry-run', '--json']);
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stderr).toContain(`ingest: ${AMAZON} has the header of PromptCloud's Amazon US sample export (2020); reading it with --preset amazon-2020\n`);
+    // As test/ingest/formats/real-catalogs.test.ts counts with the preset given explicitly.
+    expect(JSON.parse(r.stdout)).toMatchObject({ read: 1999, imported: 1976, skipped: 23, skippedByReason: { invalid_price: 23 } });
   });
 });

@@ -13,18 +13,26 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase } from './deployment.js';
-import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 
-const { values } = parseArgs({ options: { samples: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, 'skip-search': { type: 'boolean' } } });
-const samples = positiveNumber(values.samples, 30, 'samples', true);
-const duration = positiveNumber(values.duration, 10, 'duration');
-const connections = positiveNumber(values.connections, 8, 'connections', true);
+const cli = command({
+  name: 'bench:analytics',
+  usage: `Usage:
+  npm run bench:analytics -- [--samples 30] [--duration 10] [--connections 8] [--skip-search] [--verbose]
+Times the usage and analytics endpoints on 1,000,000 seeded impressions, then search throughput
+with the request log on and off. Uses DATABASE_URL when set (a database of its own), else PGlite.`,
+  options: { samples: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, 'skip-search': { type: 'boolean' } },
+});
+const { values } = cli;
+const samples = cli.number('samples', { integer: true, positive: true, default: 30 });
+const duration = cli.number('duration', { positive: true, default: 10 });
+const connections = cli.number('connections', { integer: true, positive: true, default: 8 });
 
 const SEARCHES = 100_000;
 const IMPRESSIONS_PER_SEARCH = 10;
@@ -202,4 +210,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

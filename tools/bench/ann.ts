@@ -17,11 +17,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
-import type { AnnIndexKind, CatalogRow, Embedder } from '../../src/core/ports.js';
+import type { CatalogRow, Embedder } from '../../src/core/ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/search/search-service.js';
@@ -31,7 +32,13 @@ import { mulberry32, syntheticCatalog, syntheticProduct } from '../gen-catalog.j
 import { formatTable, median, round } from './lib.js';
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
-const { values, positionals } = parseArgs({
+const cli = command({
+  name: 'bench:ann',
+  usage: `Usage:
+  npm run bench:ann -- [--sets crowdflower,homedepot] [--size N] [--synthetic N] [--queries 300]
+                       [--catalog-uri DIR] [--kinds ivf_hnsw_sq,ivf_pq] [--sweep ef=2,3 overfetch=1,1.5 nprobes=24] [--verbose]
+Recall and latency of each ANN index kind against exact vector search at search's depth, on the
+labelled sets' products (../shared/data/eval) or, without them or with --synthetic, synthetic vectors.`,
   allowPositionals: true,
   options: {
     synthetic: { type: 'string' },
@@ -43,6 +50,15 @@ const { values, positionals } = parseArgs({
     sweep: { type: 'boolean', default: false },
   },
 });
+const { values, positionals } = cli;
+const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
+const sizeLimit = cli.number('size', { integer: true, positive: true });
+const synthetic = cli.number('synthetic', { integer: true, positive: true });
+const KINDS = ['ivf_hnsw_sq', 'ivf_pq'] as const;
+const kinds = cli.check(() => values.kinds.split(',').map((kind) => {
+  if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kinds takes ${KINDS.join(', ')}, not ${kind}`);
+  return kind as (typeof KINDS)[number];
+}));
 /** Search's retrieval depth: the candidates each query needs (search-service.ts). */
 const DEPTH = RETRIEVAL_DEPTH;
 
@@ -76,8 +92,8 @@ async function buildReal(catalog: LanceCatalogStore, embedder: Embedder, sets: r
   }
   const perSet = await Promise.all(sets.map((set) => readJsonl<{ query: string }>(sharedPath('data/eval', set, 'queries_dev.jsonl')!)));
   const texts: string[] = [];
-  for (let i = 0; texts.length < Number(values.queries) && perSet.some((q) => i < q.length); i++) {
-    for (const q of perSet) if (q[i] && texts.length < Number(values.queries)) texts.push(toEmbeddingInput(q[i]!.query));
+  for (let i = 0; texts.length < queryCount && perSet.some((q) => i < q.length); i++) {
+    for (const q of perSet) if (q[i] && texts.length < queryCount) texts.push(toEmbeddingInput(q[i]!.query));
   }
   const vectors: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += 64) vectors.push(...(await embedder.embed(texts.slice(i, i + 64))));
@@ -112,7 +128,7 @@ async function buildSynthetic(catalog: LanceCatalogStore, embedder: Embedder, co
     }
     await writer.commit();
   }
-  return Array.from({ length: Number(values.queries) }, () =>
+  return Array.from({ length: queryCount }, () =>
     mix(baseVectors[Math.floor(random() * baseVectors.length)]!, baseVectors[Math.floor(random() * baseVectors.length)]!, random),
   );
 }
@@ -148,16 +164,23 @@ function sweepGrid(): Partial<AnnTuning>[] {
   for (const arg of positionals) {
     const [key, list] = arg.split('=');
     const name = key === 'ef' ? 'efPerResult' : key;
-    if (name !== 'efPerResult' && name !== 'overfetch' && name !== 'nprobes') throw new Error(`--sweep takes ef=…, overfetch=… and nprobes=…, not ${arg}`);
-    grid = grid.flatMap((g) => list!.split(',').map((v) => ({ ...g, [name]: Number(v) })));
+    const numbers = (list ?? '').split(',').map(Number);
+    if ((name !== 'efPerResult' && name !== 'overfetch' && name !== 'nprobes') || !numbers.every((v) => Number.isFinite(v) && v > 0)) {
+      throw new UsageError(`--sweep takes ef=N,N overfetch=N,N nprobes=N,N, not ${arg}`);
+    }
+    grid = grid.flatMap((g) => numbers.map((v) => ({ ...g, [name]: v })));
   }
   return grid;
 }
+const grid = cli.check(() => {
+  if (!values.sweep && positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]} (settings to sweep follow --sweep)`);
+  return sweepGrid();
+});
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'aisle-bench-ann-'));
   const sets = values.sets.split(',');
-  const real = !values.synthetic && sets.every((set) => sharedPath('data/eval', set, 'products.jsonl'));
+  const real = synthetic === undefined && sets.every((set) => sharedPath('data/eval', set, 'products.jsonl'));
   try {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
     const uri = values['catalog-uri'] ?? join(work, 'catalog');
@@ -165,8 +188,8 @@ async function main(): Promise<void> {
     const open = (annTuning?: Partial<AnnTuning>) => LanceCatalogStore.open({ uri, annThreshold: Number.MAX_SAFE_INTEGER, annIndex: 'ivf_hnsw_sq', ...(annTuning ? { annTuning } : {}) });
     const catalog = await open();
     const queries = real
-      ? await buildReal(catalog, embedder, sets, values.size ? Number(values.size) : Number.MAX_SAFE_INTEGER)
-      : await buildSynthetic(catalog, embedder, Number(values.synthetic ?? 100_000));
+      ? await buildReal(catalog, embedder, sets, sizeLimit ?? Number.MAX_SAFE_INTEGER)
+      : await buildSynthetic(catalog, embedder, synthetic ?? 100_000);
     const size = (await catalog.info())!.productCount;
     const source = real ? sets.join(' + ') : 'synthetic';
 
@@ -181,14 +204,14 @@ async function main(): Promise<void> {
       return { ...(buildS === null ? {} : { build_s: round(buildS, 1) }), recall_at_100: round(r100, 4), recall_at_10: round(r10, 4), p50_ms: round(ann.p50, 2), p99_ms: round(ann.p99, 2) };
     };
     const describe = (t: AnnTuning) => `ef ${t.efPerResult}×, fetch ${t.overfetch}×, nprobes ${t.nprobes}`;
-    for (const kind of values.kinds.split(',') as Exclude<AnnIndexKind, 'none'>[]) {
+    for (const kind of kinds) {
       const t = performance.now();
       await catalog.rebuildVectorIndex(kind);
       const buildS = (performance.now() - t) / 1000;
       json[kind] = report(kind, kind === 'ivf_hnsw_sq' ? describe(annIndexConfig(kind).tuning) : 'nprobes 32, refine 10', buildS, await measure(catalog, queries, false));
       if (kind === 'ivf_hnsw_sq' && values.sweep) {
         const sweep: Record<string, unknown>[] = [];
-        for (const tuning of sweepGrid()) {
+        for (const tuning of grid) {
           const tuned = await open(tuning);
           const settings = describe({ ...annIndexConfig(kind).tuning, ...tuning });
           sweep.push({ settings, ...report(`${kind} (sweep)`, settings, null, await measure(tuned, queries, false)) });
@@ -207,4 +230,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

@@ -10,12 +10,11 @@
  *   DATABASE_URL=postgres://... npm run bench:auth      # Postgres instead of PGlite
  */
 import { cpus } from 'node:os';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
 import {
   createBenchKey,
   formatTable,
   median,
-  positiveNumber,
   round,
   runLoadChecked,
   startBenchServer,
@@ -50,24 +49,25 @@ interface EndpointSummary {
   rounds: LoadResult[];
 }
 
-function parseOptions(argv: string[]): BenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      duration: { type: 'string' },
-      connections: { type: 'string' },
-      rounds: { type: 'string' },
-      warmup: { type: 'string' },
-    },
-    strict: true,
-  });
-  return {
-    durationSeconds: positiveNumber(values.duration, 5, 'duration'),
-    connections: positiveNumber(values.connections, 10, 'connections', true),
-    rounds: positiveNumber(values.rounds, 3, 'rounds', true),
-    warmupSeconds: positiveNumber(values.warmup, 2, 'warmup'),
-  };
-}
+const cli = command({
+  name: 'bench:auth',
+  usage: `Usage:
+  npm run bench:auth -- [--duration 5] [--connections 10] [--rounds 3] [--warmup 2] [--verbose]
+Throughput of GET /healthz against the authenticated GET /v1/keys?limit=1 on one server.
+DATABASE_URL=postgres://... benches PostgreSQL instead of PGlite.`,
+  options: {
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    rounds: { type: 'string' },
+    warmup: { type: 'string' },
+  },
+});
+const options: BenchOptions = {
+  durationSeconds: cli.number('duration', { positive: true, default: 5 }),
+  connections: cli.number('connections', { integer: true, positive: true, default: 10 }),
+  rounds: cli.number('rounds', { integer: true, positive: true, default: 3 }),
+  warmupSeconds: cli.number('warmup', { positive: true, default: 2 }),
+};
 
 /**
  * One request per endpoint before any load: a wrong key or a missing route fails here in
@@ -208,7 +208,6 @@ function report(server: BenchServer, options: BenchOptions, summaries: readonly 
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
   const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, logLevel: 'warn' });
 
   // Ctrl-C mid-run should still release the PGlite lock and delete the temp dir.
@@ -238,7 +237,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench:auth FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exitCode = 1;
-});
+await cli.run(main);

@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
 import autocannon from 'autocannon';
 import PQueue from 'p-queue';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
@@ -20,11 +20,19 @@ import { uuidV5 } from '../../src/core/catalog/normalize.js';
 import { newId } from '../../src/core/ids.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { createBenchKey, formatTable, positiveNumber, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+import { createBenchKey, formatTable, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 
-const { values } = parseArgs({ options: { duration: { type: 'string' }, connections: { type: 'string' }, impressions: { type: 'string' } } });
-const duration = positiveNumber(values.duration, 30, 'duration');
-const connections = positiveNumber(values.connections, 32, 'connections', true);
+const cli = command({
+  name: 'bench:clicks',
+  usage: `Usage:
+  npm run bench:clicks -- [--duration 30] [--connections 32] [--impressions N] [--verbose]
+Click recording throughput: POST /v1/clicks/{id} and GET /r/{id}?sig=…, every request a new
+billable click. Uses DATABASE_URL when set, else PGlite.`,
+  options: { duration: { type: 'string' }, connections: { type: 'string' }, impressions: { type: 'string' } },
+});
+const duration = cli.number('duration', { positive: true, default: 30 });
+const connections = cli.number('connections', { integer: true, positive: true, default: 32 });
+const impressions = cli.number('impressions', { integer: true, positive: true });
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const PRODUCTS = 1_000;
 
@@ -89,7 +97,7 @@ async function main(): Promise<void> {
     const auth = await server.core.auth.authenticate(key);
     if (!auth.ok) throw new Error('bench key does not authenticate');
     // Enough distinct impressions that no request of either run repeats one.
-    const perRun = positiveNumber(values.impressions, server.dbKind === 'postgres' ? 40_000 : 15_000, 'impressions', true);
+    const perRun = impressions ?? (server.dbKind === 'postgres' ? 40_000 : 15_000);
     process.stderr.write(`writing ${Math.ceil(2.2 * perRun).toLocaleString('en-US')} impressions…\n`);
     const warmIds = await writeImpressions(server, auth.principal, Math.ceil(perRun / 5));
     const ids = await writeImpressions(server, auth.principal, 2 * perRun);
@@ -129,4 +137,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

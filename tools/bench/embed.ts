@@ -5,15 +5,15 @@
  * products per second for ingestion-style batches of title + description. Also prints the
  * EMBEDDINGS.md cosine figures as a sanity check that the model measured is the right one.
  *
- *   npx tsx tools/bench/embed.ts -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50]
+ *   npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50]
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
 import { syntheticCatalog } from '../gen-catalog.js';
-import { formatTable, median, positiveNumber, round } from './lib.js';
+import { formatTable, median, round } from './lib.js';
 import { percentile, sharedPath } from './shared-data.js';
 
 interface BenchOptions {
@@ -30,18 +30,20 @@ const QUERY_WORDS = [
 ];
 const QUERY_MODIFIERS = ['', 'cheap', 'best', 'for kids', 'waterproof', 'under $50', 'black', 'gift idea', 'quiet', 'large'];
 
-function parseOptions(argv: string[]): BenchOptions {
-  const { values } = parseArgs({
-    args: argv.filter((a) => a !== '--'),
-    options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
-  });
-  return {
-    queries: positiveNumber(values.queries, 500, 'queries', true),
-    products: positiveNumber(values.products, 2_000, 'products', true),
-    batch: positiveNumber(values.batch, 64, 'batch', true),
-    warmup: positiveNumber(values.warmup, 50, 'warmup', true),
-  };
-}
+const cli = command({
+  name: 'bench:embed',
+  usage: `Usage:
+  npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50] [--verbose]
+The default embedder's start-up (cold and warm model cache), single-query latency and batch
+throughput for ingestion.`,
+  options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
+});
+const options: BenchOptions = {
+  queries: cli.number('queries', { integer: true, positive: true, default: 500 }),
+  products: cli.number('products', { integer: true, positive: true, default: 2_000 }),
+  batch: cli.number('batch', { integer: true, positive: true, default: 64 }),
+  warmup: cli.number('warmup', { integer: true, positive: true, default: 50 }),
+};
 
 /** Best Buy title + description from ../shared when present, otherwise the synthetic catalog. */
 async function productTexts(count: number): Promise<{ source: string; texts: string[] }> {
@@ -102,7 +104,6 @@ async function cosineFigures(embedder: QueuedEmbedder): Promise<Record<string, n
 }
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
   // Taken before our own work starts, so it shows what else competes for the cores.
   const loadBefore = loadavg()[0] ?? 0;
   const cacheDir = await mkdtemp(join(tmpdir(), 'aisle-bench-embed-'));
@@ -153,4 +154,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

@@ -9,7 +9,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
+import { requireReadableFile } from '../../src/cli/files.js';
 import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
@@ -21,7 +22,16 @@ import { syntheticCatalog } from '../gen-catalog.js';
 import { formatTable, round } from './lib.js';
 import { sharedPath } from './shared-data.js';
 
-const { values } = parseArgs({ options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } } });
+const cli = command({
+  name: 'bench:ingest',
+  usage: `Usage:
+  npm run bench:ingest -- [--file FEED] [--limit N] [--cache-dir DIR] [--verbose]
+Ingest throughput split into parse, embed and write, on FEED (default: the Home Depot catalog in
+../shared/data/eval/homedepot, or a synthetic one when that is absent).`,
+  options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } },
+});
+const { values } = cli;
+const limitFlag = cli.number('limit', { integer: true, positive: true });
 
 async function* limited(records: AsyncIterable<FeedRecord>, limit: number): AsyncIterable<FeedRecord> {
   let n = 0;
@@ -32,6 +42,7 @@ async function* limited(records: AsyncIterable<FeedRecord>, limit: number): Asyn
 }
 
 async function main(): Promise<void> {
+  if (values.file !== undefined) requireReadableFile(values.file);
   const work = await mkdtemp(join(tmpdir(), 'aisle-bench-ingest-'));
   try {
     let file = values.file ?? sharedPath('data/eval/homedepot/products.jsonl');
@@ -42,7 +53,7 @@ async function main(): Promise<void> {
       for await (const row of syntheticCatalog(54_667, 7)) lines.push(JSON.stringify(row));
       await writeFile(file, `${lines.join('\n')}\n`);
     }
-    const limit = values.limit ? Number.parseInt(values.limit, 10) : Number.POSITIVE_INFINITY;
+    const limit = limitFlag ?? Number.POSITIVE_INFINITY;
     const cacheDir = values['cache-dir'] ?? join(work, 'models');
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir });
     const rssBefore = process.memoryUsage().rss;
@@ -89,4 +100,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

@@ -205,13 +205,3 @@ export function formatTable(header: readonly string[], rows: ReadonlyArray<reado
     r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
-
-/** Parses a positive number flag; exits with a usage message rather than benching with NaN. */
-export function positiveNumber(raw: string | undefined, fallback: number, flag: string, integer = false): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new Error(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}

@@ -24,16 +24,23 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
+import { CliError, EXIT } from '../../src/cli/errors.js';
 import pg from 'pg';
 import { summarizeProfiles } from './cpu-profile.js';
 import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, startServerProcess, type ServerProcess } from './deployment.js';
 import { measureFloor, type Floor } from './floor.js';
-import { formatTable, positiveNumber } from './lib.js';
+import { formatTable } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
 import { readJsonl, sharedPath } from './shared-data.js';
 
-const { values } = parseArgs({
+const cli = command({
+  name: 'bench:load',
+  usage: `Usage:
+  npm run bench:load -- [--catalog-uri DIR] [--duration 20] [--connections 16] [--profile] [--profile-dir DIR] [--verbose]
+  npm run bench:soak -- [--catalog-uri DIR] [--soak 10] [--duration 20] [--sample-seconds 15] [--verbose]
+Load and soak against src/main.ts as its own process on PostgreSQL: DATABASE_URL is required
+(a throwaway database is created on that server and dropped afterwards).`,
   options: {
     'catalog-uri': { type: 'string' },
     duration: { type: 'string' },
@@ -44,10 +51,11 @@ const { values } = parseArgs({
     'profile-dir': { type: 'string' },
   },
 });
-const duration = positiveNumber(values.duration, 20, 'duration');
-const connections = positiveNumber(values.connections, 16, 'connections', true);
-const soakMinutes = values.soak === undefined ? null : positiveNumber(values.soak, 10, 'soak');
-const sampleSeconds = positiveNumber(values['sample-seconds'], 15, 'sample-seconds');
+const { values } = cli;
+const duration = cli.number('duration', { positive: true, default: 20 });
+const connections = cli.number('connections', { integer: true, positive: true, default: 16 });
+const soakMinutes = cli.number('soak', { positive: true }) ?? null;
+const sampleSeconds = cli.number('sample-seconds', { positive: true, default: 15 });
 /** The soak's rate, as a share of the capacity measured just before it. */
 const SOAK_SHARE = 0.8;
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
@@ -223,9 +231,8 @@ async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: str
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    process.stderr.write('bench:load and bench:soak need DATABASE_URL (a PostgreSQL server; a throwaway database is created on it and dropped afterwards).\n' +
-      'The embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load\n');
-    process.exit(1);
+    throw new CliError(EXIT.config, 'DATABASE_URL must name a PostgreSQL server (a throwaway database is created on it and dropped afterwards): ' +
+      'the embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load');
   }
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-load-'));
   const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
@@ -327,4 +334,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await cli.run(main);

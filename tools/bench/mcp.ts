@@ -17,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -30,7 +30,7 @@ import { readFeed } from '../../src/ingest/formats/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { createBenchKey, formatTable, median, positiveNumber, round, startBenchServer } from './lib.js';
+import { createBenchKey, formatTable, median, round, startBenchServer } from './lib.js';
 import { percentile } from './shared-data.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,10 +48,16 @@ const QUERIES = [
   'wireless phone charger',
 ];
 
-const { values } = parseArgs({ options: { calls: { type: 'string' }, rounds: { type: 'string' }, limit: { type: 'string' } } });
-const calls = positiveNumber(values.calls, 200, '--calls', true);
-const rounds = positiveNumber(values.rounds, 3, '--rounds', true);
-const limit = positiveNumber(values.limit, 10, '--limit', true);
+const cli = command({
+  name: 'bench:mcp',
+  usage: `Usage:
+  npm run bench:mcp -- [--calls 200] [--rounds 3] [--limit 10] [--verbose]
+search_products latency over MCP stdio and Streamable HTTP beside REST POST /v1/search, one call at a time.`,
+  options: { calls: { type: 'string' }, rounds: { type: 'string' }, limit: { type: 'string' } },
+});
+const calls = cli.number('calls', { integer: true, positive: true, default: 200 });
+const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });
+const limit = cli.number('limit', { integer: true, positive: true, default: 10 });
 
 type Path = { name: string; search(query: string): Promise<void> };
 
@@ -157,7 +163,4 @@ async function main(): Promise<void> {
   await embedder.close();
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+await cli.run(main);

@@ -12,9 +12,9 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { productTerms } from '../../src/core/search/features.js';
@@ -23,7 +23,15 @@ import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { ensureCatalog } from './deployment.js';
 import { formatTable } from './lib.js';
 
-const { values } = parseArgs({ options: { 'catalog-uri': { type: 'string' } } });
+const cli = command({
+  name: 'bench:memory',
+  usage: `Usage:
+  npm run bench:memory -- [--catalog-uri DIR] [--verbose]
+The memory of an API process's parts, opened one after another (without --catalog-uri the Home
+Depot catalog is imported into a temporary directory first).`,
+  options: { 'catalog-uri': { type: 'string' } },
+});
+const { values } = cli;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -36,32 +44,36 @@ function measure(step: string): void {
   steps.push({ step, rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) });
 }
 
-const work = mkdtempSync(join(tmpdir(), 'aisle-bench-memory-'));
-try {
-  const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
-  const source = await ensureCatalog(catalogUri, join(work, 'models'));
-  measure('modules loaded (Node.js, tsx, our code and its dependencies)');
-  const config = loadConfig({ ...process.env, AISLE_DATA_DIR: work, AISLE_CATALOG_URI: catalogUri });
-  const embedder = await openEmbedder(config);
-  await embedder.embed([toEmbeddingInput('warm up')]);
-  measure('+ embedding model (onnxruntime session in its worker thread)');
-  const catalog = await openCatalog(config);
-  measure('+ catalog opened (LanceDB table and indexes)');
-  await new CatalogLexicon(catalog).get();
-  measure('+ catalog vocabulary (spelling, IDF)');
-  await catalog.warm(productTerms);
-  measure(`+ product cache filled (AISLE_CATALOG_CACHE_MB=${config.catalog.cacheBytes / 1024 / 1024}) with ranking terms`);
-  const [vector] = await embedder.embed([toEmbeddingInput('cordless drill')]);
-  for (let i = 0; i < 100; i++) {
-    await catalog.vectorSearch(vector!, { limit: 100, withVectors: true });
-    await catalog.textSearch(`cordless drill ${i}`, { limit: 100, withVectors: true });
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'aisle-bench-memory-'));
+  try {
+    const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
+    const source = await ensureCatalog(catalogUri, join(work, 'models'));
+    measure('modules loaded (Node.js, tsx, our code and its dependencies)');
+    const config = loadConfig({ ...process.env, AISLE_DATA_DIR: work, AISLE_CATALOG_URI: catalogUri });
+    const embedder = await openEmbedder(config);
+    await embedder.embed([toEmbeddingInput('warm up')]);
+    measure('+ embedding model (onnxruntime session in its worker thread)');
+    const catalog = await openCatalog(config);
+    measure('+ catalog opened (LanceDB table and indexes)');
+    await new CatalogLexicon(catalog).get();
+    measure('+ catalog vocabulary (spelling, IDF)');
+    await catalog.warm(productTerms);
+    measure(`+ product cache filled (AISLE_CATALOG_CACHE_MB=${config.catalog.cacheBytes / 1024 / 1024}) with ranking terms`);
+    const [vector] = await embedder.embed([toEmbeddingInput('cordless drill')]);
+    for (let i = 0; i < 100; i++) {
+      await catalog.vectorSearch(vector!, { limit: 100, withVectors: true });
+      await catalog.textSearch(`cordless drill ${i}`, { limit: 100, withVectors: true });
+    }
+    measure('+ 100 vector and full-text lookups');
+    const rows = steps.map((s, i) => [s.step, String(s.rss_mb), i === 0 ? '' : `+${Math.round((s.rss_mb - steps[i - 1]!.rss_mb) * 10) / 10}`, String(s.heap_used_mb), String(s.external_mb), String(s.array_buffers_mb)]);
+    process.stdout.write(`Memory of one API process's parts, opened in order (catalog: ${source}), after a full GC:\n${formatTable(['step', 'RSS MB', 'Δ RSS', 'JS heap used', 'external', 'array buffers'], rows)}\n`);
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'memory', catalog: source, steps })}\n`);
+    await embedder.close();
+    await catalog.close();
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
-  measure('+ 100 vector and full-text lookups');
-  const rows = steps.map((s, i) => [s.step, String(s.rss_mb), i === 0 ? '' : `+${Math.round((s.rss_mb - steps[i - 1]!.rss_mb) * 10) / 10}`, String(s.heap_used_mb), String(s.external_mb), String(s.array_buffers_mb)]);
-  process.stdout.write(`Memory of one API process's parts, opened in order (catalog: ${source}), after a full GC:\n${formatTable(['step', 'RSS MB', 'Δ RSS', 'JS heap used', 'external', 'array buffers'], rows)}\n`);
-  process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'memory', catalog: source, steps })}\n`);
-  await embedder.close();
-  await catalog.close();
-} finally {
-  await rm(work, { recursive: true, force: true });
 }
+
+await cli.run(main);

@@ -4,7 +4,7 @@
  *
  * Runs each chosen bench as its own process (the npm script's command), keeps its output, reads
  * its BENCH_JSON lines and writes one file: the machine, every command, the figures, the targets
- * of issue 8 with the margin, and relevance beside the BM25 baseline. `--reuse NAME=FILE` takes a
+ * (docs/benchmarks.md) with the margin, and relevance beside the BM25 baseline. `--reuse NAME=FILE` takes a
  * bench's figures from the saved output of an earlier run instead (a 10-minute soak, say); the
  * file says so. Benches that need PostgreSQL get DATABASE_URL from the environment.
  */
@@ -12,11 +12,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { requireReadableFile } from '../../src/cli/files.js';
 import { renderReport, type BenchRun } from './report-render.js';
 import { sharedPath } from './shared-data.js';
 
-const { values } = parseArgs({
+const cli = command({
+  name: 'bench:report',
+  usage: `Usage:
+  npm run bench:report -- [--benches load,soak,memory,search,clicks,webhooks,eval-crowdflower] [--catalog-uri DIR]
+                          [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse NAME=FILE]... [--out BENCHMARKS.md] [--verbose]
+Runs the chosen benches, each as its own process, and writes their figures to one report.`,
   options: {
     benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,worst,eval-crowdflower' },
     'catalog-uri': { type: 'string' },
@@ -27,6 +34,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'BENCHMARKS.md' },
   },
 });
+const { values } = cli;
+cli.number('duration', { positive: true });
+cli.number('soak', { positive: true });
+cli.number('eval-limit', { integer: true, positive: true });
 
 const catalog = values['catalog-uri'];
 const catalogArgs = catalog ? ['--catalog-uri', catalog] : [];
@@ -85,10 +96,11 @@ function benchJson(stdout: string): Record<string, unknown>[] {
 async function main(): Promise<void> {
   const chosen = values.benches.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = chosen.filter((b) => !(b in BENCHES));
-  if (unknown.length) throw new Error(`unknown bench ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  if (unknown.length) throw new UsageError(`unknown bench ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
   const reused = new Map(values.reuse.map((r) => {
     const [name, file] = r.split('=');
-    if (!name || !file || !(name in BENCHES)) throw new Error(`--reuse takes NAME=FILE with a known bench name, got ${r}`);
+    if (!name || !file || !(name in BENCHES)) throw new UsageError(`--reuse takes NAME=FILE with a known bench name, got ${r}`);
+    requireReadableFile(file);
     return [name, file] as const;
   }));
   const logDir = mkdtempSync(join(tmpdir(), 'aisle-bench-report-'));
@@ -125,7 +137,7 @@ async function main(): Promise<void> {
   })();
   const markdown = renderReport({
     generatedAt: new Date().toISOString(),
-    command: `npm run bench:report -- ${process.argv.slice(2).join(' ')}`.trim(),
+    command: `npm run bench:report -- ${process.argv.slice(2).filter((a) => a !== '--verbose').join(' ')}`.trim(),
     git,
     machine: {
       cpus: cpuList.length,
@@ -143,4 +155,4 @@ async function main(): Promise<void> {
   process.stderr.write(`bench:report: wrote ${values.out} (bench output kept in ${logDir})\n`);
 }
 
-await main();
+await cli.run(main);

@@ -29,8 +29,9 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { newId } from '../../src/core/ids.js';
@@ -46,12 +47,22 @@ import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
 import { syntheticCatalog } from '../gen-catalog.js';
-import { createBenchKey, formatTable, median, positiveNumber, round, runLoadChecked, startBenchServer } from './lib.js';
+import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
 import { percentile, readJsonl, sharedPath } from './shared-data.js';
 
-const { values } = parseArgs({
-  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string', default: '300' }, duration: { type: 'string', default: '10' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false }, 'learning-running': { type: 'boolean', default: false }, seed: { type: 'string', default: '1500' } },
+const cli = command({
+  name: 'bench:search',
+  usage: `Usage:
+  npm run bench:search -- [--catalog-uri DIR] [--queries 300] [--duration 10] [--learning-running] [--seed 1500]
+                          [--baseline-learning-off] [--baseline-tuning overfetch=N,ef=N,nprobes=N] [--verbose]
+Search latency and throughput on the Home Depot catalog (../shared; synthetic when absent).
+Uses DATABASE_URL when set, else PGlite.`,
+  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string' }, duration: { type: 'string' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false }, 'learning-running': { type: 'boolean', default: false }, seed: { type: 'string' } },
 });
+const { values } = cli;
+const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
+const duration = cli.number('duration', { positive: true, default: 10 });
+const seedCount = cli.number('seed', { integer: true, positive: true, default: 1500 });
 
 /** `overfetch=1,ef=1.5` → the ANN tuning it names. */
 function parseTuning(raw: string): Partial<AnnTuning> {
@@ -60,11 +71,13 @@ function parseTuning(raw: string): Partial<AnnTuning> {
     raw.split(',').map((pair) => {
       const [key, value] = pair.split('=');
       const name = names[key ?? ''];
-      if (!name || !Number.isFinite(Number(value))) throw new Error(`--baseline-tuning takes overfetch=N,ef=N,nprobes=N, not ${pair}`);
+      if (!name || !Number.isFinite(Number(value))) throw new UsageError(`--baseline-tuning takes overfetch=N,ef=N,nprobes=N, not ${pair}`);
       return [name, Number(value)];
     }),
   );
 }
+
+const tuning = values['baseline-tuning'] ? cli.check(() => parseTuning(values['baseline-tuning']!)) : null;
 
 /** Rounds of each single client; each round searches `--queries` query texts not searched before. */
 const ROUNDS = 3;
@@ -91,7 +104,6 @@ async function main(): Promise<void> {
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     const info = (await catalog.info())!;
-    const tuning = values['baseline-tuning'] ? parseTuning(values['baseline-tuning']) : null;
     const baselineCatalog = tuning ? await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const learningRunning = values['learning-running'];
     const server = await startBenchServer({
@@ -116,7 +128,7 @@ async function main(): Promise<void> {
       const baselineKey = baseline ? await createBenchKey(baseline.core, 1_000_000) : '';
       // Every measured search has a query text of its own: the embedder's query cache must not
       // answer a repeat. The clients alternate in rounds, so drifting load hits them alike.
-      const count = positiveNumber(values.queries, 300, 'queries', true);
+      const count = queryCount;
       const slots = baseline ? 3 : 2;
       const learningSlots = learningRunning ? 2 * ROUNDS : 0;
       const all = await queryTexts((1 + slots * ROUNDS + learningSlots) * count);
@@ -154,7 +166,6 @@ async function main(): Promise<void> {
       if (learningRunning) {
         // The event log learning reads: searches of the warm-up queries, each result clicked with
         // probability 0.3/k (a person looks down the list less and less).
-        const seedCount = positiveNumber(values.seed, 1500, 'seed', true);
         for (let i = 0; i < seedCount; i++) {
           const res = await post(server.url, key, warmUp[i % warmUp.length]!);
           const body = (await res.json()) as { results: { impression_id: string }[] };
@@ -215,7 +226,6 @@ async function main(): Promise<void> {
         stage.write.push(performance.now() - t);
       }
 
-      const duration = positiveNumber(values.duration, 10, 'duration');
       const headers = { 'x-api-key': key };
       const bodies = queries.slice(0, 200).map((query) => JSON.stringify({ query, limit: 10 }));
       const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: duration, connections: 16 });
@@ -297,4 +307,4 @@ function clientInWorker(url: string, key: string, queries: readonly string[]): P
   });
 }
 
-await main();
+await cli.run(main);

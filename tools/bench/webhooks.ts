@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { command } from '../../src/cli/command.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import { createCore } from '../../src/core/index.js';
@@ -24,16 +24,21 @@ import { appendEvent, createPgStores, migrate, openDb, PgWebhookStore, type Db }
 import { DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { systemResolver } from '../../src/worker/dns.js';
 import { HttpTransport } from '../../src/worker/transport.js';
-import { formatTable, positiveNumber, round } from './lib.js';
+import { formatTable, round } from './lib.js';
 
-const { values } = parseArgs({
+const cli = command({
+  name: 'bench:webhooks',
+  usage: `Usage:
+  npm run bench:webhooks -- [--events 5000] [--concurrency 32] [--rate 200] [--seconds 5] [--poll 100] [--verbose]
+Webhook delivery from one worker to a local receiver: backlog throughput, then commit-to-receipt
+latency. DATABASE_URL=postgres://... benches PostgreSQL instead of PGlite.`,
   options: { events: { type: 'string' }, concurrency: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, poll: { type: 'string' } },
 });
-const EVENTS = positiveNumber(values.events, 5000, '--events', true);
-const CONCURRENCY = positiveNumber(values.concurrency, 32, '--concurrency', true);
-const RATE = positiveNumber(values.rate, 200, '--rate');
-const SECONDS = positiveNumber(values.seconds, 5, '--seconds');
-const POLL_MS = positiveNumber(values.poll, 100, '--poll', true);
+const EVENTS = cli.number('events', { integer: true, positive: true, default: 5000 });
+const CONCURRENCY = cli.number('concurrency', { integer: true, positive: true, default: 32 });
+const RATE = cli.number('rate', { positive: true, default: 200 });
+const SECONDS = cli.number('seconds', { positive: true, default: 5 });
+const POLL_MS = cli.number('poll', { integer: true, positive: true, default: 100 });
 const databaseUrl = process.env.DATABASE_URL;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -114,7 +119,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+await cli.run(main);

@@ -48,7 +48,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
@@ -64,12 +63,19 @@ import { SESSION_COOKIE, CSRF_HEADER } from '../../src/http/auth.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
-import { formatTable, median, positiveNumber, round, startBenchServer, type BenchServer } from './lib.js';
+import { command } from '../../src/cli/command.js';
+import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
 import { readJsonl, sharedPath } from './shared-data.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const { values } = parseArgs({
+const cli = command({
+  name: 'bench:worst',
+  usage: `Usage:
+  npm run bench:worst -- [--catalog-uri DIR] [--sample] [--rounds 3] [--only search,mcp] [--trace] [--verbose]
+The most expensive valid request of every route and MCP tool beside a typical one: CPU, event-loop
+block and memory. Home Depot catalog from ../shared (--sample: the sample catalog). Uses
+DATABASE_URL when set, else PGlite.`,
   options: {
     'catalog-uri': { type: 'string' },
     sample: { type: 'boolean', default: false },
@@ -78,7 +84,8 @@ const { values } = parseArgs({
     trace: { type: 'boolean', default: false },
   },
 });
-const rounds = positiveNumber(values.rounds, 3, 'rounds', true);
+const { values } = cli;
+const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });
 /** Route or tool name fragments to run (the others print "skipped"); all when absent. */
 const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean) ?? null;
 
@@ -1051,7 +1058,7 @@ function summary(rows: Record<string, unknown>[]): Record<string, unknown> {
   };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const started = performance.now();
   const work = await mkdtemp(join(tmpdir(), 'aisle-bench-worst-'));
   const models = join(ROOT, '.bench/models');
@@ -1268,7 +1275,7 @@ async function main(): Promise<void> {
     await database?.drop();
     await rm(work, { recursive: true, force: true });
   }
-  process.exitCode = exitCode;
+  return exitCode;
 }
 
-await main();
+await cli.run(main);

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { suggestMapping } from './column-match.js';
 import { readTable } from './delimited.js';
-import { FeedFormatError, PRODUCT_FIELDS, withMerchant, type FeedRecord, type ProductField, type ProductRow } from './types.js';
+import {
+  FeedFormatError, jsonErrorDetail, jsonErrorPlace, PRODUCT_FIELDS, withMerchant,
+  type FeedRecord, type FilePlace, type ProductField, type ProductRow,
+} from './types.js';
 
 const columnList = z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]);
 const fieldColumns = Object.fromEntries(PRODUCT_FIELDS.map((field) => [field, columnList.optional()])) as Record<
@@ -28,11 +32,11 @@ export interface CsvOptions {
   merchant?: string;
 }
 
-function validateMapping(input: unknown, source: string): CsvMapping {
+function validateMapping(input: unknown, source: string, place?: FilePlace): CsvMapping {
   const parsed = CsvMappingSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new FeedFormatError(`invalid column mapping in ${source}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  throw new FeedFormatError(`invalid column mapping${place ? '' : ` in ${source}`}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, place);
 }
 
 /**
@@ -60,20 +64,55 @@ export function parseMappingSpec(spec: string): CsvMapping {
  * a CLI assembles its options. Throws on I/O errors and FeedFormatError on bad JSON or fields.
  */
 export function loadMappingFile(path: string): CsvMapping {
+  const text = readFileSync(path, 'utf8');
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(text);
   } catch (err) {
-    if (err instanceof SyntaxError) throw new FeedFormatError(`mapping file ${path} is not valid JSON: ${err.message}`);
-    throw err;
+    throw new FeedFormatError(`the mapping file is not valid JSON: ${jsonErrorDetail(err as Error)}`, jsonErrorPlace(path, text, err as Error));
   }
-  return validateMapping(json, path);
+  return validateMapping(json, path, { file: path });
 }
 
-/** The `--mapping` flag: a path to a `.json` file (or any existing file), else the inline spec. */
+/** Whether the `--mapping` flag names a file: a `.json` path, or any existing file; else it is the inline spec. */
+export const isMappingFile = (flag: string): boolean => flag.toLowerCase().endsWith('.json') || (!flag.includes('=') && existsSync(flag));
+
+/** The `--mapping` flag: a mapping file (isMappingFile) or the inline spec. */
 export function loadMapping(flag: string): CsvMapping {
-  const isFile = flag.toLowerCase().endsWith('.json') || (!flag.includes('=') && existsSync(flag));
-  return isFile ? loadMappingFile(flag) : parseMappingSpec(flag);
+  return isMappingFile(flag) ? loadMappingFile(flag) : parseMappingSpec(flag);
+}
+
+/**
+ * The inline form of a mapping (parseMappingSpec's input), or null when a column name holds
+ * "," "|" or "=", which only a mapping file can express.
+ */
+export function formatMappingSpec(mapping: Partial<Record<ProductField, string>>): string | null {
+  const entries = Object.entries(mapping).filter((e): e is [string, string] => e[1] !== undefined);
+  if (entries.some(([, column]) => /[,|=]/.test(column))) return null;
+  return entries.map(([field, column]) => `${field}=${column}`).join(',');
+}
+
+/**
+ * No column maps to title. `suggestion` maps title (when a column is like one) and the other
+ * fields left unmapped to the columns most like them; `closest` names the columns most like a
+ * title, best first.
+ */
+export class UnmappedTitleError extends FeedFormatError {
+  override readonly name = 'UnmappedTitleError';
+  constructor(
+    readonly header: readonly string[],
+    readonly closest: readonly string[],
+    readonly suggestion: Partial<Record<ProductField, string>>,
+    place: FilePlace,
+  ) {
+    const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+    super(
+      closest.length > 0
+        ? `no column maps to title; the closest are ${names(closest)}`
+        : `no column maps to title, and none is named like one (header: ${header.slice(0, 30).join(', ')})`,
+      place,
+    );
+  }
 }
 
 interface ColumnPlan {
@@ -84,15 +123,18 @@ interface ColumnPlan {
 const headerKey = (name: string) => name.trim().toLowerCase();
 const compactKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
 
-/** Matches a header to a mapping: explicit entries first, then columns named like a field. */
-function planColumns(header: string[], mapping: CsvMapping = {}): ColumnPlan {
+/**
+ * Matches a header to a mapping: explicit entries first, then columns named like a field.
+ * `place` is the header's line, for errors.
+ */
+function planColumns(header: string[], mapping: CsvMapping, place: FilePlace): ColumnPlan {
   const byName = new Map<string, number>();
   header.forEach((name, i) => {
     if (!byName.has(headerKey(name))) byName.set(headerKey(name), i);
   });
   const find = (column: string, usedFor: string): number => {
     const index = byName.get(headerKey(column));
-    if (index === undefined) throw new FeedFormatError(`the mapping names column "${column}" for ${usedFor}, but the header has no such column (header: ${header.join(', ')})`);
+    if (index === undefined) throw new FeedFormatError(`the mapping names column "${column}" for ${usedFor}, but the header has no such column (header: ${header.join(', ')})`, place);
     return index;
   };
   const plan: ColumnPlan = { fields: [], attributes: (mapping.attributes ?? []).map((name) => ({ name, column: find(name, 'attributes') })) };
@@ -110,7 +152,8 @@ function planColumns(header: string[], mapping: CsvMapping = {}): ColumnPlan {
     if (index >= 0) plan.fields.push({ field, columns: [index] });
   }
   if (!plan.fields.some((f) => f.field === 'title')) {
-    throw new FeedFormatError(`no column maps to title; give a mapping (header: ${header.slice(0, 30).join(', ')})`);
+    const { closestToTitle, mapping: suggestion } = suggestMapping(header, new Set(plan.fields.map((f) => f.field)), new Set(plan.fields.flatMap((f) => f.columns)));
+    throw new UnmappedTitleError(header, closestToTitle, suggestion, place);
   }
   return plan;
 }
@@ -133,12 +176,13 @@ function buildRow(cells: string[], plan: ColumnPlan): ProductRow {
 /**
  * Reads a CSV file with a header row, mapping columns onto ProductInput fields as raw strings
  * (empty cells are left out). A ragged or unparseable row becomes a `malformed_row` record.
- * Throws FeedFormatError when there is no header or no column maps to `title`.
+ * Throws FeedFormatError when there is no header, UnmappedTitleError when no column maps to
+ * `title` (with a suggested mapping).
  */
 export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<FeedRecord> {
   let plan: ColumnPlan | null = null;
   for await (const event of readTable(path, options.delimiter ?? ',')) {
-    if (event.kind === 'header') plan = planColumns(event.cells, options.mapping);
+    if (event.kind === 'header') plan = planColumns(event.cells, options.mapping ?? {}, { file: path, line: event.line });
     else if (event.kind === 'error') yield { line: event.line, error: 'malformed_row', detail: event.detail };
     else if (plan !== null) yield { line: event.line, row: withMerchant(buildRow(event.cells, plan), options.merchant) };
   }

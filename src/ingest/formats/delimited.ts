@@ -55,7 +55,7 @@ export async function* readTable(path: string, delimiter: string): AsyncGenerato
       yield { kind: 'row', line, cells: record };
     }
   }
-  if (header === null) throw new FeedFormatError(`${path} has no header row`);
+  if (header === null) throw new FeedFormatError('no header row: the file is empty', { file: path });
   yield* flushSkipped(Number.POSITIVE_INFINITY);
 }
 

@@ -86,7 +86,7 @@ async function* adapted(records: AsyncIterable<FeedRecord>, adaptRow: (row: Prod
  * and throws only for I/O errors or a file that is not the format at all (FeedFormatError).
  */
 export async function readFeed(path: string, options: FeedOptions = {}): Promise<{ format: FeedFormat; records: AsyncGenerator<FeedRecord> }> {
-  if (!(await stat(path)).isFile()) throw new FeedFormatError(`${path} is not a file`);
+  if (!(await stat(path)).isFile()) throw new FeedFormatError('not a file', { file: path });
   const format = await detectFormat(path, options.format);
   const records = openReader(path, format, options);
   return { format, records: options.adaptRow ? adapted(records, options.adaptRow) : records };

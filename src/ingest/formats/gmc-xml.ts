@@ -44,6 +44,7 @@ class GmcXmlCollector {
   constructor(
     private readonly parser: SAXParser,
     private readonly merchant: string | undefined,
+    private readonly path: string,
   ) {
     parser.onopentag = (tag) => this.open(tag);
     parser.onclosetag = () => this.close();
@@ -58,7 +59,7 @@ class GmcXmlCollector {
     }
     const local = localName(tag.name);
     if (this.stack.length === 0) {
-      if (local !== 'rss' && local !== 'feed') this.fatal ??= new FeedFormatError(`root element <${tag.name}> is neither RSS <rss> nor Atom <feed>`);
+      if (local !== 'rss' && local !== 'feed') this.fatal ??= this.failure(`root element <${tag.name}> is neither RSS <rss> nor Atom <feed>`);
       else this.root = local;
     }
     this.stack.push(local);
@@ -114,10 +115,15 @@ class GmcXmlCollector {
     const message = err.message.split('\n')[0] ?? err.message;
     // At close, sax complains once per unclosed tag; finish() reports an open item once instead.
     if (!this.ending) {
-      if (this.root === null) this.fatal ??= new FeedFormatError(`not an XML feed: ${message}`);
+      if (this.root === null) this.fatal ??= this.failure(`not an XML feed: ${message}`);
       else if (this.item !== null && !isEntityError(message)) this.item.error ??= `${message} (line ${this.parser.line + 1})`;
     }
     this.parser.resume();
+  }
+
+  /** The file cannot be read as a feed, at the parser's position. */
+  private failure(detail: string): FeedFormatError {
+    return new FeedFormatError(detail, { file: this.path, line: this.parser.line + 1, column: this.parser.column + 1 });
   }
 
   emitItem(): void {
@@ -146,7 +152,7 @@ class GmcXmlCollector {
  */
 export async function* readGmcXml(path: string, options: GmcXmlOptions = {}): AsyncGenerator<FeedRecord> {
   const parser = sax.parser(true, { position: true });
-  const collector = new GmcXmlCollector(parser, options.merchant);
+  const collector = new GmcXmlCollector(parser, options.merchant, path);
   let first = true;
   for await (const piece of createReadStream(path, { encoding: 'utf8' })) {
     const chunk = String(piece);
@@ -158,7 +164,7 @@ export async function* readGmcXml(path: string, options: GmcXmlOptions = {}): As
   collector.ending = true;
   parser.close();
   if (collector.fatal) throw collector.fatal;
-  if (collector.root === null) throw new FeedFormatError(`${path} has no XML root element`);
+  if (collector.root === null) throw new FeedFormatError('no XML root element', { file: path });
   collector.finish();
   yield* collector.records.splice(0);
 }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { FeedFormatError, withMerchant, type FeedRecord, type ProductRow } from './types.js';
+import { FeedFormatError, jsonErrorDetail, jsonErrorPlace, withMerchant, type FeedRecord, type ProductRow } from './types.js';
 
 export interface JsonlOptions {
   /** Default merchant for rows that carry none. */
@@ -52,7 +52,7 @@ async function readJsonArray(path: string): Promise<unknown[]> {
   try {
     return JSON.parse(text) as unknown[];
   } catch (err) {
-    throw new FeedFormatError(`${path} starts with "[" but is not a valid JSON array: ${(err as Error).message.slice(0, MAX_DETAIL)}`);
+    throw new FeedFormatError(`starts with "[" but is not a valid JSON array: ${jsonErrorDetail(err as Error)}`, jsonErrorPlace(path, text, err as Error));
   }
 }
 

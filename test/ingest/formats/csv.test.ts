@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadMapping, loadMappingFile, parseMappingSpec, readCsv, type CsvMapping } from '../../../src/ingest/formats/csv.js';
+import { formatMappingSpec, loadMapping, loadMappingFile, parseMappingSpec, readCsv, UnmappedTitleError, type CsvMapping } from '../../../src/ingest/formats/csv.js';
 import { FeedFormatError } from '../../../src/ingest/formats/types.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
 
@@ -116,6 +116,42 @@ describe('readCsv', () => {
     const path = await writeTemp('missing.csv', 'Name,Price\nA,1\n');
     await expect(collect(readCsv(path, { mapping: { title: 'Product Name' } }))).rejects.toThrow(/"Product Name" for title/);
   });
+
+  it('names the file and the header line in what it throws', async () => {
+    const empty = await writeTemp('empty.csv', '\n\n');
+    await expect(collect(readCsv(empty))).rejects.toMatchObject({ message: `${empty}: no header row: the file is empty`, place: { file: empty } });
+    const missing = await writeTemp('missing.csv', '\nName,Price\nA,1\n');
+    await expect(collect(readCsv(missing, { mapping: { title: 'Product Name' } }))).rejects.toMatchObject({ place: { file: missing, line: 2 } });
+  });
+
+  it('says which columns come closest to a title and suggests a mapping for the fields left unmapped', async () => {
+    const path = await writeTemp('export.csv', 'Item Title,Selling Price,Product Link,Picture,sku,Brand Name\nLamp,9.99,https://x.test/l,https://x.test/l.jpg,L1,Acme\n');
+    const err = await collect(readCsv(path)).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(UnmappedTitleError);
+    const unmapped = err as UnmappedTitleError;
+    expect(unmapped.message).toBe(`${path}:1: no column maps to title; the closest are "Item Title", "Product Link", "Brand Name"`);
+    // sku maps by its own name, so it is not suggested; every other column goes to the field it is most like.
+    expect(unmapped.suggestion).toEqual({ title: 'Item Title', price: 'Selling Price', url: 'Product Link', image_url: 'Picture', brand: 'Brand Name' });
+    // The suggestion, given back as the mapping, reads the file.
+    const rows = rowsOf(await collect(readCsv(path, { mapping: parseMappingSpec(formatMappingSpec(unmapped.suggestion)!) })));
+    expect(rows).toEqual([{ title: 'Lamp', price: '9.99', url: 'https://x.test/l', image_url: 'https://x.test/l.jpg', brand: 'Acme', sku: 'L1' }]);
+  });
+
+  it('says so when no column is named at all like a title', async () => {
+    const path = await writeTemp('codes.csv', 'code,amount\nA1,3\n');
+    await expect(collect(readCsv(path))).rejects.toMatchObject({
+      message: `${path}:1: no column maps to title, and none is named like one (header: code, amount)`,
+      closest: [],
+      suggestion: {},
+    });
+  });
+});
+
+describe('formatMappingSpec', () => {
+  it('writes the inline form, or null when a column name needs a mapping file', () => {
+    expect(formatMappingSpec({ title: 'Product Name', price: 'Selling Price' })).toBe('title=Product Name,price=Selling Price');
+    expect(formatMappingSpec({ title: 'Name, long' })).toBeNull();
+  });
 });
 
 describe('parseMappingSpec', () => {
@@ -142,6 +178,9 @@ describe('loadMapping', () => {
     expect(() => loadMapping(unknownField)).toThrow(FeedFormatError);
     const notJson = await writeTemp('map.json', '{title: Name}');
     expect(() => loadMapping(notJson)).toThrow(/not valid JSON/);
+    // Where V8 reports the position (Node 20 does for this error), the place has line and column.
+    const noComma = await writeTemp('map.json', '{\n  "title": "Name"\n  "price": "Price"}');
+    expect(() => loadMapping(noComma)).toThrow(expect.objectContaining({ place: { file: noComma, line: 3, column: 3 } }));
   });
 
   it('treats a flag that is not a file as an inline spec', () => {

@@ -128,4 +128,9 @@ ${products.map(atomEntry).join('\n')}
     await expect(failure).rejects.toBeInstanceOf(FeedFormatError);
     await expect(failure).rejects.toThrow(message);
   });
+
+  it('names the line and column of the element that makes a file no feed', async () => {
+    const path = await writeTemp('page.xml', '<?xml version="1.0"?>\n\n  <html><body/></html>\n');
+    await expect(collect(readGmcXml(path))).rejects.toMatchObject({ message: `${path}:3:9: root element <html> is neither RSS <rss> nor Atom <feed>`, place: { line: 3 } });
+  });
 });

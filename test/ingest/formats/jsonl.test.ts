@@ -73,6 +73,14 @@ describe('readJsonl', () => {
     await expect(collect(readJsonl(path))).rejects.toBeInstanceOf(FeedFormatError);
   });
 
+  it('names the line and column where the array stops being JSON', async () => {
+    const path = await writeTemp('cut.json', '[{"title": "A"},\n {"title": "B"}');
+    await expect(collect(readJsonl(path))).rejects.toMatchObject({
+      message: `${path}:2:16: starts with "[" but is not a valid JSON array: Expected ',' or ']' after array element`,
+      place: { file: path, line: 2, column: 16 },
+    });
+  });
+
   it('throws on a missing file', async () => {
     await expect(collect(readJsonl('/nonexistent/aisle/feed.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

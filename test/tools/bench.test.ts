@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { childEnv, runToEnd, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+
+const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+/** Every bench with an npm script of its own file (bench:soak is bench:load with --soak). */
+const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+const BENCHES = Object.entries(scripts).flatMap(([name, script]) => {
+  const entry = /^tsx tools\/bench\/([a-z-]+)\.ts$/.exec(script)?.[1];
+  return name.startsWith('bench:') && entry === name.slice('bench:'.length) ? [entry] : [];
+});
+it('finds the benches in package.json', () => {
+  expect(BENCHES).toEqual(expect.arrayContaining(['load', 'search', 'worst']));
+});
+
+/** Runs a bench's entry point; each of these fails before it starts any work. */
+const bench = (name: string, args: string[], env: Record<string, string> = {}) =>
+  runToEnd(`tools/bench/${name}.ts`, args, { ...childEnv(tempDir('bench-cli')), ...env });
+
+describe('benches (tools/bench): mistakes', () => {
+  it.concurrent.each(BENCHES)('bench:%s answers an unknown flag with one line and its usage, exit 64', async (name) => {
+    const r = await bench(name, ['--bogus']);
+    expect(r.code, show(r)).toBe(64);
+    expect(r.stderr).toMatch(new RegExp(`^bench:${name}: unknown option --bogus\\n\\nUsage:\\n {2}npm run bench:${name}`));
+    expect(r.stdout).toBe('');
+  });
+
+  it('answers a bad value (64), a missing reused file (66) and bench:load without DATABASE_URL (78) in one line', async () => {
+    const [zero, sweep, reuse, load] = await Promise.all([
+      bench('clicks', ['--duration', '0']),
+      bench('ann', ['--sweep', 'depth=3']),
+      bench('report', ['--reuse', 'soak=/nonexistent/soak.out']),
+      bench('load', [], { DATABASE_URL: '' }),
+    ]);
+    expect(zero.code, show(zero)).toBe(64);
+    expect(zero.stderr.split('\n')[0]).toBe('bench:clicks: --duration must be a positive number, not "0"');
+    expect(sweep.code, show(sweep)).toBe(64);
+    expect(sweep.stderr.split('\n')[0]).toBe('bench:ann: --sweep takes ef=N,N overfetch=N,N nprobes=N,N, not depth=3');
+    expect([reuse.code, reuse.stderr], show(reuse)).toEqual([66, 'bench:report: /nonexistent/soak.out: no such file or directory\n']);
+    expect(load.code, show(load)).toBe(78);
+    expect(load.stderr).toMatch(/^bench:load: DATABASE_URL must name a PostgreSQL server/);
+    for (const r of [zero, sweep, reuse, load]) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
+  });
+});
