@@ -8,6 +8,22 @@ const booleanFlag = z
 
 const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
+/** A bound in milliseconds; 0 turns it off. */
+const timeoutMs = (max: number) => z.coerce.number().int().min(0).max(max);
+
+/**
+ * Time bounds on the database (docs/configuration.md): connect, statement, maintenance work. Each
+ * exists so a stalled database answers an error instead of holding a request forever.
+ */
+export const DEFAULT_TIMEOUTS = Object.freeze({
+  /** A fresh connection opens in milliseconds; 5 s is a database that is down or unreachable. */
+  databaseConnectMs: 5_000,
+  /** Request-path statements take milliseconds; analytics reads on raw rows took up to 4.5 s (docs/analytics.md). */
+  databaseStatementMs: 10_000,
+  /** Migrations, rollups and the learner's log reads: a month of history rolled up in 5 s, with room for much more. */
+  databaseMaintenanceMs: 600_000,
+});
+
 /**
  * Every environment variable Aisle reads. docs/configuration.md's table mirrors this schema;
  * nothing else in the code base touches `process.env`.
@@ -18,6 +34,9 @@ const envSchema = z.object({
   AISLE_DATA_DIR: z.string().min(1).default('./.aisle'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: timeoutMs(600_000).default(DEFAULT_TIMEOUTS.databaseConnectMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.databaseStatementMs),
+  DATABASE_MAINTENANCE_TIMEOUT_MS: timeoutMs(86_400_000).default(DEFAULT_TIMEOUTS.databaseMaintenanceMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AISLE_DEFAULT_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   AISLE_TRUST_PROXY: booleanFlag.default(false),
@@ -66,6 +85,8 @@ export type Config = Readonly<{
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Bounds on database work in milliseconds, 0 for none (PostgreSQL only; docs/configuration.md). */
+  databaseTimeouts: DatabaseTimeouts;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   defaultRateLimitPerMinute: number;
   trustProxy: boolean;
@@ -144,6 +165,15 @@ export type Config = Readonly<{
   workerIndex: number | undefined;
 }>;
 
+export type DatabaseTimeouts = Readonly<{
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** One statement on the request path (statement_timeout; also idle time inside a transaction). */
+  statementMs: number;
+  /** One statement of maintenance work: migrations, rollups, the learner's log reads. */
+  maintenanceMs: number;
+}>;
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -171,6 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseTimeouts: Object.freeze({
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      maintenanceMs: e.DATABASE_MAINTENANCE_TIMEOUT_MS,
+    }),
     logLevel: e.LOG_LEVEL,
     defaultRateLimitPerMinute: e.AISLE_DEFAULT_RATE_LIMIT,
     trustProxy: e.AISLE_TRUST_PROXY,

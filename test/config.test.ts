@@ -58,3 +58,12 @@ describe('loadConfig: embedding threads', () => {
     expect(() => loadConfig({ AISLE_EMBEDDING_THREADS: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig: database timeouts', () => {
+  it('bounds the database by default; each bound is configurable and 0 turns it off', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({ connectMs: 5_000, statementMs: 10_000, maintenanceMs: 600_000 });
+    const set = loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_MAINTENANCE_TIMEOUT_MS: '0' });
+    expect(set.databaseTimeouts).toEqual({ connectMs: 2_000, statementMs: 0, maintenanceMs: 0 });
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(ConfigError);
+  });
+});

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/core/clock.js';
 import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
+import type { DatabaseTimeouts } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
@@ -68,10 +69,12 @@ export interface TestAppOptions {
   rankingLearning?: CoreDeps['rankingLearning'];
   /** The catalog's own ranking model (what serves before anything is learned). */
   rankingModel?: CoreDeps['rankingModel'];
+  /** Bounds on the Postgres pool of a new test database; the defaults when absent. */
+  dbTimeouts?: Partial<DatabaseTimeouts>;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = options.shared?.testDb ?? (await createTestDb());
+  const testDb = options.shared?.testDb ?? (await createTestDb(options.dbTimeouts ? { timeouts: options.dbTimeouts } : {}));
   const db = options.shared?.db ?? testDb.db;
   const clock = options.clock ?? { now: () => new Date() };
   const logs = new LogCapture();
