@@ -12,8 +12,9 @@ const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).
 const timeoutMs = (max: number) => z.coerce.number().int().min(0).max(max);
 
 /**
- * Time bounds on the database (docs/configuration.md): connect, statement, maintenance work. Each
- * exists so a stalled database answers an error instead of holding a request forever.
+ * Time bounds (docs/configuration.md). Each exists so a stalled peer answers an error instead of
+ * holding a request forever: the database (connect, statement, maintenance work) and a client
+ * sending its request (headers, whole request).
  */
 export const DEFAULT_TIMEOUTS = Object.freeze({
   /** A fresh connection opens in milliseconds; 5 s is a database that is down or unreachable. */
@@ -22,6 +23,10 @@ export const DEFAULT_TIMEOUTS = Object.freeze({
   databaseStatementMs: 10_000,
   /** Migrations, rollups and the learner's log reads: a month of history rolled up in 5 s, with room for much more. */
   databaseMaintenanceMs: 600_000,
+  /** The largest body (1 MiB batch) takes 8 s at 1 Mbit/s. */
+  requestMs: 30_000,
+  /** Headers are a few hundred bytes: a client still sending them after 10 s is stalled. */
+  headersMs: 10_000,
 });
 
 /**
@@ -37,6 +42,8 @@ const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: timeoutMs(600_000).default(DEFAULT_TIMEOUTS.databaseConnectMs),
   DATABASE_STATEMENT_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.databaseStatementMs),
   DATABASE_MAINTENANCE_TIMEOUT_MS: timeoutMs(86_400_000).default(DEFAULT_TIMEOUTS.databaseMaintenanceMs),
+  AISLE_REQUEST_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.requestMs),
+  AISLE_HEADERS_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.headersMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AISLE_DEFAULT_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   AISLE_TRUST_PROXY: booleanFlag.default(false),
@@ -87,6 +94,8 @@ export type Config = Readonly<{
   databasePoolSize: number;
   /** Bounds on database work in milliseconds, 0 for none (PostgreSQL only; docs/configuration.md). */
   databaseTimeouts: DatabaseTimeouts;
+  /** Bounds on receiving a request in milliseconds, 0 for none: the whole request, and its headers. */
+  httpTimeouts: Readonly<{ requestMs: number; headersMs: number }>;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   defaultRateLimitPerMinute: number;
   trustProxy: boolean;
@@ -193,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.AISLE_EMBEDDING_PROVIDER === 'transformers' && !e.AISLE_EMBEDDING_MODEL) {
     throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=transformers needs AISLE_EMBEDDING_MODEL (a model id or a local folder)');
   }
+  if (e.AISLE_REQUEST_TIMEOUT_MS > 0 && e.AISLE_HEADERS_TIMEOUT_MS > e.AISLE_REQUEST_TIMEOUT_MS) {
+    // Node refuses a headers timeout longer than the request timeout: the headers are part of the request.
+    throw new ConfigError('Invalid configuration:\n  AISLE_HEADERS_TIMEOUT_MS: must not exceed AISLE_REQUEST_TIMEOUT_MS (the headers are part of the request)');
+  }
   const dataDir = resolve(e.AISLE_DATA_DIR);
   const workers = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
   return Object.freeze({
@@ -206,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
       maintenanceMs: e.DATABASE_MAINTENANCE_TIMEOUT_MS,
     }),
+    httpTimeouts: Object.freeze({ requestMs: e.AISLE_REQUEST_TIMEOUT_MS, headersMs: e.AISLE_HEADERS_TIMEOUT_MS }),
     logLevel: e.LOG_LEVEL,
     defaultRateLimitPerMinute: e.AISLE_DEFAULT_RATE_LIMIT,
     trustProxy: e.AISLE_TRUST_PROXY,

@@ -7,6 +7,7 @@ import type { Scope } from '../../src/core/keys/scopes.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
 import type { DatabaseTimeouts } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
+import type { HttpTimeouts } from '../../src/http/receive-timeouts.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
@@ -69,6 +70,8 @@ export interface TestAppOptions {
   rankingLearning?: CoreDeps['rankingLearning'];
   /** The catalog's own ranking model (what serves before anything is learned). */
   rankingModel?: CoreDeps['rankingModel'];
+  /** Bounds on receiving requests; the defaults when absent. */
+  httpTimeouts?: HttpTimeouts;
   /** Bounds on the Postgres pool of a new test database; the defaults when absent. */
   dbTimeouts?: Partial<DatabaseTimeouts>;
 }
@@ -97,7 +100,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     adminKey = created.firstKey.key;
     accountId = created.account.id;
   }
-  const { app, routes } = await buildApp({ core, logger });
+  const { app, routes } = await buildApp({ core, logger, ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}) });
   return {
     app,
     routes,
