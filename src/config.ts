@@ -8,6 +8,27 @@ const booleanFlag = z
 
 const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
+/** A bound in milliseconds; 0 turns it off. */
+const timeoutMs = (max: number) => z.coerce.number().int().min(0).max(max);
+
+/**
+ * Time bounds (docs/configuration.md). Each exists so a stalled peer answers an error instead of
+ * holding a request forever: the database (connect, statement, maintenance work) and a client
+ * sending its request (headers, whole request).
+ */
+export const DEFAULT_TIMEOUTS = Object.freeze({
+  /** A fresh connection opens in milliseconds; 5 s is a database that is down or unreachable. */
+  databaseConnectMs: 5_000,
+  /** Request-path statements take milliseconds; analytics reads on raw rows took up to 4.5 s (docs/analytics.md). */
+  databaseStatementMs: 10_000,
+  /** Migrations, rollups and the learner's log reads: a month of history rolled up in 5 s, with room for much more. */
+  databaseMaintenanceMs: 600_000,
+  /** The largest body (1 MiB batch) takes 8 s at 1 Mbit/s. */
+  requestMs: 30_000,
+  /** Headers are a few hundred bytes: a client still sending them after 10 s is stalled. */
+  headersMs: 10_000,
+});
+
 /**
  * Every environment variable Aisle reads. docs/configuration.md's table mirrors this schema;
  * nothing else in the code base touches `process.env`.
@@ -18,6 +39,11 @@ const envSchema = z.object({
   AISLE_DATA_DIR: z.string().min(1).default('./.aisle'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: timeoutMs(600_000).default(DEFAULT_TIMEOUTS.databaseConnectMs),
+  DATABASE_STATEMENT_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.databaseStatementMs),
+  DATABASE_MAINTENANCE_TIMEOUT_MS: timeoutMs(86_400_000).default(DEFAULT_TIMEOUTS.databaseMaintenanceMs),
+  AISLE_REQUEST_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.requestMs),
+  AISLE_HEADERS_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.headersMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AISLE_DEFAULT_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   AISLE_TRUST_PROXY: booleanFlag.default(false),
@@ -68,6 +94,10 @@ export type Config = Readonly<{
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Bounds on database work in milliseconds, 0 for none (PostgreSQL only; docs/configuration.md). */
+  databaseTimeouts: DatabaseTimeouts;
+  /** Bounds on receiving a request in milliseconds, 0 for none: the whole request, and its headers. */
+  httpTimeouts: Readonly<{ requestMs: number; headersMs: number }>;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   defaultRateLimitPerMinute: number;
   trustProxy: boolean;
@@ -153,6 +183,15 @@ export type Config = Readonly<{
   workerIndex: number | undefined;
 }>;
 
+export type DatabaseTimeouts = Readonly<{
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** One statement on the request path (statement_timeout; also idle time inside a transaction). */
+  statementMs: number;
+  /** One statement of maintenance work: migrations, rollups, the learner's log reads. */
+  maintenanceMs: number;
+}>;
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -172,6 +211,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.AISLE_EMBEDDING_PROVIDER === 'transformers' && !e.AISLE_EMBEDDING_MODEL) {
     throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=transformers needs AISLE_EMBEDDING_MODEL (a model id or a local folder)');
   }
+  if (e.AISLE_REQUEST_TIMEOUT_MS > 0 && e.AISLE_HEADERS_TIMEOUT_MS > e.AISLE_REQUEST_TIMEOUT_MS) {
+    // Node refuses a headers timeout longer than the request timeout: the headers are part of the request.
+    throw new ConfigError('Invalid configuration:\n  AISLE_HEADERS_TIMEOUT_MS: must not exceed AISLE_REQUEST_TIMEOUT_MS (the headers are part of the request)');
+  }
   const dataDir = resolve(e.AISLE_DATA_DIR);
   const workers = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
   return Object.freeze({
@@ -180,6 +223,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseTimeouts: Object.freeze({
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      maintenanceMs: e.DATABASE_MAINTENANCE_TIMEOUT_MS,
+    }),
+    httpTimeouts: Object.freeze({ requestMs: e.AISLE_REQUEST_TIMEOUT_MS, headersMs: e.AISLE_HEADERS_TIMEOUT_MS }),
     logLevel: e.LOG_LEVEL,
     defaultRateLimitPerMinute: e.AISLE_DEFAULT_RATE_LIMIT,
     trustProxy: e.AISLE_TRUST_PROXY,

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const created = await core.accounts.ensureDefault();
   if (created) process.stderr.write(createdKeyLine(created.account.id, created.firstKey.key));
 
-  const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp });
+  // On shutdown a client still sending its request is waited for at most half the grace period,
+  // so the rest of the shutdown (request-log flush, closing the pool) runs before the forced exit.
+  const closeMs = Math.min(config.httpTimeouts.requestMs || Infinity, Math.floor(config.shutdownGraceMs / 2));
+  const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp, timeouts: { ...config.httpTimeouts, closeMs } });
   const delivery = config.webhooks.inProcessWorker && leader ? createDeliveryWorker(config, db, logger) : null;
   // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
   const refresh = startCatalogRefresh({ catalog: runtime.catalog, embedder: runtime.embedder, warm: () => core.search().warm(), logger, intervalMs: config.catalog.refreshMs });

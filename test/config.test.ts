@@ -69,3 +69,26 @@ describe('loadConfig: embedding threads', () => {
     expect(() => loadConfig({ AISLE_EMBEDDING_THREADS: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig: timeouts', () => {
+  it('bounds the database and receiving a request by default; each bound is configurable and 0 turns it off', () => {
+    const defaults = loadConfig({});
+    expect(defaults.databaseTimeouts).toEqual({ connectMs: 5_000, statementMs: 10_000, maintenanceMs: 600_000 });
+    expect(defaults.httpTimeouts).toEqual({ requestMs: 30_000, headersMs: 10_000 });
+    const set = loadConfig({
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
+      DATABASE_MAINTENANCE_TIMEOUT_MS: '0',
+      AISLE_REQUEST_TIMEOUT_MS: '60000',
+      AISLE_HEADERS_TIMEOUT_MS: '5000',
+    });
+    expect(set.databaseTimeouts).toEqual({ connectMs: 2_000, statementMs: 0, maintenanceMs: 0 });
+    expect(set.httpTimeouts).toEqual({ requestMs: 60_000, headersMs: 5_000 });
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '-1' })).toThrow(ConfigError);
+  });
+
+  it('refuses a headers bound longer than the request bound, which includes the headers', () => {
+    expect(() => loadConfig({ AISLE_REQUEST_TIMEOUT_MS: '5000', AISLE_HEADERS_TIMEOUT_MS: '6000' })).toThrow(/AISLE_HEADERS_TIMEOUT_MS/);
+    expect(loadConfig({ AISLE_REQUEST_TIMEOUT_MS: '0', AISLE_HEADERS_TIMEOUT_MS: '6000' }).httpTimeouts).toEqual({ requestMs: 0, headersMs: 6_000 });
+  });
+});

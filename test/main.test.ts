@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
 
@@ -7,8 +8,8 @@ afterEach(() => {
   for (const c of children.splice(0)) c.proc.kill('SIGKILL');
 });
 
-function start(dataDir: string): Child {
-  const child = runTs('src/main.ts', [], childEnv(dataDir));
+function start(dataDir: string, extra: Record<string, string> = {}): Child {
+  const child = runTs('src/main.ts', [], childEnv(dataDir, extra));
   children.push(child);
   return child;
 }
@@ -61,15 +62,27 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     expect(await server.exited).toBe(0);
 
     // A restart reuses the data: no new default account, the old key still works.
-    const again = start(dataDir);
+    const again = start(dataDir, { AISLE_REQUEST_TIMEOUT_MS: '5000', AISLE_HEADERS_TIMEOUT_MS: '2000', AISLE_SHUTDOWN_GRACE_MS: '4000' });
     const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(again.stderr()).not.toContain('shown only now');
     expect(again.stderr()).not.toContain('sign in with this key');
     expect(again.stderr()).toContain('catalog ready');
     const keys = await fetch(`${base2}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(((await keys.json()) as { data: { name: string }[] }).data.map((k) => k.name)).toEqual(['in flight', 'default admin']);
+    // A client trickling its request does not hold the shutdown: it is answered 408 after half the
+    // grace period (2 s, shorter than the 5 s request bound), and the process exits 0 on its own
+    // instead of being forced out (exit 1) when the grace period ends.
+    const trickler = connect(Number(new URL(base2!).port), '127.0.0.1');
+    let trickled = '';
+    trickler.on('data', (d: Buffer) => (trickled += d.toString()));
+    trickler.on('error', () => undefined);
+    await new Promise<void>((resolve) => trickler.once('connect', resolve));
+    trickler.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key!}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"na`);
+    // Sent before the signal (a request that arrives during shutdown is answered 503 at once).
+    await new Promise((resolve) => setTimeout(resolve, 500));
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
+    expect(trickled).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"request_timeout"/);
     // Three server starts (tsx compile, PGlite, the sample catalog's embeddings) took ~40 s on an
     // idle 2-core machine and over 60 s when it was busy; with the cold-start fit, 64 s with one
     // other job running. The default 60 s made this test flaky.

@@ -19,6 +19,7 @@ export const errorRegistry = {
   host_not_allowed: { status: 403, title: 'Requests for this Host are not allowed' },
   not_found: { status: 404, title: 'The resource was not found' },
   method_not_allowed: { status: 405, title: 'The method is not allowed on this resource' },
+  request_timeout: { status: 408, title: 'The request was not received in time' },
   conflict: { status: 409, title: 'The request conflicts with the current state' },
   last_admin_key: { status: 409, title: 'The last key able to manage keys cannot be removed' },
   key_limit_reached: { status: 409, title: 'The account has reached its key limit' },
@@ -32,6 +33,7 @@ export const errorRegistry = {
   conversion_window_closed: { status: 422, title: 'The conversion falls outside the attribution window of its click' },
   webhook_url_not_allowed: { status: 422, title: 'The webhook URL is not an allowed destination' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'The service is temporarily unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DEFAULT_TIMEOUTS } from '../config.js';
 import type { Core } from '../core/index.js';
 import { registerAuth } from './auth.js';
 import './fastify-types.js';
@@ -9,6 +10,7 @@ import { registerJsonBodyParser } from './json-body.js';
 import { registerRequestLog } from './request-log.js';
 import { registerOpenApi } from './openapi.js';
 import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
+import { ReceiveTimeouts, type HttpTimeouts } from './receive-timeouts.js';
 import { allowedMethodsFor, trackRoutes, type RouteEntry } from './route-table.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { clickLinkRoutes, clickRoutes } from './routes/clicks.js';
@@ -29,6 +31,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Origin and Host checks of POST /mcp; loopback hosts and no browser origins when absent. */
   mcp?: McpHttpOptions;
+  /** Bounds on receiving a request (AISLE_REQUEST_TIMEOUT_MS, AISLE_HEADERS_TIMEOUT_MS); their defaults when absent. */
+  timeouts?: HttpTimeouts;
 }
 
 export interface AisleApp {
@@ -39,8 +43,12 @@ export interface AisleApp {
 
 /** Builds the REST app. It never listens: main.ts does, tests use inject() or listen themselves. */
 export async function buildApp(options: AppOptions): Promise<AisleApp> {
+  const receive = new ReceiveTimeouts(options.timeouts ?? { requestMs: DEFAULT_TIMEOUTS.requestMs, headersMs: DEFAULT_TIMEOUTS.headersMs }, options.logger);
   const app = Fastify({
     loggerInstance: options.logger,
+    // Fastify's keep-alive of 72 s stays: longer than the 60 s idle timeout of common load
+    // balancers, so the balancer, not us, closes an idle connection and never reuses a closed one.
+    ...receive.fastifyOptions(),
     // One line per request from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: options.trustProxy ?? false,
@@ -54,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  receive.register(app);
   const routes = trackRoutes(app);
   registerJsonBodyParser(app);
   registerProblemHandlers(app, allowedMethodsFor(routes));

@@ -5,7 +5,9 @@ import type { Clock } from '../../src/core/clock.js';
 import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
 import type { CatalogStore, Embedder } from '../../src/core/ports.js';
+import type { DatabaseTimeouts } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
+import type { HttpTimeouts } from '../../src/http/receive-timeouts.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
@@ -70,10 +72,14 @@ export interface TestAppOptions {
   rankingModel?: CoreDeps['rankingModel'];
   /** Retention windows (sessions, webhook history, request log) and batch size. */
   retention?: CoreDeps['retention'];
+  /** Bounds on receiving requests; the defaults when absent. */
+  httpTimeouts?: HttpTimeouts;
+  /** Bounds on the Postgres pool of a new test database; the defaults when absent. */
+  dbTimeouts?: Partial<DatabaseTimeouts>;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = options.shared?.testDb ?? (await createTestDb());
+  const testDb = options.shared?.testDb ?? (await createTestDb(options.dbTimeouts ? { timeouts: options.dbTimeouts } : {}));
   const db = options.shared?.db ?? testDb.db;
   const clock = options.clock ?? { now: () => new Date() };
   const logs = new LogCapture();
@@ -97,7 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     adminKey = created.firstKey.key;
     accountId = created.account.id;
   }
-  const { app, routes } = await buildApp({ core, logger });
+  const { app, routes } = await buildApp({ core, logger, ...(options.httpTimeouts ? { timeouts: options.httpTimeouts } : {}) });
   return {
     app,
     routes,

@@ -50,6 +50,8 @@ export class Authenticator {
       key = await store.findBySecretHash(hashKeySecret(rawKey));
     } catch (cause) {
       this.deps.logger.error({ err: cause }, 'API key lookup failed');
+      // The store's own 503 (a database timeout) keeps its Retry-After.
+      if (cause instanceof AppError && cause.code === 'unavailable') throw cause;
       throw new AppError('unavailable', 'key lookup failed', { cause });
     }
     if (key === null) return { ok: false, reason: 'unknown' };

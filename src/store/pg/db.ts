@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mutex, PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from '../../config.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
+import { connectionUnusable, databaseUnavailable } from './db-errors.js';
 import { PglitePrepared } from './pglite-prepared.js';
 
 export interface Queryable {
@@ -12,24 +14,44 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-/** One SQL interface over PGlite (embedded default) and a real PostgreSQL pool. */
+export interface TransactionOptions {
+  /**
+   * Maintenance work (migrations, rollups, the learner's log reads): its statements get the
+   * maintenance bound instead of the request path's statement bound.
+   */
+  maintenance?: boolean;
+}
+
+/**
+ * One SQL interface over PGlite (embedded default) and a real PostgreSQL pool. On PostgreSQL a
+ * statement that outlasts its bound, or a connection that cannot be had in time, throws AppError
+ * `unavailable` (503, see db-errors.ts); PGlite runs in this process and has no such bounds.
+ */
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
   /** Statements sent so far, counted so tests can prove a path does no I/O. */
   readonly queryCount: number;
 }
 
 export type DbTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** `timeouts` defaults to DEFAULT_TIMEOUTS (src/config.ts); 0 turns one off. */
+  | { kind: 'postgres'; url: string; poolSize?: number; timeouts?: Partial<DatabaseTimeouts> }
   | { kind: 'pglite'; dataDir: string }
   /** In memory, optionally loaded from a dump of a migrated database (tests, tools). */
   | { kind: 'pglite-memory'; snapshot?: Blob };
 
 /** Opens the database named by the target. PGlite in a data dir takes an exclusive lock file. */
 export async function openDb(target: DbTarget): Promise<Db> {
-  if (target.kind === 'postgres') return new PostgresDb(target.url, target.poolSize ?? 10);
+  if (target.kind === 'postgres') {
+    const timeouts = {
+      connectMs: target.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.databaseConnectMs,
+      statementMs: target.timeouts?.statementMs ?? DEFAULT_TIMEOUTS.databaseStatementMs,
+      maintenanceMs: target.timeouts?.maintenanceMs ?? DEFAULT_TIMEOUTS.databaseMaintenanceMs,
+    };
+    return new PostgresDb(target.url, target.poolSize ?? 10, timeouts);
+  }
   if (target.kind === 'pglite-memory') {
     const pglite = await PGlite.create(target.snapshot ? { loadDataDir: target.snapshot, relaxedDurability: true } : { relaxedDurability: true });
     return new PgliteDb(pglite, null);
@@ -51,6 +73,11 @@ export async function openDb(target: DbTarget): Promise<Db> {
   }
 }
 
+/**
+ * PGlite runs inside this process on one connection: no connection to wait for, no other session
+ * to hold a lock, and statement_timeout is accepted but not enforced (WASM has no timer signal;
+ * test/store/pg/db-timeouts.test.ts shows it). So the timeouts are PostgreSQL's only.
+ */
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   queryCount = 0;
@@ -124,50 +151,105 @@ function namedQuery(sql: string, params: readonly unknown[]): pg.QueryConfig {
   return name === undefined ? { text: sql, values: params as unknown[] } : { name, text: sql, values: params as unknown[] };
 }
 
+/**
+ * How much longer than its statement bound the driver waits for an answer before giving up on
+ * its own: the server cancels at the bound and its error needs a moment to arrive; past that the
+ * server (or the network to it) is not answering at all.
+ */
+const CLIENT_MARGIN_MS = 1_000;
+/** setTimeout's longest delay (about 24.8 days): pg reads a per-query 0 as "the client's default". */
+const NO_CLIENT_TIMEOUT = 2_147_483_647;
+
+const clientTimeout = (statementMs: number): number => (statementMs > 0 ? statementMs + CLIENT_MARGIN_MS : NO_CLIENT_TIMEOUT);
+
+type TimedQuery = pg.QueryConfig & { query_timeout?: number };
+
+/**
+ * A pg Pool with bounds on every wait (docs/configuration.md): connectionTimeoutMillis for a
+ * connection (opening one, or waiting for a free one), statement_timeout on the server for each
+ * statement, idle_in_transaction_session_timeout so a stuck transaction does not hold its locks
+ * forever, and query_timeout in the driver for a server that does not answer at all.
+ */
 class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   queryCount = 0;
   private readonly pool: pg.Pool;
 
-  constructor(url: string, poolSize: number) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize });
+  constructor(url: string, poolSize: number, private readonly timeouts: DatabaseTimeouts) {
+    const statementMs = timeouts.statementMs;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: poolSize,
+      connectionTimeoutMillis: timeouts.connectMs,
+      // 0 sends nothing: the server's (or the role's) own setting applies.
+      ...(statementMs > 0 ? { statement_timeout: statementMs, idle_in_transaction_session_timeout: statementMs, query_timeout: statementMs + CLIENT_MARGIN_MS } : {}),
+    });
     // An idle client losing its connection emits here; without a listener it would crash the process.
     this.pool.on('error', () => undefined);
   }
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
-    return (await this.pool.query(namedQuery(sql, params))).rows as R[];
+    try {
+      return (await this.pool.query(namedQuery(sql, params))).rows as R[];
+    } catch (err) {
+      throw databaseUnavailable(err) ?? err;
+    }
   }
 
   async exec(sql: string): Promise<void> {
     this.queryCount += 1;
-    await this.pool.query(sql);
+    try {
+      await this.pool.query(sql);
+    } catch (err) {
+      throw databaseUnavailable(err) ?? err;
+    }
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+  /**
+   * BEGIN … COMMIT on one pooled connection. A maintenance transaction raises its statements'
+   * bound with SET LOCAL, which ends with the transaction (and works through a transaction-mode
+   * pooler). Any failure rolls back; a connection whose state is unknown is dropped instead.
+   */
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw databaseUnavailable(err) ?? err;
+    }
+    // A checked-out client has no pool listener: the server ending the session (the idle-in-
+    // transaction timeout) would otherwise be an unhandled 'error' event. The next query fails anyway.
+    const onError = () => undefined;
+    client.on('error', onError);
+    const queryTimeout = options.maintenance ? clientTimeout(this.timeouts.maintenanceMs) : undefined;
+    const timed = (q: TimedQuery): TimedQuery => (queryTimeout === undefined ? q : { ...q, query_timeout: queryTimeout });
     let broken = false;
     try {
       await client.query('BEGIN');
+      if (options.maintenance) await client.query(`SET LOCAL statement_timeout = ${Math.trunc(this.timeouts.maintenanceMs)}`);
       const result = await fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => {
           this.queryCount += 1;
-          return (await client.query(namedQuery(sql, params))).rows as R[];
+          return (await client.query(timed(namedQuery(sql, params)))).rows as R[];
         },
         exec: async (sql: string) => {
           this.queryCount += 1;
-          await client.query(sql);
+          await client.query(timed({ text: sql }));
         },
       });
-      await client.query('COMMIT');
+      await client.query(timed({ text: 'COMMIT' }));
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw err;
+      if (connectionUnusable(err)) broken = true;
+      else {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+      }
+      throw databaseUnavailable(err) ?? err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './db-errors.js';
+
 export interface GroupCommitOptions<I, R> {
   /**
    * Does the work of a batch in as few statements as it can and returns one result per item, in
@@ -25,7 +27,9 @@ interface Waiting<I, R> {
  * Items submitted in the same tick are collected before the first batch leaves (a microtask),
  * so a burst is one batch even when the pipeline is idle. When a batch fails, its items are run
  * again one at a time, in arrival order: one bad item fails only its own caller, and a transient
- * failure (a deadlock victim, a serialization failure) is retried once.
+ * failure (a deadlock victim, a serialization failure) is retried once. A batch that failed
+ * because the database is unavailable (a statement or connection timeout) is not run again: every
+ * caller in it gets that error at once, instead of one more timeout each.
  */
 export class GroupCommit<I, R> {
   private readonly waiting: Waiting<I, R>[] = [];
@@ -69,7 +73,7 @@ export class GroupCommit<I, R> {
     try {
       results = await this.runChecked(batch.map((w) => w.item));
     } catch (err) {
-      if (batch.length === 1) batch[0]!.reject(err);
+      if (batch.length === 1 || isDatabaseUnavailable(err)) for (const w of batch) w.reject(err);
       else for (const w of batch) await this.runChecked([w.item]).then(([r]) => w.resolve(r!), w.reject);
       return;
     }

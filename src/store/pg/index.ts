@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import type { Stores } from '../../core/ports.js';
 import { PgAccountStore } from './account-store.js';
 import { PgAnalyticsStore } from './analytics-store.js';
@@ -40,10 +41,10 @@ export function createPgStores(db: Db): Stores {
 }
 
 /** Opens the configured database (PGlite in the data dir unless a URL is given) and migrates it. */
-export async function openMigratedDb(config: { databaseUrl: string | undefined; databasePoolSize: number; dataDir: string }): Promise<Db> {
+export async function openMigratedDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeouts' | 'dataDir'>): Promise<Db> {
   const db = await openDb(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   try {

@@ -7,7 +7,8 @@ const MIGRATION_LOCK_ID = 7_302_215_014;
 /**
  * Applies pending migrations in one transaction under an advisory lock, so two processes
  * starting at once apply each migration exactly once and never see a half-migrated schema.
- * Returns the versions applied by this call.
+ * Returns the versions applied by this call. Maintenance work: a migration on a large table, or
+ * waiting for another process's, may take up to the maintenance bound (DATABASE_MAINTENANCE_TIMEOUT_MS).
  */
 export async function migrate(db: Db): Promise<number[]> {
   return db.transaction(async (tx) => {
@@ -23,7 +24,7 @@ export async function migrate(db: Db): Promise<number[]> {
       applied.push(m.version);
     }
     return applied;
-  });
+  }, { maintenance: true });
 }
 
 /** True when every migration this build knows is applied. Throws when the database is unreachable. */

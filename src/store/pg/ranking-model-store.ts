@@ -117,12 +117,13 @@ export class PgRankingModelStore implements RankingModelStore {
    * sharing the database (on PGlite: its one connection and this thread) wait for one page at
    * most, not the whole log. PGlite answers in microtasks: without the explicit turn, the
    * loop over pages never let a timer or a socket in (measured: one 1.2 s gap for 3,300
-   * searches).
+   * searches). The first read, the newest searches of every account, is maintenance work (the
+   * longer statement bound); each page is a request-sized read.
    */
   async trainingLog(since: Date, limit: number): Promise<LoggedResult[]> {
-    const ids = await this.db.query<{ id: string }>(
-      `SELECT id FROM search_requests WHERE created_at >= $1 ORDER BY created_at DESC, id LIMIT $2`,
-      [since, limit],
+    const ids = await this.db.transaction(
+      (tx) => tx.query<{ id: string }>(`SELECT id FROM search_requests WHERE created_at >= $1 ORDER BY created_at DESC, id LIMIT $2`, [since, limit]),
+      { maintenance: true },
     );
     const out: LoggedResult[] = [];
     for (let i = 0; i < ids.length; i += TRAINING_PAGE) {
@@ -147,8 +148,9 @@ export class PgRankingModelStore implements RankingModelStore {
     return out;
   }
 
+  /** Maintenance work: every interleaved search of the candidate's test so far. */
   async interleavedOutcomes(candidateId: string): Promise<InterleavedOutcome[]> {
-    const rows = await this.db.query<{ serving: number; candidate: number }>(
+    const rows = await this.db.transaction((tx) => tx.query<{ serving: number; candidate: number }>(
       `SELECT count(DISTINCT i.product_id) FILTER (WHERE i.team = 0 AND c.id IS NOT NULL)::int AS serving,
               count(DISTINCT i.product_id) FILTER (WHERE i.team = 1 AND c.id IS NOT NULL)::int AS candidate
          FROM search_requests r
@@ -157,7 +159,7 @@ export class PgRankingModelStore implements RankingModelStore {
         WHERE r.interleaved_with = $1
         GROUP BY r.account_id, r.session_id, r.normalized_query`,
       [candidateId],
-    );
+    ), { maintenance: true });
     return rows;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../src/core/errors.js';
 import { GroupCommit } from '../../../src/store/pg/group-commit.js';
 
 /** A batch runner that records its batches and finishes each one when the test says so. */
@@ -95,5 +96,19 @@ describe('GroupCommit', () => {
     expect(await Promise.all([group.submit(1), group.submit(2)])).toEqual([1, 2]);
     const broken = new GroupCommit<number, number>({ run: async () => [] });
     await expect(broken.submit(1)).rejects.toThrow('group commit: 0 results for 1 items');
+  });
+
+  it('fails every caller of a batch with the same error, without running it again, when the database is unavailable', async () => {
+    const batches: number[][] = [];
+    const unavailable = new AppError('unavailable', 'The database is unavailable: statement timeout.');
+    const group = new GroupCommit<number, number>({
+      run: async (items) => {
+        batches.push([...items]);
+        throw unavailable;
+      },
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => group.submit(n)));
+    expect(results.map((r) => (r.status === 'rejected' ? r.reason : r.value))).toEqual([unavailable, unavailable, unavailable]);
+    expect(batches).toEqual([[1, 2, 3]]);
   });
 });
