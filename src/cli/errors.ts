@@ -89,6 +89,8 @@ function knownFailure(err: unknown): Omit<Failure, 'unexpected'> | null {
   if (err instanceof FeedFormatError) return known(EXIT.dataError, err.message);
   if (err instanceof ConfigError || err instanceof CatalogModelMismatchError) return known(EXIT.config, err.message);
   if (err instanceof LockHeldError) return known(EXIT.tempFail, err.message);
+  // The database could not answer (src/store/pg/db-errors.ts): say what its cause was where we can.
+  if (err instanceof AppError && err.code === 'unavailable') return knownFailure(err.cause) ?? known(EXIT.unavailable, err.detail);
   // A caller's mistake the core rejected (an unknown account, say); a 5xx is a failure of ours.
   if (err instanceof AppError && err.status < 500) return known(EXIT.dataError, err.detail);
   const errno = errnoOf(err);

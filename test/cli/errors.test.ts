@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { CatalogModelMismatchError } from '../../src/core/catalog/errors.js';
 import { AppError } from '../../src/core/errors.js';
 import { FeedFormatError } from '../../src/ingest/formats/types.js';
+import { databaseUnavailable } from '../../src/store/pg/db-errors.js';
 import { acquirePidLock } from '../../src/store/pid-lock.js';
 import { tempDir } from '../helpers/process.js';
 
@@ -72,6 +73,13 @@ describe('describeFailure', () => {
       () => new Promise((resolve, reject) => connect({ host: '127.0.0.1', port: 1 }).once('error', reject).once('connect', resolve)),
     );
     expect(describeFailure(err)).toMatchObject({ exitCode: EXIT.unavailable, message: 'cannot reach 127.0.0.1:1: connection refused' });
+    // The same refusal as the database layer reports it: a 503 whose cause is the socket error.
+    expect(describeFailure(databaseUnavailable(err))).toMatchObject({ exitCode: EXIT.unavailable, message: 'cannot reach 127.0.0.1:1: connection refused' });
+  });
+
+  it('maps a database that timed out to 69 with what happened', () => {
+    const timedOut = databaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
+    expect(describeFailure(timedOut)).toMatchObject({ exitCode: EXIT.unavailable, message: expect.stringMatching(/^The database is unavailable: statement timeout/) });
   });
 
   it('treats anything else, and a 5xx from the core, as an unexpected error (exit 1)', () => {
