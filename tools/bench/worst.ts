@@ -55,7 +55,7 @@ import { consoleAssets } from '../../src/console/assets.js';
 import { prefixedId } from '../../src/core/ids.js';
 import { SCOPES } from '../../src/core/keys/scopes.js';
 import type { Principal } from '../../src/core/ports.js';
-import { SearchRequestSchema, type SearchResponse } from '../../src/core/schemas/search.js';
+import { MAX_KEYWORDS, SearchRequestSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import { EVENT_TYPES } from '../../src/core/webhooks/event-types.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/http/app.js';
@@ -425,18 +425,19 @@ interface Setup {
 }
 
 /** The search request at its largest (see `misspelt`); `shortQuery` makes the conversation count. */
-function worstSearch(shape: { shortQuery: boolean; turns: number; stream?: boolean; filters?: boolean; exclude?: boolean }): Record<string, unknown> {
+function worstSearch(shape: { shortQuery: boolean; turns: number; stream?: boolean; filters?: 'costliest' | 'longest'; exclude?: boolean }): Record<string, unknown> {
+  // The costliest filters: a price range every product passes and the most keywords allowed, as
+  // one-letter words (each a substring test every product passes, so no test ends early).
+  const keywords = times(MAX_KEYWORDS, (i) => 'etaoinsr'[i]).join(' ');
+  const filters =
+    shape.filters === 'longest'
+      ? { min_price: 0, max_price: 1e9, merchant: words(200), brand: words(200), category: words(200), keyword_filter: keywords }
+      : { min_price: 0, max_price: 1e9, keyword_filter: keywords };
   return {
     query: shape.shortQuery ? fewWords(6) : words(2000),
     limit: 10,
     ...(shape.stream !== undefined ? { stream: shape.stream } : {}),
-    ...(shape.filters === false
-      ? {}
-      : {
-          // Every filter at 200 characters; the keyword filter as 100 one-letter words, the most
-          // clauses it can make (one strpos per word in the catalog query).
-          filters: { min_price: 0, max_price: 1e9, merchant: words(200), brand: words(200), category: words(200), keyword_filter: times(100, (i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join(' ') },
-        }),
+    filters,
     min_relevance_score: 0,
     conversation_context: times(shape.turns, () => ({ role: 'user', content: words(4000) })),
     ...(shape.exclude === false ? {} : { exclude_product_ids: times(200, () => longId(200)) }),
@@ -464,10 +465,17 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
   const plain = () => ({ query: s.queries.take(), limit: 10 });
   const day = 86_400_000;
   const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+  /** `start_date` and `end_date` of one instant: two Date.now() calls apart could make "31 days" a few ms longer. */
+  const lastDays = (days: number) => {
+    const now = Date.now();
+    return { start_date: new Date(now - days * day).toISOString(), end_date: new Date(now).toISOString() };
+  };
+  const rangeQuery = (days: number) => new URLSearchParams(lastDays(days)).toString();
   const worstShapes = [
-    { label: 'worst: 2,000-char query, 50 turns × 4,000, 200 ids × 200, filters × 200', shape: { shortQuery: false, turns: 50 } },
+    { label: 'worst: 2,000-char query, 50 turns × 4,000, 200 ids × 200, the costliest filters (8 keywords)', shape: { shortQuery: false, turns: 50 } },
     { label: 'worst: the same, stream: true', shape: { shortQuery: false, turns: 50, stream: true } },
     { label: 'worst: 6-word query (so the last 2 turns are matched), the rest the same', shape: { shortQuery: true, turns: 50 } },
+    { label: 'worst: the same with every text filter at 200 characters (matching nothing)', shape: { shortQuery: true, turns: 50, filters: 'longest' as const } },
   ];
   const keysToDelete = async (principal: Principal, keep: string) => {
     const page = await s.server.core.keys.list(principal, { limit: 100 });
@@ -517,7 +525,7 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
     perSearch: 10,
     typical: v('typical: 10 dev queries, limit 10', (n) => times(n, () => send('POST', '/v1/search/batch', { queries: times(10, plain) }, A))),
     worst: [
-      v(`worst: 10 × (6-word query, ${batchTurns} turns × 4,000, 200 ids × 200, filters × 200): 1 MiB`, (n) =>
+      v(`worst: 10 × (6-word query, ${batchTurns} turns × 4,000, 200 ids × 200, 8 keywords): 1 MiB`, (n) =>
         times(n, () => checkedSize(send('POST', '/v1/search/batch', { queries: times(10, () => batchQuery(batchTurns)) }, A), batchLimit)),
       { reps: 1 }),
     ],
@@ -532,7 +540,7 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       return times(n, () => send('POST', '/console/playground', plain(), h));
     }),
     worst: [
-      v('worst: 6-word query, 50 turns × 4,000, filters × 200', async (n) => {
+      v('worst: 6-word query, 50 turns × 4,000, 8 keywords', async (n) => {
         const h = await consoleHeaders();
         return times(n, () => checkedSize(send('POST', '/console/playground', worstSearch({ shortQuery: true, turns: 50, exclude: false }), h), consoleLimit));
       }, { reps: 3 }),
@@ -754,7 +762,7 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       typical: v('typical: last 30 days, daily', (n) => times(n, () => get('/v1/usage', A))),
       worst: [
         v('worst: 366 days, daily', (n) => times(n, () => get(`/v1/usage?start_date=${iso(366 * day)}&end_date=${iso(0)}`, A))),
-        v('worst: 31 days, hourly', (n) => times(n, () => get(`/v1/usage?start_date=${iso(31 * day)}&end_date=${iso(0)}&granularity=hour`, A))),
+        v('worst: 31 days, hourly', (n) => times(n, () => get(`/v1/usage?${rangeQuery(31)}&granularity=hour`, A))),
       ],
     },
     {
@@ -764,7 +772,7 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       typical: v('typical: summary, last 30 days', (n) => times(n, () => get('/v1/analytics', A))),
       worst: [
         v('worst: summary, 366 days', (n) => times(n, () => get(`/v1/analytics?start_date=${iso(366 * day)}&end_date=${iso(0)}`, A))),
-        v('worst: ctr, 31 days hourly', (n) => times(n, () => get(`/v1/analytics?metric=ctr&start_date=${iso(31 * day)}&end_date=${iso(0)}&granularity=hour`, A))),
+        v('worst: ctr, 31 days hourly', (n) => times(n, () => get(`/v1/analytics?metric=ctr&${rangeQuery(31)}&granularity=hour`, A))),
         v('worst: top_queries, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_queries&start_date=${iso(366 * day)}&end_date=${iso(0)}`, A))),
         v('worst: top_products, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_products&start_date=${iso(366 * day)}&end_date=${iso(0)}`, A))),
       ],
@@ -851,7 +859,7 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       typical: v('typical: summary, 30 days', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', {}))),
       worst: [
         v('worst: summary, 366 days', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', { start_date: iso(366 * day), end_date: iso(0) }))),
-        v('worst: ctr, 31 days hourly', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', { metric: 'ctr', start_date: iso(31 * day), end_date: iso(0), granularity: 'hour' }))),
+        v('worst: ctr, 31 days hourly', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', { metric: 'ctr', ...lastDays(31), granularity: 'hour' }))),
       ],
     },
     {

@@ -26,14 +26,20 @@ export function buildWhere(filter: CatalogFilter | undefined): string | undefine
   if (filter.merchant !== undefined) clauses.push(`merchant_key = ${sqlString(filterKey(filter.merchant))}`);
   if (filter.brand !== undefined) clauses.push(`brand_key = ${sqlString(filterKey(filter.brand))}`);
   if (filter.category !== undefined) clauses.push(`array_has(category_keys, ${sqlString(categoryKey(filter.category))})`);
-  for (const word of filter.keywords ?? []) {
-    const w = filterKey(word);
-    if (w !== '') clauses.push(`strpos(keyword_text, ${sqlString(w)}) > 0`);
-  }
+  for (const w of necessaryKeywords(filter.keywords ?? [])) clauses.push(`strpos(keyword_text, ${sqlString(w)}) > 0`);
   if (filter.excludeProductIds && filter.excludeProductIds.length > 0) {
     clauses.push(`product_id NOT IN (${filter.excludeProductIds.map(sqlString).join(', ')})`);
   }
   return clauses.length === 0 ? undefined : clauses.join(' AND ');
+}
+
+/**
+ * The keywords as filter keys, each once, without those inside another ("shoe" in "shoes"): a
+ * product containing the longer one contains the shorter, so its test adds nothing but a scan.
+ */
+function necessaryKeywords(words: readonly string[]): string[] {
+  const keys = [...new Set(words.map(filterKey).filter((w) => w !== ''))];
+  return keys.filter((w) => !keys.some((other) => other !== w && other.includes(w)));
 }
 
 /**

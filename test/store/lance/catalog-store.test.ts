@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogModelMismatchError } from '../../../src/core/catalog/errors.js';
 import type { CatalogRow } from '../../../src/core/ports.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { buildWhere } from '../../../src/store/lance/where.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../../helpers/catalog.js';
 
 const DIMS = 16;
@@ -71,6 +72,9 @@ describe('LanceCatalogStore', () => {
     await check({ category: 'Running Shoes > Trail' }, () => false);
     await check({ keywords: ['product', '7'] }, (p) => p.title.includes('7'));
     await check({ keywords: ['RED'] }, (p) => p.attributes.color === 'red');
+    // Repeated keywords and keywords inside another are tested once: the same products pass.
+    await check({ keywords: ['produ', 'Product', 'product', '7', 'uct'] }, (p) => p.title.includes('7'));
+    expect(buildWhere({ keywords: ['produ', 'Product', 'product', '7', 'uct'] })).toBe("strpos(keyword_text, 'product') > 0 AND strpos(keyword_text, '7') > 0");
     await check({ excludeProductIds: [data[0]!.product.productId, data[1]!.product.productId] }, (p) => p.productId !== data[0]!.product.productId && p.productId !== data[1]!.product.productId);
     await check({ brand: "O'Brien'); DROP TABLE products; --" }, () => false);
     const text = await store.textSearch('product', { limit: 300, filter: { maxPrice: 20 } });
