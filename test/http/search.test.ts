@@ -186,7 +186,6 @@ describe('POST /v1/search', () => {
     [{ query: 'x', sort: 'popularity' }, 'sort'],
     [{ query: 'x', filters: { min_price: 50, max_price: 10 } }, 'filters'],
     [{ query: 'x', filters: { colour: 'red' } }, 'filters'],
-    [{ query: 'x', filters: { keyword_filter: 'a b c d e f g h i' } }, 'filters.keyword_filter'],
     [{ query: 'x', session_id: 'not-a-uuid' }, 'session_id'],
     [{ query: 'x', conversation_context: [{ role: 'robot', content: 'hi' }] }, 'conversation_context'],
     [{ query: 'x', exclude_product_ids: Array(201).fill('p') }, 'exclude_product_ids'],

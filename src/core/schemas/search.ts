@@ -3,8 +3,6 @@ import { AVAILABILITY } from '../catalog/product.js';
 import { Timestamp } from './common.js';
 
 const FilterText = z.string().trim().min(1).max(200);
-/** Each keyword is a substring test over every candidate product's text: the request's costliest filter (docs/search.md). */
-export const MAX_KEYWORDS = 8;
 
 export const SearchFiltersSchema = z
   .object({
@@ -13,9 +11,7 @@ export const SearchFiltersSchema = z
     merchant: FilterText.optional().describe('Retailer name, case-insensitive'),
     brand: FilterText.optional().describe('Brand, case-insensitive'),
     category: FilterText.optional().describe('Category, or any ancestor of it ("Footwear" matches "Footwear > Running Shoes"), case-insensitive'),
-    keyword_filter: FilterText.refine((text) => new Set(text.toLowerCase().split(/\s+/)).size <= MAX_KEYWORDS, `at most ${MAX_KEYWORDS} distinct words`)
-      .optional()
-      .describe(`Every word must occur in the title, description or attributes; at most ${MAX_KEYWORDS} distinct words`),
+    keyword_filter: FilterText.optional().describe('Every word must occur in the title, description or attributes'),
   })
   .strict()
   .refine((f) => f.min_price === undefined || f.max_price === undefined || f.min_price <= f.max_price, {
