@@ -1,4 +1,5 @@
-import type { CatalogStore, Embedder, Logger } from './core/ports.js';
+import type { CatalogStore } from './core/catalog/ports.js';
+import type { Embedder, Logger } from './core/shared-ports.js';
 
 export interface CatalogRefresh {
   /** Runs one check now (tests and the first tick use it); resolves once a moved version is warm. */

@@ -8,7 +8,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
-import type { Logger } from './core/ports.js';
+import type { Logger } from './core/shared-ports.js';
 
 /** More than this many restarts within RESTART_WINDOW_MS is a crash loop. */
 const MAX_RESTARTS = 5;

@@ -7,15 +7,17 @@ import { AffiliateConfigSchema, EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } f
 import { generateClickSecret } from './core/clicks/click-links.js';
 import { systemClock } from './core/clock.js';
 import { createCore, type Core } from './core/index.js';
-import type { CatalogStore, Embedder, Logger } from './core/ports.js';
-import { isColdStartModel } from './core/search/cold-start.js';
-import { FALLBACK_MODEL, type RankingModel } from './core/search/ranking.js';
+import type { CatalogStore } from './core/catalog/ports.js';
+import type { Embedder, Logger } from './core/shared-ports.js';
+import { isColdStartModel } from './core/learning/cold-start.js';
+import { readRankingModel, FALLBACK_MODEL, type RankingModel } from './core/ranking/ranking.js';
 import { createEmbedder } from './embed/embedder.js';
 import { readFeed } from './ingest/formats/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
 import { systemResolver } from './worker/dns.js';
 import { fitInThread } from './learning/fit-thread.js';
+import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
@@ -35,7 +37,7 @@ export function openEmbedder(config: Config): Promise<Embedder> {
 
 /** The configured catalog (a local directory under the data dir by default, or an s3:// URI). */
 export function openCatalog(config: Config): Promise<LanceCatalogStore> {
-  return LanceCatalogStore.open({ uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex, cacheBytes: config.catalog.cacheBytes });
+  return LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex, cacheBytes: config.catalog.cacheBytes });
 }
 
 /** Errors that mean "fix the configuration or the environment": printed as one message, no stack. */
@@ -126,7 +128,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
   const { db, catalog, embedder, close } = await openParts(config);
   try {
     await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
-    const rankingModel = await catalog.readCalibration(embedder.model);
+    const rankingModel = await readRankingModel(catalog, embedder.model);
     logger.info({ rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) }, 'ranking model and relevance calibration');
     const stores = createPgStores(db);
     // Without AISLE_CLICK_SECRET the first process generates one and every later start (and every
@@ -168,7 +170,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
 export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ core: Core; close(): Promise<void> }> {
   const { db, catalog, embedder, close } = await openParts(config);
   try {
-    const rankingModel = await catalog.readCalibration(embedder.model);
+    const rankingModel = await readRankingModel(catalog, embedder.model);
     const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute, catalog, embedder, rankingModel, learning: true });
     return { core, close };
   } catch (err) {

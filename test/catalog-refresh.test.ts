@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCatalogRefresh, type CatalogRefresh } from '../src/catalog-refresh.js';
-import type { CatalogRow } from '../src/core/ports.js';
+import type { CatalogRow } from '../src/core/catalog/ports.js';
 import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { LogCapture } from './helpers/app.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';

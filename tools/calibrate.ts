@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { command } from '../src/cli/command.js';
 import { loadConfig } from '../src/config.js';
-import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/search/ranking-fit.js';
-import { FALLBACK_MODEL } from '../src/core/search/ranking.js';
+import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL } from '../src/core/ranking/ranking.js';
 import { openCatalog } from '../src/runtime.js';
 import { describeCatalog, foldOf, labelledSetFiles, missingInput, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './relevance-data.js';
 
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-calibrate-'));
   try {
     const queries: TrainingQuery[] = [];
-    const offTopic: { x: number[]; fold: number }[] = [];
+    const offTopic: { features: number[]; fold: number }[] = [];
     let model = '';
     for (const dir of sets) {
       const set = await openLabelledSet(dir, work, {
@@ -76,7 +76,7 @@ async function main(): Promise<number> {
       try {
         queries.push(...(await trainingQueries(set)));
         // Each off-topic request's 20 candidates stay together in one fold.
-        (await offTopicRows(set)).forEach((x, i) => offTopic.push({ x, fold: foldOf(Math.floor(i / 20)) }));
+        (await offTopicRows(set)).forEach((x, i) => offTopic.push({ features: x, fold: foldOf(Math.floor(i / 20)) }));
         model = set.embedder.model;
       } finally {
         await set.close();
@@ -87,20 +87,20 @@ async function main(): Promise<number> {
     for (let fold = 0; fold < 5; fold++) {
       const fitted = fitRankingModel(
         queries.filter((_, i) => foldOf(i) !== fold),
-        offTopic.filter((o) => o.fold !== fold).map((o) => o.x),
+        offTopic.filter((o) => o.fold !== fold).map((o) => o.features),
         'cv',
       );
-      outOfFold.push(...predictions(fitted, queries.filter((_, i) => foldOf(i) === fold), offTopic.filter((o) => o.fold === fold).map((o) => o.x)));
+      outOfFold.push(...predictions(fitted, queries.filter((_, i) => foldOf(i) === fold), offTopic.filter((o) => o.fold === fold).map((o) => o.features)));
     }
-    const fallback = predictions(FALLBACK_MODEL, queries, offTopic.map((o) => o.x));
-    const fitted = fitRankingModel(queries, offTopic.map((o) => o.x), `fitted on ${sets.map((s) => basename(s)).join('+')} dev, ${new Date().toISOString().slice(0, 10)}`);
+    const fallback = predictions(FALLBACK_MODEL, queries, offTopic.map((o) => o.features));
+    const fitted = fitRankingModel(queries, offTopic.map((o) => o.features), `fitted on ${sets.map((s) => basename(s)).join('+')} dev, ${new Date().toISOString().slice(0, 10)}`);
     const judged = outOfFold.length - offTopic.length;
     process.stdout.write(`queries: ${queries.length} (+${OFF_TOPIC.length * sets.length} off-topic); judged candidates: ${judged} (${outOfFold.filter((o) => o.y === 1).length} relevant, grade ≥ 2)\n`);
     process.stdout.write(`ECE (10 bins): fitted, 5-fold cross-validated ${expectedCalibrationError(outOfFold).toFixed(4)}; fallback ${expectedCalibrationError(fallback).toFixed(4)}\n`);
     process.stdout.write(`model: ${JSON.stringify(fitted)}\n`);
     if (!values['dry-run']) {
       const catalog = await openCatalog(loadConfig());
-      await catalog.writeCalibration(model, fitted);
+      await catalog.storeRankingModel(model, fitted);
       await catalog.close();
       process.stdout.write(`written to the catalog for model ${model}; restart the server to use it\n`);
     }

@@ -9,11 +9,11 @@ import { basename, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CliError, EXIT } from '../src/cli/errors.js';
 import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
-import type { Embedder } from '../src/core/ports.js';
-import { CatalogLexicon } from '../src/core/search/lexical.js';
-import type { TrainingQuery } from '../src/core/search/ranking-fit.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/search/ranking.js';
-import { retrieveCandidates } from '../src/core/search/search-service.js';
+import type { Embedder } from '../src/core/shared-ports.js';
+import { CatalogLexicon } from '../src/core/ranking/lexical.js';
+import type { TrainingQuery } from '../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH, retrieveCandidates } from '../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../src/embed/embedder.js';
 import { readFeed } from '../src/ingest/formats/detect.js';
 import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../src/store/lance/catalog-store.js';
@@ -102,6 +102,7 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
   const name = basename(setDir);
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: options.modelCache });
   const catalog = await LanceCatalogStore.open({
+    recallDepth: RETRIEVAL_DEPTH,
     uri: options.catalogUri ?? join(work, `catalog-${name}`),
     annThreshold: options.annThreshold ?? DEFAULT_ANN_THRESHOLD,
     annIndex: 'ivf_hnsw_sq',
@@ -140,7 +141,7 @@ export async function trainingQueries(set: LabelledSet): Promise<TrainingQuery[]
     const candidates = await retrieveCandidates(set, { queryText: q.text, currentQuery: q.text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
     out.push({
       group: `${set.name}:${q.id}`,
-      rows: candidates.map((c) => ({ x: c.x, grade: set.grades.get(`${q.id}\t${c.product.externalId ?? c.product.productId}`) ?? null })),
+      rows: candidates.map((c) => ({ features: c.features, grade: set.grades.get(`${q.id}\t${c.product.externalId ?? c.product.productId}`) ?? null })),
     });
   }
   return out;
@@ -151,7 +152,7 @@ export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
   const rows: number[][] = [];
   for (const text of OFF_TOPIC) {
     const candidates = await retrieveCandidates(set, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
-    rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.x));
+    rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.features));
   }
   return rows;
 }
@@ -161,7 +162,7 @@ export function predictions(model: RankingModel, queries: readonly TrainingQuery
   const w = weightVector(model);
   const p = (x: readonly number[]) => toProbability(scoreRow(x, model.bias, w), model);
   return [
-    ...queries.flatMap((q) => q.rows.filter((r) => r.grade !== null).map((r) => ({ p: p(r.x), y: r.grade! >= 2 ? 1 : 0 }))),
+    ...queries.flatMap((q) => q.rows.filter((r) => r.grade !== null).map((r) => ({ p: p(r.features), y: r.grade! >= 2 ? 1 : 0 }))),
     ...offTopic.map((x) => ({ p: p(x), y: 0 })),
   ];
 }

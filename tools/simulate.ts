@@ -31,8 +31,8 @@ import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
 import type { LearningRun } from '../src/core/learning/ranking-learner.js';
 import { fitInThread } from '../src/learning/fit-thread.js';
-import { fitRankingModel } from '../src/core/search/ranking-fit.js';
-import type { RankingModel } from '../src/core/search/ranking.js';
+import { fitRankingModel } from '../src/core/ranking/ranking-fit.js';
+import type { RankingModel } from '../src/core/ranking/ranking.js';
 import type { SearchResponse } from '../src/core/schemas/search.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
@@ -41,6 +41,7 @@ import { readJsonl } from './bench/shared-data.js';
 import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './relevance-data.js';
 import { mulberry32 } from './sample-catalog/random.js';
 import { react, type UserModel } from './simulation/user.js';
+import { readRankingModel } from '../src/core/ranking/ranking.js';
 
 const USAGE = `Usage:
   npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
@@ -120,7 +121,7 @@ async function main(): Promise<number> {
   const db = await openDb({ kind: 'pglite-memory' });
   await migrate(db);
   const logger = createLogger('warn');
-  const catalogModel = await set.catalog.readCalibration(set.embedder.model);
+  const catalogModel = await readRankingModel(set.catalog, set.embedder.model);
   const core = createCore({
     stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, rankingModel: catalogModel,
     // Every search reads which model serves (a server re-reads every 10 s); learning runs between

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { editDistance } from '../core/search/lexical.js';
+import { editDistance } from '../core/ranking/lexical.js';
 import { describeFailure, EXIT, UsageError, verboseTrace } from './errors.js';
 
 type OptionsConfig = NonNullable<ParseArgsConfig['options']>;

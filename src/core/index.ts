@@ -16,8 +16,10 @@ import { RankingLearner, RankingModels, type LearnerOptions } from './learning/r
 import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
 import { AppError } from './errors.js';
-import type { CatalogStore, Embedder, Logger, Stores } from './ports.js';
-import { FALLBACK_MODEL, type RankingModel } from './search/ranking.js';
+import type { CatalogStore } from './catalog/ports.js';
+import type { Embedder, Logger } from './shared-ports.js';
+import type { Stores } from './stores.js';
+import { FALLBACK_MODEL, type RankingModel } from './ranking/ranking.js';
 import { SearchService } from './search/search-service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { DEFAULT_RETENTION, Retention, type RetentionWindows } from './retention/retention.js';

@@ -3,7 +3,7 @@ import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
 
 // The interface is the core's port (src/core/ports.ts); re-exported so adapters import one module.
-export type { Embedder } from '../core/ports.js';
+export type { Embedder } from '../core/shared-ports.js';
 export { QueuedEmbedder, type EmbedderStats } from './queued-embedder.js';
 
 export type EmbeddingProviderName = 'use-lite' | 'openai' | 'transformers';

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import PQueue from 'p-queue';
-import type { Embedder } from '../core/ports.js';
+import type { Embedder } from '../core/shared-ports.js';
 import { assertEmbeddable, type EmbeddingProvider } from './provider.js';
 
 export interface QueuedEmbedderOptions {

@@ -1,5 +1,5 @@
 import type { ConsoleSession } from '../core/console/console-sessions.js';
-import type { Principal } from '../core/ports.js';
+import type { Principal } from '../core/shared-ports.js';
 import type { Scope } from '../core/keys/scopes.js';
 
 declare module 'fastify' {

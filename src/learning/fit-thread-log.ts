@@ -1,5 +1,6 @@
-import type { GlobalFitOptions, LoggedResult } from '../core/learning/global-fit.js';
-import type { RankingModel } from '../core/search/ranking.js';
+import type { GlobalFitOptions } from '../core/learning/global-fit.js';
+import type { LoggedResult } from '../core/learning/ports.js';
+import type { RankingModel } from '../core/ranking/ranking.js';
 
 /**
  * A logged result list as columns: one Float64Array of every result's features and small typed

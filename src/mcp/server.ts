@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/shared-ports.js';
 import type { AisleApi } from './api.js';
 import { registerProductCardsView } from './app-view.js';
 import { INTEGRATOR_RULES_URI, registerGuidance } from './guidance.js';

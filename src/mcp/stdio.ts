@@ -3,7 +3,7 @@ import { protocolOutput } from './stdout-guard.js';
 import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/shared-ports.js';
 import { RETENTION_INTERVAL_MS } from '../core/retention/retention.js';
 import { createLogger } from '../logger.js';
 import { isStartupRefusal, openRuntime } from '../runtime.js';

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode as RpcErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { AppError, toProblem, type FieldError, type Problem } from '../core/errors.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/shared-ports.js';
 import { ApiProblemError, type AisleApi } from './api.js';
 
 /** What every tool needs besides its arguments. */

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { systemClock } from '../core/clock.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/shared-ports.js';
 import type { Db } from '../store/pg/db.js';
 import { PgWebhookStore } from '../store/pg/webhook-store.js';
 import { DeliveryWorker } from './delivery-worker.js';

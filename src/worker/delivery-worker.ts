@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { prefixedId } from '../core/ids.js';
-import type { ClaimedDelivery, CompletedAttempt, DeliveryQueue, Logger } from '../core/ports.js';
+import type { Logger } from '../core/shared-ports.js';
+import type { ClaimedDelivery, CompletedAttempt, DeliveryQueue } from '../core/webhooks/ports.js';
 import { DISABLE_AFTER_MS, nextStep } from '../core/webhooks/retry-policy.js';
 import { signPayload } from '../core/webhooks/signing.js';
 import type { Transport } from './transport.js';

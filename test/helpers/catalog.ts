@@ -4,11 +4,12 @@ import { uuidV5 } from '../../src/core/catalog/normalize.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { mulberry32 } from '../../tools/gen-catalog.js';
 import { tempDir } from './process.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 export const tempCatalogUri = (): string => join(tempDir('catalog'), 'catalog');
 
 export function openTestCatalog(uri = tempCatalogUri(), annThreshold = 1_000_000): Promise<LanceCatalogStore> {
-  return LanceCatalogStore.open({ uri, annThreshold, annIndex: 'ivf_hnsw_sq' });
+  return LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold, annIndex: 'ivf_hnsw_sq' });
 }
 
 /** Deterministic pseudo-random numbers, so vector tests are repeatable. */

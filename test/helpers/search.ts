@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ingestCatalog } from '../../src/core/catalog/ingest.js';
-import type { Embedder } from '../../src/core/ports.js';
+import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { tempCatalogUri } from './catalog.js';
 import { tempDir } from './process.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 export interface SampleCatalog {
   catalog: LanceCatalogStore;
@@ -28,7 +29,7 @@ export async function openSampleCatalog(): Promise<SampleCatalog> {
   let catalog: LanceCatalogStore | undefined;
   try {
     embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(modelsDir, 'models') });
-    catalog = await LanceCatalogStore.open({ uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+    catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     const feed = await readFeed('data/sample-catalog.jsonl', {});
     const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
     if (!summary.catalog) throw new Error('sample catalog import failed');

@@ -3,9 +3,10 @@
  * packing (features, positions, clicks, conversions, votes, ids), and the thread runs the same code.
  */
 import { describe, expect, it } from 'vitest';
-import { fitFromLog, type LoggedResult } from '../../src/core/learning/global-fit.js';
-import { FEATURE_INDEX, FEATURE_NAMES } from '../../src/core/search/features.js';
-import type { RankingModel } from '../../src/core/search/ranking.js';
+import { fitFromLog } from '../../src/core/learning/global-fit.js';
+import { type LoggedResult } from '../../src/core/learning/ports.js';
+import { FEATURE_INDEX, FEATURE_NAMES } from '../../src/core/ranking/features.js';
+import type { RankingModel } from '../../src/core/ranking/ranking.js';
 import { fitInThread } from '../../src/learning/fit-thread.js';
 import { packLog, unpackLog } from '../../src/learning/fit-thread-log.js';
 import { mulberry32 } from '../../tools/sample-catalog/random.js';

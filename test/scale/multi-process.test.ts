@@ -9,6 +9,7 @@ import { createKey, createTestApp, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
 import { runTs, tempDir, type Child } from '../helpers/process.js';
 import { Receiver } from '../helpers/webhooks.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 /**
  * Two API processes (src/main.ts) and two webhook workers (src/worker/main.ts) on one PostgreSQL
@@ -88,7 +89,7 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     // PGlite is single-process, so the catalog is imported once here and the children only read it;
     // the model cache built now is the one the children load.
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(dataDir, 'models') });
-    const catalog = await LanceCatalogStore.open({ uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     const summary = await ingestCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
     expect(summary.catalog?.productCount).toBeGreaterThan(400);
     await catalog.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_MODEL } from '../../src/core/search/ranking.js';
+import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
 import { createPgStores, openDb } from '../../src/store/pg/index.js';
 import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 

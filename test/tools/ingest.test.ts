@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 async function ingest(dataDir: string, ...args: string[]) {
   const child = runTs('tools/ingest.ts', [...args, '--json'], childEnv(dataDir));
@@ -38,7 +39,7 @@ describe('npm run ingest', () => {
     writeFileSync(file, `${[product(0, { price: 99 }), product(100)].join('\n')}\n`);
     const second = await ingest(dir, file);
     expect(second.summary).toMatchObject({ imported: 1, updated: 1 });
-    const catalog = await LanceCatalogStore.open({ uri: join(dir, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(dir, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     try {
       expect((await catalog.info())?.productCount).toBe(37);
       const [hit] = await catalog.textSearch('lantern model 0', { limit: 1, filter: { minPrice: 99, maxPrice: 99 } });
@@ -57,7 +58,7 @@ describe('npm run ingest', () => {
     expect(await child.exited, child.stderr()).toBe(0);
     const [, recall] = /ANN index: ivf_hnsw_sq, recall@100 (\d\.\d{3}) against exact search on probe queries/.exec(child.stdout()) ?? [];
     expect(Number(recall), child.stdout()).toBeGreaterThanOrEqual(0.98);
-    const catalog = await LanceCatalogStore.open({ uri: join(dir, 'catalog'), annThreshold: 50, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(dir, 'catalog'), annThreshold: 50, annIndex: 'ivf_hnsw_sq' });
     try {
       const info = await catalog.info();
       expect(info).toMatchObject({ productCount: 60, annIndex: 'ivf_hnsw_sq' });

@@ -20,6 +20,7 @@ import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const cli = command({
   name: 'bench:analytics',
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-analytics-'));
   const database = await benchDatabase();
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
-  const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+  const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   await ingestCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
   const productIds: string[] = [];
   for await (const batch of catalog.scanProducts()) productIds.push(...batch.map((p) => p.productId));

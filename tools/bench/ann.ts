@@ -22,10 +22,11 @@ import { UsageError } from '../../src/cli/errors.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
-import type { CatalogRow, Embedder } from '../../src/core/ports.js';
+import type { CatalogRow } from '../../src/core/catalog/ports.js';
+import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/search/search-service.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { annIndexConfig, type AnnTuning } from '../../src/store/lance/indexes.js';
 import { mulberry32, syntheticCatalog, syntheticProduct } from '../gen-catalog.js';
@@ -185,7 +186,7 @@ async function main(): Promise<void> {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
     const uri = values['catalog-uri'] ?? join(work, 'catalog');
     // A threshold above any size: the bench builds each index kind itself.
-    const open = (annTuning?: Partial<AnnTuning>) => LanceCatalogStore.open({ uri, annThreshold: Number.MAX_SAFE_INTEGER, annIndex: 'ivf_hnsw_sq', ...(annTuning ? { annTuning } : {}) });
+    const open = (annTuning?: Partial<AnnTuning>) => LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: Number.MAX_SAFE_INTEGER, annIndex: 'ivf_hnsw_sq', ...(annTuning ? { annTuning } : {}) });
     const catalog = await open();
     const queries = real
       ? await buildReal(catalog, embedder, sets, sizeLimit ?? Number.MAX_SAFE_INTEGER)

@@ -21,6 +21,7 @@ import { newId } from '../../src/core/ids.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchKey, formatTable, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const cli = command({
   name: 'bench:clicks',
@@ -87,7 +88,7 @@ async function load(label: string, url: string, method: 'GET' | 'POST', headers:
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-clicks-'));
-  const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+  const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   const writer = await catalog.openWriter({ model: 'bench-random', dimensions: 8, replace: true });
   await writer.write(Array.from({ length: PRODUCTS }, (_, i) => ({ product: product(i), vector: Float32Array.from({ length: 8 }, (_, k) => (k === i % 8 ? 1 : 0)) })));
   await writer.commit();

@@ -15,6 +15,7 @@ import { readFeed } from '../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { sharedPath } from './shared-data.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,7 +46,7 @@ export async function createBenchDatabase(serverUrl: string, prefix = 'aisle_sca
  * 2.5 minutes of embedding on two cores), else 54,667 synthetic ones. Returns what was used.
  */
 export async function ensureCatalog(uri: string, modelsDir: string): Promise<string> {
-  const catalog = await LanceCatalogStore.open({ uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
   try {
     const existing = await catalog.info();
     if (existing) return `existing catalog at ${uri}`;

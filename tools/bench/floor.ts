@@ -11,8 +11,8 @@
 import * as lancedb from '@lancedb/lancedb';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { canonicalText } from '../../src/core/search/lexical.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/search/search-service.js';
+import { canonicalText } from '../../src/core/ranking/lexical.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { nearestQuery } from '../../src/store/lance/indexes.js';
 import { PRODUCTS_TABLE } from '../../src/store/lance/rows.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
@@ -50,7 +50,7 @@ async function timed(calls: number, fn: (i: number) => Promise<unknown>): Promis
 }
 
 export async function measureFloor(catalogUri: string, modelsDir: string, queries: readonly string[], calls = 400): Promise<Floor> {
-  const store = await LanceCatalogStore.open({ uri: catalogUri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const store = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
   const info = await store.info();
   await store.close();
   const annIndex = info?.annIndex ?? 'none';

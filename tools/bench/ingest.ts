@@ -21,6 +21,7 @@ import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { formatTable, round } from './lib.js';
 import { sharedPath } from './shared-data.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const cli = command({
   name: 'bench:ingest',
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     const embedMs = performance.now() - t;
 
     // 3. The real import: read, normalise, embed, write, index, publish.
-    const catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
     t = performance.now();
     const summary = await ingestCatalog(limited((await readFeed(file, {})).records, limit), { catalog, embedder }, { replace: true, dryRun: false });
     const fullMs = performance.now() - t;

@@ -32,6 +32,7 @@ import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { createBenchKey, formatTable, median, round, startBenchServer } from './lib.js';
 import { percentile } from './shared-data.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RATE_LIMIT = 1_000_000;
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(mkdtempSync(join(tmpdir(), 'aisle-bench-models-')), 'models') });
   const catalogUri = join(mkdtempSync(join(tmpdir(), 'aisle-bench-catalog-')), 'catalog');
-  const catalog = await LanceCatalogStore.open({ uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+  const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   const feed = await readFeed(join(ROOT, 'data/sample-catalog.jsonl'), {});
   const imported = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
 

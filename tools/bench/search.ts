@@ -37,10 +37,10 @@ import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { newId } from '../../src/core/ids.js';
 import { DEFAULT_GLOBAL_FIT } from '../../src/core/learning/global-fit.js';
 import { fitInThread } from '../../src/learning/fit-thread.js';
-import { analyzeQuery } from '../../src/core/search/features.js';
-import { CatalogLexicon, wordTokens } from '../../src/core/search/lexical.js';
-import { FALLBACK_MODEL, rankCandidates } from '../../src/core/search/ranking.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/search/search-service.js';
+import { analyzeQuery } from '../../src/core/ranking/features.js';
+import { CatalogLexicon, wordTokens } from '../../src/core/ranking/lexical.js';
+import { FALLBACK_MODEL, rankCandidates } from '../../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/ingest/formats/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-search-'));
   try {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
-    const catalog = await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
     if ((await catalog.info()) === null) {
       const products = sharedPath('data/eval/homedepot/products.jsonl');
       process.stderr.write(`importing ${products ?? '54,667 synthetic products'} (a few minutes)…\n`);
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     const info = (await catalog.info())!;
-    const baselineCatalog = tuning ? await LanceCatalogStore.open({ uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
+    const baselineCatalog = tuning ? await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const learningRunning = values['learning-running'];
     const server = await startBenchServer({
       databaseUrl: process.env.DATABASE_URL,

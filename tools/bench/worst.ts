@@ -54,7 +54,7 @@ import { ingestCatalog } from '../../src/core/catalog/ingest.js';
 import { consoleAssets } from '../../src/console/assets.js';
 import { prefixedId } from '../../src/core/ids.js';
 import { SCOPES } from '../../src/core/keys/scopes.js';
-import type { Principal } from '../../src/core/ports.js';
+import type { Principal } from '../../src/core/shared-ports.js';
 import { SearchRequestSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import { EVENT_TYPES } from '../../src/core/webhooks/event-types.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
@@ -66,6 +66,7 @@ import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { command } from '../../src/cli/command.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
 import { readJsonl, sharedPath } from './shared-data.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -1077,11 +1078,11 @@ async function main(): Promise<number> {
   if (homeDepot) {
     const uri = resolve(values['catalog-uri'] ?? join(ROOT, '.bench/homedepot-catalog'));
     const used = await ensureCatalog(uri, models);
-    catalog = await LanceCatalogStore.open({ uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
     if ((await catalog.info())?.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     catalogName = used.startsWith('existing') ? `Home Depot (${uri})` : used;
   } else {
-    catalog = await LanceCatalogStore.open({ uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
+    catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     const feed = await readFeed(join(ROOT, 'data/sample-catalog.jsonl'), {});
     await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
     catalogName = 'sample (data/sample-catalog.jsonl)';

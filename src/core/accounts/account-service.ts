@@ -3,7 +3,8 @@ import { newId } from '../ids.js';
 import { mintKey } from '../keys/key-service.js';
 import { toKeyRecord } from '../keys/key-status.js';
 import { ALL_SCOPES, type Scope } from '../keys/scopes.js';
-import type { Account, AccountStore, NewKey } from '../ports.js';
+import type { Account, AccountStore } from './ports.js';
+import type { NewKey } from '../keys/ports.js';
 import type { CreatedKey } from '../schemas/keys.js';
 import { AppError } from '../errors.js';
 

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
-import type { AnalyticsStore, BusinessBucket, CatalogStore, Principal, ProductFigures, QueryFigures } from '../ports.js';
+import type { AnalyticsStore, BusinessBucket, ProductFigures, QueryFigures } from './ports.js';
+import type { CatalogStore } from '../catalog/ports.js';
+import type { Principal } from '../shared-ports.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import {
   PerformanceQuerySchema,

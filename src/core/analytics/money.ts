@@ -1,4 +1,4 @@
-import type { DecimalString } from '../ports.js';
+import type { DecimalString } from './ports.js';
 
 const SCALE_DIGITS = 4;
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { Logger, RequestLogEntry, RequestLogStore } from '../ports.js';
+import type { RequestLogEntry, RequestLogStore } from './ports.js';
+import type { Logger } from '../shared-ports.js';
 import { recordedLatency } from './latency.js';
 
 export interface RequestLogOptions {

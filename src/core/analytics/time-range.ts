@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { BucketedRange } from '../ports.js';
+import type { BucketedRange } from './ports.js';
 import type { Granularity } from '../schemas/analytics.js';
 
 export const MINUTE_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { CatalogStore } from '../ports.js';
+import type { CatalogStore } from './ports.js';
 
 /** A CSP list stays short: the hosts most of the catalog's images come from. */
 export const MAX_IMAGE_ORIGINS = 50;

@@ -1,5 +1,6 @@
-import type { CatalogInfo, CatalogRow, CatalogStore, Embedder } from '../ports.js';
-import { refreshColdStartModel, type ColdStartOptions, type ColdStartOutcome } from '../search/cold-start.js';
+import type { CatalogInfo, CatalogRow, CatalogStore } from './ports.js';
+import type { Embedder } from '../shared-ports.js';
+import { refreshColdStartModel, type ColdStartOptions, type ColdStartOutcome } from '../learning/cold-start.js';
 import { productEmbeddingText } from './embedding-text.js';
 import { normalizeProduct } from './normalize.js';
 import type { CatalogProduct } from './product.js';

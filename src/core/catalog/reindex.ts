@@ -1,4 +1,4 @@
-import type { CatalogStore } from '../ports.js';
+import type { CatalogStore } from './ports.js';
 import type { FeedRecord } from './ingest.js';
 import type { CatalogProduct } from './product.js';
 

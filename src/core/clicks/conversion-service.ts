@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
-import type { ClickStore, Principal, StoredClick, StoredConversion } from '../ports.js';
+import type { ClickStore, StoredClick, StoredConversion } from './ports.js';
+import type { Principal } from '../shared-ports.js';
 import type { Conversion, ConversionRequest } from '../schemas/clicks.js';
 import { ATTRIBUTION_WINDOW_MS } from './click-service.js';
 

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseId } from '../ids.js';
-import type { ClickStore, Principal } from '../ports.js';
+import type { ClickStore } from './ports.js';
+import type { Principal } from '../shared-ports.js';
 import type { DisplayReceipt, DisplayReceiptRequest } from '../schemas/clicks.js';
 
 export interface DisplayServiceDeps {

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { authFailureError, type Authenticator } from '../keys/authenticator.js';
 import { effectiveStatus } from '../keys/key-status.js';
-import type { ConsoleSessionStore, Logger, Principal } from '../ports.js';
+import type { ConsoleSessionStore } from './ports.js';
+import type { Logger, Principal } from '../shared-ports.js';
 
 /** How long a console sign-in lasts. Fixed from sign-in, not sliding: the key is asked again after it. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { FeedbackVote } from '../ports.js';
+import type { FeedbackVote } from './ports.js';
 
 /**
  * Below this cosine similarity a vote says nothing about the query at hand. Measured with USE-lite

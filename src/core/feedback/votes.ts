@@ -1,4 +1,4 @@
-import type { FeedbackVote } from '../ports.js';
+import type { FeedbackVote } from './ports.js';
 
 /** The store's order: newest created_at first, then the larger id (lower-case UUIDs compare as their bytes). */
 export function newerFirst(a: FeedbackVote, b: FeedbackVote): number {

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import type { KeyStore, Logger, Principal } from '../ports.js';
+import type { KeyStore } from './ports.js';
+import type { Logger, Principal } from '../shared-ports.js';
 import { hashKeySecret, isWellFormedKey } from './key-secret.js';
 import { effectiveStatus } from './key-status.js';
 import { hasScope, type Scope } from './scopes.js';

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
-import type { KeyRepository, KeyStore, NewKey, Principal, StoredKey } from '../ports.js';
+import type { KeyRepository, KeyStore, NewKey, StoredKey } from './ports.js';
+import type { Principal } from '../shared-ports.js';
 import type {
   CreateKeyBody,
   CreatedKey,

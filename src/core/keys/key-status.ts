@@ -1,4 +1,4 @@
-import type { StoredKey, StoredKeyStatus } from '../ports.js';
+import type { StoredKey, StoredKeyStatus } from './ports.js';
 import type { KeyRecord } from '../schemas/keys.js';
 import { KEY_PREFIX } from './key-secret.js';
 

@@ -13,28 +13,14 @@
  * min_relevance_score thresholds still cut where they did.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { FEATURE_NAMES, type FeatureName } from '../search/features.js';
-import { coordinateAscentSteps, fitLogistic, queriesNdcg, type TrainingQuery } from '../search/ranking-fit.js';
-import { scoreRow, toProbability, weightVector, type RankingModel } from '../search/ranking.js';
+import { FEATURE_NAMES, type FeatureName } from '../ranking/features.js';
+import { coordinateAscentSteps, fitLogistic, queriesNdcg, type TrainingQuery } from '../ranking/ranking-fit.js';
+import { scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
 import { positionBiasSteps, type PositionBias } from './position-bias.js';
-import { productEvidence, type QueryEvent } from './query-boosts.js';
+import { productEvidence } from './query-boosts.js';
+import { type QueryEvent } from './ports.js';
+import type { LoggedResult } from './ports.js';
 
-/** One result of a logged search, with what happened to it. */
-export interface LoggedResult {
-  requestId: string;
-  sessionId: string;
-  /** The normalised query. */
-  query: string;
-  productId: string;
-  position: number;
-  /** Features in FEATURE_NAMES order as ranked; results logged by another feature set are left out. */
-  features: readonly number[];
-  /** A billable click: bots, link previews and duplicates never train. */
-  clicked: boolean;
-  converted: boolean;
-  /** The newest feedback vote on this result: true relevant, false not relevant. */
-  vote: boolean | null;
-}
 
 export interface GlobalFitOptions {
   /** Examinations a (query, product) needs to be a training row. */
@@ -105,7 +91,7 @@ export function trainingFromLog(log: readonly LoggedResult[], bias: PositionBias
     for (const [productId, e] of q.evidence) {
       if (e.exposure < options.minExposure) continue;
       const grade = (q.votes.get(productId) ?? 0) < 0 ? 0 : 3 * Math.min(1, attractiveness(e) / reference);
-      rows.push({ x: q.features.get(productId)!, grade });
+      rows.push({ features: q.features.get(productId)!, grade });
     }
     if (rows.length >= 2) out.push({ group: q.query, rows });
   }

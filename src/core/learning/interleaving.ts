@@ -9,6 +9,8 @@
  * random team (plain team draft) only adds noise to the test.
  */
 
+import type { InterleavedOutcome } from './ports.js';
+
 export type Team = 0 | 1;
 
 /**
@@ -49,11 +51,6 @@ export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, ke
   return out;
 }
 
-/** Clicks per team in one unit of evidence (a person's searches of one query). */
-export interface InterleavedOutcome {
-  serving: number;
-  candidate: number;
-}
 
 export interface InterleavingEvidence {
   /** Units where the candidate's results got more clicks. */

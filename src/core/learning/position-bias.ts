@@ -12,13 +12,8 @@
  * votes, catalog updates), which is what this reads.
  */
 
-/** One shown result: the query it answered, the product, its 1-based position, and whether it was clicked. */
-export interface ShownResult {
-  query: string;
-  productId: string;
-  position: number;
-  clicked: boolean;
-}
+import type { ShownResult } from './ports.js';
+
 
 export interface PositionBias {
   /** θ_k / θ_1 for k = 1..positions (index 0 is position 1, always 1). */

@@ -7,16 +7,8 @@
  */
 import type { PositionBias } from './position-bias.js';
 import { clippedPropensity } from './position-bias.js';
+import type { QueryEvent } from './ports.js';
 
-/** One result shown for the query: who saw it (session), where, and what they did with it. */
-export interface QueryEvent {
-  sessionId: string;
-  productId: string;
-  position: number;
-  /** A billable click: bots, link previews and duplicates are already left out by the store. */
-  clicked: boolean;
-  converted: boolean;
-}
 
 export interface QueryBoostOptions {
   /** Examinations (Σ propensity) a product needs before anything moves. */

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { Logger, RankingDecision, RankingModelStore, StoredRankingModel } from '../ports.js';
-import type { RankingModel } from '../search/ranking.js';
+import type { RankingDecision, RankingModelStore, StoredRankingModel } from './ports.js';
+import type { Logger } from '../shared-ports.js';
+import type { RankingModel } from '../ranking/ranking.js';
 import { DEFAULT_GLOBAL_FIT, fitFromLog, type GlobalFitOptions, type GlobalFitReport } from './global-fit.js';
 import { guardDecision, interleavingEvidence, type GuardRule, type InterleavingEvidence } from './interleaving.js';
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { Logger, Principal, RateLimitStore } from '../ports.js';
+import type { RateLimitStore } from './ports.js';
+import type { Logger, Principal } from '../shared-ports.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 

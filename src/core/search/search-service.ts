@@ -4,27 +4,23 @@ import { newId } from '../ids.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import { AppError } from '../errors.js';
-import type { CatalogFilter, CatalogStore, Embedder, Principal, SearchStore, SessionState } from '../ports.js';
+import type { CatalogFilter, CatalogStore } from '../catalog/ports.js';
+import type { SearchStore, SessionState } from './ports.js';
+import type { Embedder, Principal } from '../shared-ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
-import { analyzeQuery, productTerms } from './features.js';
-import { CatalogLexicon, wordTokens } from './lexical.js';
-import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from './query-text.js';
-import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from './ranking.js';
+import { analyzeQuery, productTerms } from '../ranking/features.js';
+import { CatalogLexicon, wordTokens } from '../ranking/lexical.js';
+import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from '../ranking/query-text.js';
+import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
+import { retrieveCandidates, type RetrievalMode } from '../ranking/retrieval.js';
 
-export type RetrievalMode = 'hybrid' | 'lexical' | 'dense';
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
-/**
- * How many products each retrieval contributes before fusion: 100 each ranked better than any
- * smaller split on both labelled sets, because the title-structure features find relevant
- * products deep in the full-text list (measurements: docs/relevance.md, "Retrieval depth").
- */
-export const RETRIEVAL_DEPTH = 100;
 
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
 export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -149,7 +145,7 @@ export class SearchService {
       this.deps.feedback?.demotions(principal.accountId, query),
       retrieval === 'hybrid' ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
     ]);
-    if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.x[FEATURE_BM25]! : c.cosine;
+    if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.features[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
     const clicked = new Set(session.clickedProductIds);
     const shown = new Set(session.shownProductIds.filter((id) => !clicked.has(id)));
@@ -201,7 +197,7 @@ export class SearchService {
       totalMatches: outcome.totalMatches,
       tookMs,
       createdAt: now,
-      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.x, ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}) })),
+      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.features, ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}) })),
       rankingModel: outcome.storedModel,
       ...(interleavedWith !== null ? { interleavedWith } : {}),
       session: {
@@ -297,7 +293,7 @@ function rescored(candidates: readonly Candidate[], model: RankingModel): Candid
   return candidates.map((c) => {
     const view = Object.create(c) as Candidate;
     const multiplier = c.probability > 0 ? c.rankScore / c.probability : 1;
-    view.rankScore = toProbability(scoreRow(c.x, model.bias, w), model) * multiplier;
+    view.rankScore = toProbability(scoreRow(c.features, model.bias, w), model) * multiplier;
     return view;
   });
 }
@@ -335,7 +331,7 @@ const PRICE_ORDER = 'price-order';
  * global learning leaves such impressions out), relevance 1 because it satisfies everything the
  * request asks, which is the price.
  */
-const priceOrderCandidate = (product: CatalogProduct): Candidate => ({ product, x: [], cosine: 0, matchedTerms: [], score: 0, probability: 1, rankScore: 1 });
+const priceOrderCandidate = (product: CatalogProduct): Candidate => ({ product, features: [], cosine: 0, matchedTerms: [], score: 0, probability: 1, rankScore: 1 });
 
 /** Redaction placeholders ([EMAIL]) are not things to match products on. */
 const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
@@ -351,66 +347,6 @@ function nothingToSearchFor(redacted: ReadonlySet<PiiType>): AppError {
     ? `holds nothing but personal data (${[...redacted].join(', ')}), which is removed before searching; send what the person is looking for`
     : 'holds nothing to search for once redaction placeholders are removed; send what the person is looking for';
   return new AppError('validation_failed', `The query ${message}.`, { errors: [{ path: 'query', message }] });
-}
-
-/** Words that carry the request: canonical measures, no stop words, no conversational filler ("i need", "looking for"). */
-const requestWords = (text: string) => wordTokens(text).filter((w) => !CONVERSATIONAL_WORDS.has(w));
-
-/**
- * Bounds on the lexical work of one request. The embedding reads the first 400 characters
- * (about 64 words), so the full-text query and the ranking features read the query's first
- * 64 words too; the conversation adds at most 32 distinct words of its own; and at most 16 words
- * the catalog has not seen get a vocabulary scan for a spelling correction (earlier requests'
- * corrections are remembered and free). Typed queries are far shorter than any of these.
- */
-const MAX_QUERY_WORDS = 64;
-const MAX_CONTEXT_WORDS = 32;
-const MAX_CORRECTION_SCANS = 16;
-
-/** The conversation's words that the query does not already have, most recent turn first, the first MAX_CONTEXT_WORDS. */
-function contextWords(text: string, queryWords: readonly string[]): string[] {
-  const seen = new Set(queryWords);
-  const out: string[] = [];
-  for (const w of requestWords(text)) {
-    if (out.length >= MAX_CONTEXT_WORDS) break;
-    if (seen.has(w)) continue;
-    seen.add(w);
-    out.push(w);
-  }
-  return out;
-}
-
-/**
- * Both retrievals with the filter pushed down, fused into scored candidates: the one path shared
- * by search, evaluation and calibration (tools/eval.ts, tools/calibrate.ts), so fitting sees the
- * features search uses. The full-text query goes out while the query is being embedded.
- */
-export async function retrieveCandidates(
-  deps: Pick<SearchServiceDeps, 'catalog' | 'embedder'> & { lexicon: CatalogLexicon },
-  input: { queryText: string; contextText?: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
-): Promise<Candidate[]> {
-  const contextText = input.contextText ?? '';
-  const matchText = contextText === '' ? input.queryText : `${input.queryText} ${contextText}`;
-  // The embedding runs on its own thread (the default model) or remotely: start it first, and
-  // correct spelling and send the full-text query while it runs.
-  const embedded = input.retrieval === 'lexical' ? null : deps.embedder.embed([toEmbeddingInput(matchText)]);
-  embedded?.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-  const lexicon = await deps.lexicon.get();
-  const budget = { scans: MAX_CORRECTION_SCANS };
-  const queryWords = requestWords(input.queryText).slice(0, MAX_QUERY_WORDS);
-  const words = [...lexicon.correct(queryWords, budget).words, ...lexicon.correct(contextWords(contextText, queryWords), budget).words];
-  const current = lexicon.correct(requestWords(input.currentQuery).slice(0, MAX_QUERY_WORDS), budget).words;
-  let queryVector: Float32Array | null = null;
-  const dense = async () => {
-    const [vector] = await embedded!;
-    queryVector = vector!;
-    return deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
-  };
-  const [lexicalResults, denseResults] = await Promise.all([
-    input.retrieval === 'dense' || words.length === 0 ? [] : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
-    input.retrieval === 'lexical' ? [] : dense(),
-  ]);
-  return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model, queryVector);
 }
 
 /** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */

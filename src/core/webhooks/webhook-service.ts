@@ -2,7 +2,8 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
 import { decodeCursor, encodeCursor } from '../keys/cursor.js';
-import type { Principal, WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from '../ports.js';
+import type { Principal } from '../shared-ports.js';
+import type { WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from './ports.js';
 import type {
   CreateWebhookBody,
   CreatedWebhook,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, toProblem } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
-import type { Principal } from '../../core/ports.js';
+import type { Principal } from '../../core/shared-ports.js';
 import type { RateLimitDecision } from '../../core/rate-limit/rate-limiter.js';
 import {
   SearchBatchRequestSchema,

@@ -6,11 +6,9 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { LRUCache } from 'lru-cache';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
-import { canonicalText } from '../../core/search/lexical.js';
-import { RETRIEVAL_DEPTH } from '../../core/search/search-service.js';
-import { cosineOf } from '../../core/search/vectors.js';
-import { parseRankingModel, type RankingModel } from '../../core/search/ranking.js';
-import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/ports.js';
+import { canonicalText } from '../../core/ranking/lexical.js';
+import { cosineOf } from '../../core/ranking/vectors.js';
+import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { annIndexConfig, ensureIndexes, nearestQuery, type AnnTuning } from './indexes.js';
@@ -27,6 +25,8 @@ export interface LanceCatalogOptions {
   cacheBytes?: number;
   /** Search every vector exactly even where an ANN index exists (evaluation: the same catalog with and without its index). */
   bypassVectorIndex?: boolean;
+  /** How deep the ANN recall probe looks (recall@N at build time): the depth search retrieves at. */
+  recallDepth: number;
   /** Overrides the index kind's query settings (tools/bench/ann.ts sweeps them). */
   annTuning?: Partial<AnnTuning>;
 }
@@ -143,19 +143,19 @@ export class LanceCatalogStore implements CatalogStore {
     }
   }
 
-  async readCalibration(model: string): Promise<RankingModel | null> {
+  async readStoredRankingModel(model: string): Promise<unknown> {
     if (!(await this.conn.tableNames()).includes(CALIBRATION_TABLE)) return null;
     const table = await this.conn.openTable(CALIBRATION_TABLE);
     try {
       const rows = (await table.query().where(`model = ${sqlString(model)}`).limit(1).toArray()) as Record<string, unknown>[];
-      return rows[0] ? parseRankingModel(JSON.parse(String(rows[0].calibration))) : null;
+      return rows[0] ? (JSON.parse(String(rows[0].calibration)) as unknown) : null;
     } finally {
       table.close();
     }
   }
 
   /** One row per model; replacing the table is a single commit. */
-  async writeCalibration(model: string, calibration: RankingModel): Promise<void> {
+  async storeRankingModel(model: string, rankingModel: object): Promise<void> {
     let others: Record<string, unknown>[] = [];
     if ((await this.conn.tableNames()).includes(CALIBRATION_TABLE)) {
       const table = await this.conn.openTable(CALIBRATION_TABLE);
@@ -165,7 +165,7 @@ export class LanceCatalogStore implements CatalogStore {
         table.close();
       }
     }
-    const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(calibration) }];
+    const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(rankingModel) }];
     await this.conn.createTable(CALIBRATION_TABLE, rows, { mode: 'overwrite', schema: calibrationSchema() });
   }
 
@@ -186,7 +186,7 @@ export class LanceCatalogStore implements CatalogStore {
       } else {
         await table.createIndex('vector', { config: annIndexConfig(kind).index(current.productCount), replace: true });
       }
-      const annRecall = kind === 'none' ? null : await probeAnnRecall(table, current.productCount, { kind }, RETRIEVAL_DEPTH);
+      const annRecall = kind === 'none' ? null : await probeAnnRecall(table, current.productCount, { kind }, this.options.recallDepth);
       const info: CatalogInfo = { ...current, annIndex: kind, annRecall, version: await table.version(), updatedAt: new Date() };
       await this.publish(info);
       return info;
@@ -382,8 +382,8 @@ export class LanceCatalogStore implements CatalogStore {
     await this.refresh();
   }
 
-  get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex'> {
-    return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex };
+  get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex' | 'recallDepth'> {
+    return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex, recallDepth: this.options.recallDepth };
   }
 
   private async readMeta(): Promise<CatalogInfo | null> {
@@ -455,7 +455,7 @@ class LanceCatalogWriter implements CatalogWriter {
         version: await this.table.version(),
         updatedAt: new Date(),
         annIndex,
-        annRecall: annIndex === 'none' ? null : await probeAnnRecall(this.table, productCount, { kind: annIndex }, RETRIEVAL_DEPTH),
+        annRecall: annIndex === 'none' ? null : await probeAnnRecall(this.table, productCount, { kind: annIndex }, this.store.annOptions.recallDepth),
       };
       await this.store.publish(info);
       return info;

@@ -1,6 +1,6 @@
 import * as lancedb from '@lancedb/lancedb';
 import type { Table, VectorQuery } from '@lancedb/lancedb';
-import type { AnnIndexKind } from '../../core/ports.js';
+import type { AnnIndexKind } from '../../core/catalog/ports.js';
 
 /**
  * Query-time knobs of an ANN search. The index proposes `overfetch × limit` candidates, which the

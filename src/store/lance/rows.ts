@@ -1,6 +1,6 @@
 import { Field, FixedSizeList, Float32, Float64, Int32, List, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
 import type { AttributeValue, Availability, CatalogProduct } from '../../core/catalog/product.js';
-import { canonicalText } from '../../core/search/lexical.js';
+import { canonicalText } from '../../core/ranking/lexical.js';
 import { categoryKeys, filterKey } from './where.js';
 
 export const PRODUCTS_TABLE = 'products';

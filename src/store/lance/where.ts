@@ -1,4 +1,4 @@
-import type { CatalogFilter } from '../../core/ports.js';
+import type { CatalogFilter } from '../../core/catalog/ports.js';
 
 /** Lance SQL string literal: single quotes doubled, control characters dropped. */
 export function sqlString(value: string): string {

@@ -1,4 +1,5 @@
-import type { Account, AccountStore, NewKey } from '../../core/ports.js';
+import type { Account, AccountStore } from '../../core/accounts/ports.js';
+import type { NewKey } from '../../core/keys/ports.js';
 import type { Db, Queryable } from './db.js';
 import { insertKeyRow } from './key-store.js';
 

@@ -1,14 +1,5 @@
 import { weightedPercentile } from '../../core/analytics/latency.js';
-import type {
-  AnalyticsStore,
-  BucketedRange,
-  BusinessBucket,
-  LatencySummary,
-  PerformanceFigures,
-  ProductFigures,
-  QueryFigures,
-  UsageBucket,
-} from '../../core/ports.js';
+import type { AnalyticsStore, BucketedRange, BusinessBucket, LatencySummary, PerformanceFigures, ProductFigures, QueryFigures, UsageBucket } from '../../core/analytics/ports.js';
 import type { Db, Queryable } from './db.js';
 
 const HOUR_MS = 3_600_000;

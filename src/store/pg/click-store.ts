@@ -1,4 +1,4 @@
-import type { ClickableImpression, ClickStore, NewClick, StoredClick, StoredConversion, StoredDisplay } from '../../core/ports.js';
+import type { ClickableImpression, ClickStore, NewClick, StoredClick, StoredConversion, StoredDisplay } from '../../core/clicks/ports.js';
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { GroupCommit } from './group-commit.js';

@@ -1,4 +1,4 @@
-import type { FeedbackStore, FeedbackVote, NewFeedback } from '../../core/ports.js';
+import type { FeedbackStore, FeedbackVote, NewFeedback } from '../../core/feedback/ports.js';
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { appendEvent } from './outbox.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Stores } from '../../core/ports.js';
+import type { Stores } from '../../core/stores.js';
 import { PgAccountStore } from './account-store.js';
 import { PgAnalyticsStore } from './analytics-store.js';
 import { PgClickStore } from './click-store.js';

@@ -1,4 +1,5 @@
-import type { KeyCursor, KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/ports.js';
+import type { KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/keys/ports.js';
+import type { PageCursor } from '../../core/shared-ports.js';
 import type { Scope } from '../../core/keys/scopes.js';
 import type { Db, Queryable } from './db.js';
 import { GroupCommit } from './group-commit.js';
@@ -63,7 +64,7 @@ class PgKeyRepository implements KeyRepository {
     return rows[0] ? toStoredKey(rows[0]) : null;
   }
 
-  async list(accountId: string, limit: number, after: KeyCursor | null): Promise<StoredKey[]> {
+  async list(accountId: string, limit: number, after: PageCursor | null): Promise<StoredKey[]> {
     const rows = after
       ? await this.q.query<KeyRow>(
           `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND (created_at, id) < ($2, $3)

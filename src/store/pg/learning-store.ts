@@ -1,6 +1,6 @@
-import type { QueryEvent } from '../../core/learning/query-boosts.js';
-import type { ShownResult } from '../../core/learning/position-bias.js';
-import type { LearningStore } from '../../core/ports.js';
+import type { QueryEvent } from '../../core/learning/ports.js';
+import type { ShownResult } from '../../core/learning/ports.js';
+import type { LearningStore } from '../../core/learning/ports.js';
 import type { Db } from './db.js';
 
 export class PgLearningStore implements LearningStore {

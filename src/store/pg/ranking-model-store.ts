@@ -1,8 +1,8 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { LoggedResult } from '../../core/learning/global-fit.js';
-import type { InterleavedOutcome } from '../../core/learning/interleaving.js';
-import type { RankingDecision, RankingModelStore, StoredRankingModel } from '../../core/ports.js';
-import { parseRankingModel } from '../../core/search/ranking.js';
+import type { LoggedResult } from '../../core/learning/ports.js';
+import type { InterleavedOutcome } from '../../core/learning/ports.js';
+import type { RankingDecision, RankingModelStore, StoredRankingModel } from '../../core/learning/ports.js';
+import { parseRankingModel } from '../../core/ranking/ranking.js';
 import type { Db, Queryable } from './db.js';
 
 interface ModelRow {

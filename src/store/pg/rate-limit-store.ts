@@ -1,4 +1,4 @@
-import type { RateLimitStore } from '../../core/ports.js';
+import type { RateLimitStore } from '../../core/rate-limit/ports.js';
 import type { Db } from './db.js';
 import { GroupCommit } from './group-commit.js';
 

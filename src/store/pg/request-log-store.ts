@@ -1,4 +1,4 @@
-import type { RequestLogEntry, RequestLogStore } from '../../core/ports.js';
+import type { RequestLogEntry, RequestLogStore } from '../../core/analytics/ports.js';
 import type { Db } from './db.js';
 
 export class PgRequestLogStore implements RequestLogStore {

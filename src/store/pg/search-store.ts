@@ -1,4 +1,4 @@
-import type { RecordedSearch, SearchStore, SessionState } from '../../core/ports.js';
+import type { RecordedSearch, SearchStore, SessionState } from '../../core/search/ports.js';
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { appendEventClause } from './outbox.js';

@@ -1,4 +1,4 @@
-import type { SecretStore } from '../../core/ports.js';
+import type { SecretStore } from '../../core/shared-ports.js';
 import type { Db } from './db.js';
 
 export class PgSecretStore implements SecretStore {

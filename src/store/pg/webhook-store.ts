@@ -1,15 +1,5 @@
-import type {
-  AttemptRecord,
-  ClaimedDelivery,
-  CompletedAttempt,
-  DeliveryQueue,
-  DeliveryStatus,
-  KeyCursor,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookRepository,
-  WebhookStore,
-} from '../../core/ports.js';
+import type { PageCursor } from '../../core/shared-ports.js';
+import type { AttemptRecord, ClaimedDelivery, CompletedAttempt, DeliveryQueue, DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from '../../core/webhooks/ports.js';
 import { newId } from '../../core/ids.js';
 import type { EventType } from '../../core/webhooks/events.js';
 import type { Db, Queryable } from './db.js';
@@ -224,7 +214,7 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     });
   }
 
-  async listEndpoints(accountId: string, limit: number, after: KeyCursor | null): Promise<WebhookEndpoint[]> {
+  async listEndpoints(accountId: string, limit: number, after: PageCursor | null): Promise<WebhookEndpoint[]> {
     const rows = await this.db.query<EndpointRow>(
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
        ORDER BY created_at DESC, id DESC LIMIT $4`,
@@ -238,7 +228,7 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     return rows.length > 0;
   }
 
-  async listDeliveries(accountId: string, endpointId: string, status: DeliveryStatus | null, limit: number, after: KeyCursor | null): Promise<WebhookDelivery[]> {
+  async listDeliveries(accountId: string, endpointId: string, status: DeliveryStatus | null, limit: number, after: PageCursor | null): Promise<WebhookDelivery[]> {
     const rows = await this.db.query<DeliveryRow>(
       `${DELIVERY_SELECT} WHERE d.account_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3)
          AND ($4::timestamptz IS NULL OR (d.created_at, d.id) < ($4, $5::uuid))

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LATENCY_ERROR_BOUND, recordedLatency } from '../../../src/core/analytics/latency.js';
 import { RequestLog, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
-import type { RequestLogStore } from '../../../src/core/ports.js';
+import type { RequestLogStore } from '../../../src/core/analytics/ports.js';
 import { createLogger } from '../../../src/logger.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { call, createKey, createTestApp, LogCapture, ManualClock } from '../../helpers/app.js';

@@ -4,11 +4,12 @@
  * is relevant. The fit must find the relevant feature from clicks alone.
  */
 import { describe, expect, it } from 'vitest';
-import { fitFromLog, isHeldOut, trainingFromLog, type LoggedResult } from '../../../src/core/learning/global-fit.js';
+import { fitFromLog, isHeldOut, trainingFromLog } from '../../../src/core/learning/global-fit.js';
+import { type LoggedResult } from '../../../src/core/learning/ports.js';
 import { estimatePositionBias } from '../../../src/core/learning/position-bias.js';
-import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/search/features.js';
-import { queriesNdcg } from '../../../src/core/search/ranking-fit.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../../src/core/search/ranking.js';
+import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
+import { queriesNdcg } from '../../../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../../src/core/ranking/ranking.js';
 import { mulberry32 } from '../../../tools/sample-catalog/random.js';
 
 const D = FEATURE_NAMES.length;
@@ -59,7 +60,7 @@ function simulate(queries: Map<string, Product[]>, model: RankingModel, searches
 
 /** NDCG@10 over all 20 products of each query by true relevance (what a person would judge). */
 function trueNdcg(queries: Map<string, Product[]>, model: RankingModel, heldOutOnly: boolean): number {
-  const training = [...queries].filter(([q]) => !heldOutOnly || isHeldOut(q)).map(([q, ps]) => ({ group: q, rows: ps.map((p) => ({ x: p.x, grade: p.relevance > 0.5 ? 3 : p.relevance > 0.1 ? 1 : 0 })) }));
+  const training = [...queries].filter(([q]) => !heldOutOnly || isHeldOut(q)).map(([q, ps]) => ({ group: q, rows: ps.map((p) => ({ features: p.x, grade: p.relevance > 0.5 ? 3 : p.relevance > 0.1 ? 1 : 0 })) }));
   return queriesNdcg(training, weightVector(model));
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clippedPropensity, estimatePositionBias, type ShownResult } from '../../../src/core/learning/position-bias.js';
+import { clippedPropensity, estimatePositionBias } from '../../../src/core/learning/position-bias.js';
+import { type ShownResult } from '../../../src/core/learning/ports.js';
 import { mulberry32 } from '../../../tools/sample-catalog/random.js';
 
 /**

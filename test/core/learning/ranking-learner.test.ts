@@ -4,9 +4,9 @@
  * put up directly (so their quality is known); fitting from logs is global-fit.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredRankingModel } from '../../../src/core/ports.js';
-import { FEATURE_NAMES } from '../../../src/core/search/features.js';
-import { FALLBACK_MODEL, type RankingModel } from '../../../src/core/search/ranking.js';
+import type { StoredRankingModel } from '../../../src/core/learning/ports.js';
+import { FEATURE_NAMES } from '../../../src/core/ranking/features.js';
+import { FALLBACK_MODEL, type RankingModel } from '../../../src/core/ranking/ranking.js';
 import { createPgStores } from '../../../src/store/pg/index.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../../helpers/app.js';
 import { usingRealPostgres } from '../../helpers/db.js';

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
-import type { AttemptRecord, RequestLogEntry, SessionState } from '../../../src/core/ports.js';
+import type { RequestLogEntry } from '../../../src/core/analytics/ports.js';
+import type { SessionState } from '../../../src/core/search/ports.js';
+import type { AttemptRecord } from '../../../src/core/webhooks/ports.js';
 import { DEFAULT_RETENTION, Retention, SESSION_PRUNE_GRACE_MS, type RetentionWindows } from '../../../src/core/retention/retention.js';
 import { SESSION_TTL_MS } from '../../../src/core/search/search-service.js';
 import { eventData } from '../../../src/core/webhooks/events.js';

@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productEmbeddingText, toEmbeddingInput } from '../../../src/core/catalog/embedding-text.js';
 import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
-import type { CatalogRow, Embedder } from '../../../src/core/ports.js';
-import { CatalogLexicon } from '../../../src/core/search/lexical.js';
-import { FALLBACK_MODEL } from '../../../src/core/search/ranking.js';
-import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../../src/core/search/search-service.js';
+import type { CatalogRow } from '../../../src/core/catalog/ports.js';
+import type { Embedder } from '../../../src/core/shared-ports.js';
+import { CatalogLexicon } from '../../../src/core/ranking/lexical.js';
+import { FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../../src/embed/embedder.js';
 import { readFeed } from '../../../src/ingest/formats/detect.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
@@ -89,11 +90,11 @@ describe('ANN index path against exact search (20,000 products)', () => {
     const built = REAL ? await realCatalog(embedder) : await generatedCatalog(embedder);
     queries = built.queries;
     const uri = join(dir, 'catalog');
-    indexed = await LanceCatalogStore.open({ uri, annThreshold: CATALOG_SIZE, annIndex: 'ivf_hnsw_sq' });
+    indexed = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: CATALOG_SIZE, annIndex: 'ivf_hnsw_sq' });
     const writer = await indexed.openWriter({ model: embedder.model, dimensions: embedder.dimensions, replace: true });
     for (let i = 0; i < built.rows.length; i += 2_000) await writer.write(built.rows.slice(i, i + 2_000));
     await writer.commit();
-    exact = await LanceCatalogStore.open({ uri, annThreshold: CATALOG_SIZE, annIndex: 'ivf_hnsw_sq', bypassVectorIndex: true });
+    exact = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: CATALOG_SIZE, annIndex: 'ivf_hnsw_sq', bypassVectorIndex: true });
   }, 600_000);
 
   afterAll(async () => {

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogModelMismatchError } from '../../../src/core/catalog/errors.js';
-import type { CatalogRow } from '../../../src/core/ports.js';
+import type { CatalogRow } from '../../../src/core/catalog/ports.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
 import { buildWhere } from '../../../src/store/lance/where.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../../helpers/catalog.js';
+import { readRankingModel } from '../../../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH } from '../../../src/core/ranking/retrieval.js';
 
 const DIMS = 16;
 const stores: LanceCatalogStore[] = [];
@@ -141,7 +143,7 @@ describe('LanceCatalogStore', () => {
     const cached = await open(uri);
     const data = rows(0, 200);
     await importRows(cached, data);
-    const uncached = await LanceCatalogStore.open({ uri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq', cacheBytes: 0 });
+    const uncached = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq', cacheBytes: 0 });
     stores.push(uncached);
     for (const r of data.slice(0, 20)) {
       const a = await cached.vectorSearch(r.vector, { limit: 10, withVectors: true });
@@ -211,16 +213,16 @@ describe('LanceCatalogStore', () => {
 
   it('stores a relevance calibration per embedding model', async () => {
     const store = await open();
-    expect(await store.readCalibration('m1')).toBeNull();
+    expect(await readRankingModel(store, 'm1')).toBeNull();
     const k = { source: 'test', bias: -1, weights: { cosine: 2, bm25: 0.5, coverage: 1 }, scale: 1.5, offset: -0.2 };
-    await store.writeCalibration('m1', k);
-    await store.writeCalibration('m2', { ...k, bias: -2 });
-    expect(await store.readCalibration('m1')).toEqual(k);
-    expect((await store.readCalibration('m2'))?.bias).toBe(-2);
-    expect(await store.readCalibration("m3' OR '1'='1")).toBeNull();
+    await store.storeRankingModel('m1', k);
+    await store.storeRankingModel('m2', { ...k, bias: -2 });
+    expect(await readRankingModel(store, 'm1')).toEqual(k);
+    expect((await readRankingModel(store, 'm2'))?.bias).toBe(-2);
+    expect(await readRankingModel(store, "m3' OR '1'='1")).toBeNull();
     // A model stored by an older release (other features) reads as none: the fallback serves.
-    await store.writeCalibration('old', { source: 'old', bias: -1, cosine: 2 } as unknown as typeof k);
-    expect(await store.readCalibration('old')).toBeNull();
+    await store.storeRankingModel('old', { source: 'old', bias: -1, cosine: 2 } as unknown as typeof k);
+    expect(await readRankingModel(store, 'old')).toBeNull();
   });
 
   it('builds an ANN index past the threshold and still finds exact matches', async () => {

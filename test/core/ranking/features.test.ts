@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import { analyzeQuery, computeFeatures, FEATURE_INDEX, productTerms } from '../../../src/core/search/features.js';
-import { Lexicon, productText, wordTokens } from '../../../src/core/search/lexical.js';
+import { analyzeQuery, computeFeatures, FEATURE_INDEX, productTerms } from '../../../src/core/ranking/features.js';
+import { Lexicon, productText, wordTokens } from '../../../src/core/ranking/lexical.js';
 
 const product = (id: string, title: string, brand: string | null = null): CatalogProduct => ({
   productId: id,
@@ -42,7 +42,7 @@ describe('title structure features', () => {
   it('tells the thing asked for from a part for it', () => {
     const words = wordTokens('delta shower faucet');
     const rows = computeFeatures(analyzeQuery(words, words, lexicon), [], [{ product: faucet, score: 0.4 }, { product: cartridge, score: 0.4 }], lexicon, null);
-    const [f, c] = [rows.find((r) => r.product === faucet)!.x, rows.find((r) => r.product === cartridge)!.x];
+    const [f, c] = [rows.find((r) => r.product === faucet)!.features, rows.find((r) => r.product === cartridge)!.features];
     expect(f[FEATURE_INDEX.headCoverage]).toBe(1);
     expect(f[FEATURE_INDEX.tailOnly]).toBe(0);
     expect(c[FEATURE_INDEX.tailOnly]).toBeGreaterThan(0.5);
@@ -51,7 +51,7 @@ describe('title structure features', () => {
     expect(f[FEATURE_INDEX.headNoun]).toBe(0);
     const kit = wordTokens('shower faucet trim kit');
     const again = computeFeatures(analyzeQuery(kit, kit, lexicon), [], [{ product: faucet, score: 0.4 }], lexicon, null);
-    expect(again[0]!.x[FEATURE_INDEX.headNoun]).toBe(1);
-    expect(again[0]!.x[FEATURE_INDEX.brandInQuery]).toBe(0);
+    expect(again[0]!.features[FEATURE_INDEX.headNoun]).toBe(1);
+    expect(again[0]!.features[FEATURE_INDEX.brandInQuery]).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  * with/for ...". Why these and not others, with the measurements: docs/relevance.md.
  */
 import type { CatalogProduct } from '../catalog/product.js';
-import type { ScoredProduct } from '../ports.js';
+import type { ScoredProduct } from '../catalog/ports.js';
 import type { Lexicon } from './lexical.js';
 import { canonicalText, lexicalTerms, wordTokens } from './lexical.js';
 import { cosineOf, dotWith64, normOf } from './vectors.js';
@@ -266,7 +266,7 @@ export interface FeatureRow {
   product: CatalogProduct;
   terms: ProductTerms;
   /** Features in FEATURE_NAMES order. */
-  x: number[];
+  features: number[];
 }
 
 const PRF_DEPTH = 10;
@@ -383,7 +383,7 @@ export function computeFeatures(
     x[FEATURE_INDEX.headCoverage] = headCovered / idfSum;
     x[FEATURE_INDEX.tailOnly] = tailCovered / idfSum;
     x[FEATURE_INDEX.brandInQuery] = terms.brand !== undefined && query.termSet.has(terms.brand) ? 1 : 0;
-    rows.push({ product, terms, x });
+    rows.push({ product, terms, features: x });
   }
 
   addFeedbackFeatures(rows, vectors, lexicon);
@@ -393,7 +393,7 @@ export function computeFeatures(
 /** prfCosine, prfGap and prfTitle: likeness to the first PRF_DEPTH candidates of the first pass. */
 function addFeedbackFeatures(rows: FeatureRow[], vectors: Map<string, Float32Array>, lexicon: Lexicon): void {
   const top = rows
-    .map((r) => ({ r, s: firstPass(r.x) }))
+    .map((r) => ({ r, s: firstPass(r.features) }))
     .sort((a, b) => b.s - a.s)
     .slice(0, PRF_DEPTH)
     .map((t) => t.r);
@@ -420,11 +420,11 @@ function addFeedbackFeatures(rows: FeatureRow[], vectors: Map<string, Float32Arr
     const v = vectors.get(r.product.productId);
     let cos = 0;
     if (v && dims > 0) cos = dotWith64(centroid, v) / centroidNorm / (normOf(v) || 1);
-    r.x[FEATURE_INDEX.prfCosine] = cos;
+    r.features[FEATURE_INDEX.prfCosine] = cos;
     bestPrf = Math.max(bestPrf, cos);
   });
   rows.forEach((r, i) => {
-    r.x[FEATURE_INDEX.prfGap] = r.x[FEATURE_INDEX.prfCosine]! - bestPrf;
-    r.x[FEATURE_INDEX.prfTitle] = title[i]! / bestTitle;
+    r.features[FEATURE_INDEX.prfGap] = r.features[FEATURE_INDEX.prfCosine]! - bestPrf;
+    r.features[FEATURE_INDEX.prfTitle] = title[i]! / bestTitle;
   });
 }

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
-import type { ScoredProduct } from '../../../src/core/ports.js';
+import type { ScoredProduct } from '../../../src/core/catalog/ports.js';
 import { mulberry32 } from '../../../src/core/random.js';
-import { analyzeQuery } from '../../../src/core/search/features.js';
-import { Lexicon, productText, wordTokens } from '../../../src/core/search/lexical.js';
-import { diversify, FALLBACK_MODEL, rankCandidates } from '../../../src/core/search/ranking.js';
+import { analyzeQuery } from '../../../src/core/ranking/features.js';
+import { Lexicon, productText, wordTokens } from '../../../src/core/ranking/lexical.js';
+import { diversify, FALLBACK_MODEL, rankCandidates } from '../../../src/core/ranking/ranking.js';
 
 /**
  * Every feature value, score, order and explanation the ranking computes, over the sample catalog
@@ -56,7 +56,7 @@ describe('ranking on the sample catalog, fixed candidates', () => {
       const query = { ...analyzeQuery(words, current, lexicon), words };
       const candidates = rankCandidates(query, lexical, dense, lexicon, FALLBACK_MODEL, random() < 0.9 ? randomVector() : null);
       const ordered = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore), 10);
-      hash.update(JSON.stringify({ q, words, rows: candidates.map((c) => [c.product.productId, c.score, c.probability, ...c.x]) }));
+      hash.update(JSON.stringify({ q, words, rows: candidates.map((c) => [c.product.productId, c.score, c.probability, ...c.features]) }));
       hash.update(JSON.stringify(ordered.slice(0, 10).map((c) => [c.product.productId, c.rankScore, c.matchedTerms])));
     }
     expect(hash.digest('hex')).toBe(GOLDEN);

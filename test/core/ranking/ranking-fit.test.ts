@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/search/features.js';
-import { expectedCalibrationError, fitLogistic, fitRankingModel, type TrainingQuery } from '../../../src/core/search/ranking-fit.js';
-import { scoreRow, toProbability, weightVector } from '../../../src/core/search/ranking.js';
+import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
+import { expectedCalibrationError, fitLogistic, fitRankingModel, type TrainingQuery } from '../../../src/core/ranking/ranking-fit.js';
+import { scoreRow, toProbability, weightVector } from '../../../src/core/ranking/ranking.js';
 import { mulberry32 } from '../../../tools/gen-catalog.js';
 
 describe('ranking model fitting', () => {
@@ -30,13 +30,13 @@ describe('ranking model fitting', () => {
         rows: Array.from({ length: 30 }, () => {
           const x = FEATURE_NAMES.map(() => random());
           const p = 1 / (1 + Math.exp(-(8 * x[FEATURE_INDEX.cosine]! - 5)));
-          return { x, grade: random() < p ? 3 : 0 };
+          return { features: x, grade: random() < p ? 3 : 0 };
         }),
       }));
     const model = fitRankingModel(draw(300), [], 'test');
     expect(model.weights.cosine!).toBeGreaterThan(5 * Math.abs(model.weights.bm25!));
     const w = weightVector(model);
-    const fresh = draw(200).flatMap((q) => q.rows).map((r) => ({ p: toProbability(scoreRow(r.x, model.bias, w), model), y: r.grade! >= 2 ? 1 : 0 }));
+    const fresh = draw(200).flatMap((q) => q.rows).map((r) => ({ p: toProbability(scoreRow(r.features, model.bias, w), model), y: r.grade! >= 2 ? 1 : 0 }));
     expect(expectedCalibrationError(fresh)).toBeLessThan(0.03);
   });
 

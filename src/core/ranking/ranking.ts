@@ -1,12 +1,12 @@
 import type { CatalogProduct } from '../catalog/product.js';
-import type { ScoredProduct } from '../ports.js';
+import type { CatalogStore, ScoredProduct } from '../catalog/ports.js';
 import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, hasTerm, type AnalyzedQuery, type FeatureName, type ProductTerms } from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
   product: CatalogProduct;
   /** Features in FEATURE_NAMES order (features.ts). */
-  x: number[];
+  features: number[];
   /** Cosine similarity to the query vector (also x[cosine]); kept by name for explanations. */
   cosine: number;
   /** Query words found in the product, as the explanation shows them. */
@@ -49,6 +49,11 @@ export const FALLBACK_MODEL: RankingModel = {
 };
 
 /** A stored model, or null when it is from an older release (different features): the fallback serves then. */
+/** The ranking model the catalog stores for this embedding model, or null when none (or an unreadable one) is. */
+export async function readRankingModel(catalog: Pick<CatalogStore, 'readStoredRankingModel'>, embeddingModel: string): Promise<RankingModel | null> {
+  return parseRankingModel(await catalog.readStoredRankingModel(embeddingModel));
+}
+
 export function parseRankingModel(value: unknown): RankingModel | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
@@ -101,7 +106,7 @@ class RankedCandidate implements Candidate {
 
   constructor(
     readonly product: CatalogProduct,
-    readonly x: number[],
+    readonly features: number[],
     readonly score: number,
     public probability: number,
     public rankScore: number,
@@ -110,7 +115,7 @@ class RankedCandidate implements Candidate {
   ) {}
 
   get cosine(): number {
-    return this.x[FEATURE_INDEX.cosine]!;
+    return this.features[FEATURE_INDEX.cosine]!;
   }
 
   get matchedTerms(): string[] {
@@ -131,7 +136,7 @@ export function rankCandidates(
   const w = weightVector(model);
   // A query word matches a product when all its terms are the product's ("1/2 in." is two).
   const wordTerms = query.words.map((word) => ({ shown: displayWord(word), terms: lexicalTerms(word) })).filter((q) => q.terms.length > 0);
-  return computeFeatures(query, lexical, dense, lexicon, queryVector).map(({ product, terms, x }) => {
+  return computeFeatures(query, lexical, dense, lexicon, queryVector).map(({ product, terms, features: x }) => {
     const score = scoreRow(x, model.bias, w);
     const probability = toProbability(score, model);
     return new RankedCandidate(product, x, score, probability, probability, terms, wordTerms);

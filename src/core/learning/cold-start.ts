@@ -9,12 +9,13 @@
  */
 import PQueue from 'p-queue';
 import type { CatalogProduct } from '../catalog/product.js';
-import type { CatalogStore, Embedder } from '../ports.js';
-import { CatalogLexicon } from './lexical.js';
-import { fitRankingModel, type TrainingQuery } from './ranking-fit.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from './ranking.js';
-import { retrieveCandidates } from './search-service.js';
+import type { CatalogStore } from '../catalog/ports.js';
+import type { Embedder } from '../shared-ports.js';
+import { CatalogLexicon } from '../ranking/lexical.js';
+import { fitRankingModel, type TrainingQuery } from '../ranking/ranking-fit.js';
+import { FEATURE_NAMES, type FeatureName } from '../ranking/features.js';
+import { readRankingModel, FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
+import { retrieveCandidates } from '../ranking/retrieval.js';
 import { syntheticGrade, syntheticRequests, type RequestKind, type SyntheticRequest } from './synthetic-requests.js';
 
 export const COLD_START_SOURCE_PREFIX = 'cold-start';
@@ -80,7 +81,7 @@ function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => P
 export async function syntheticTrainingQueries(deps: RetrievalDeps, requests: readonly SyntheticRequest[], concurrency = 4): Promise<TrainingQuery[]> {
   return mapLimited(requests, concurrency, async (r) => {
     const candidates = await retrieve(deps, r.text);
-    return { group: `${r.kind}:${r.text}`, rows: candidates.map((c) => ({ x: c.x, grade: syntheticGrade(r, c.product) || null })) };
+    return { group: `${r.kind}:${r.text}`, rows: candidates.map((c) => ({ features: c.features, grade: syntheticGrade(r, c.product) || null })) };
   });
 }
 
@@ -89,7 +90,7 @@ const OFF_TOPIC_DEPTH = 20;
 /** The first OFF_TOPIC_DEPTH candidates (by the fallback) of each off-topic request. */
 function offTopicCandidates(deps: RetrievalDeps, concurrency: number): Promise<number[][][]> {
   return mapLimited(COLD_START_OFF_TOPIC, concurrency, async (text) =>
-    (await retrieve(deps, text)).sort((a, b) => b.score - a.score).slice(0, OFF_TOPIC_DEPTH).map((c) => c.x),
+    (await retrieve(deps, text)).sort((a, b) => b.score - a.score).slice(0, OFF_TOPIC_DEPTH).map((c) => c.features),
   );
 }
 
@@ -125,7 +126,7 @@ export function coldStartCalibration(
   const fw = weightVector(FALLBACK_MODEL);
   const score = (x: readonly number[]) => scoreRow(x, model.bias, w);
   const fallback = (x: readonly number[]) => toProbability(scoreRow(x, FALLBACK_MODEL.bias, fw), FALLBACK_MODEL);
-  const rows = [...queries.flatMap((q) => q.rows.map((r) => r.x)), ...offTopic.flat()];
+  const rows = [...queries.flatMap((q) => q.rows.map((r) => r.features)), ...offTopic.flat()];
   const offset = fitOffset(rows.map(score), rows.map(fallback));
   const requests = offTopic.filter((r) => r.length > 0);
   const fallbackAnswers = requests.filter((r) => Math.max(...r.map(fallback)) >= 0.5).length;
@@ -190,7 +191,7 @@ export type ColdStartOutcome =
  * Replaces an absent or earlier cold-start model.
  */
 export async function refreshColdStartModel(deps: { catalog: CatalogStore; embedder: Embedder }, options: ColdStartOptions = {}): Promise<ColdStartOutcome> {
-  const stored = await deps.catalog.readCalibration(deps.embedder.model);
+  const stored = await readRankingModel(deps.catalog, deps.embedder.model);
   if (stored !== null && !isColdStartModel(stored)) {
     return { action: 'kept', source: stored.source, reason: 'the catalog holds a model fitted on labelled data (npm run calibrate)' };
   }
@@ -199,6 +200,6 @@ export async function refreshColdStartModel(deps: { catalog: CatalogStore; embed
     const reason = `only ${fit.answered} of ${fit.requests} synthetic requests found their product (${MIN_ANSWERED_REQUESTS} needed): the catalog is too small to fit on`;
     return { action: 'kept', source: stored?.source ?? FALLBACK_MODEL.source, reason };
   }
-  await deps.catalog.writeCalibration(deps.embedder.model, fit.model);
+  await deps.catalog.storeRankingModel(deps.embedder.model, fit.model);
   return { action: 'fitted', source: fit.model.source, products: fit.products, requests: fit.requests, answered: fit.answered, ms: fit.ms };
 }

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestCatalog } from '../../../src/core/catalog/ingest.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createCore } from '../../../src/core/index.js';
-import type { Embedder } from '../../../src/core/ports.js';
+import type { Embedder } from '../../../src/core/shared-ports.js';
 import { SearchRequestSchema } from '../../../src/core/schemas/search.js';
-import { fitColdStartModel, isColdStartModel } from '../../../src/core/search/cold-start.js';
-import { FALLBACK_MODEL } from '../../../src/core/search/ranking.js';
+import { fitColdStartModel, isColdStartModel } from '../../../src/core/learning/cold-start.js';
+import { readRankingModel, FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
 import { createEmbedder } from '../../../src/embed/embedder.js';
 import { readFeed } from '../../../src/ingest/formats/detect.js';
 import { createLogger } from '../../../src/logger.js';
@@ -45,13 +45,13 @@ describe('cold-start ranking model at import', () => {
   it('leaves the ranking model alone unless the import asks for a fit', async () => {
     const summary = await importSample(catalog, embedder, false);
     expect(summary.rankingModel).toBeNull();
-    expect(await catalog.readCalibration(embedder.model)).toBeNull();
+    expect(await readRankingModel(catalog, embedder.model)).toBeNull();
   });
 
   it('fits a model from the catalog, stores it, and search names it as the ranking model', async () => {
     const summary = await importSample(catalog, embedder, FIT);
     expect(summary.rankingModel, JSON.stringify(summary.rankingModel)).toMatchObject({ action: 'fitted', products: 501, requests: 295 });
-    const stored = await catalog.readCalibration(embedder.model);
+    const stored = await readRankingModel(catalog, embedder.model);
     expect(stored?.source).toBe('cold-start (catalog 501 products, 295 synthetic requests)');
     expect(isColdStartModel(stored!)).toBe(true);
     expect(stored?.weights).not.toEqual(FALLBACK_MODEL.weights);
@@ -70,7 +70,7 @@ describe('cold-start ranking model at import', () => {
 
   it('fits the same model from the same catalog', async () => {
     const again = await fitColdStartModel({ catalog, embedder }, FIT);
-    expect(again.model).toEqual(await catalog.readCalibration(embedder.model));
+    expect(again.model).toEqual(await readRankingModel(catalog, embedder.model));
   });
 
   it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
@@ -81,7 +81,7 @@ describe('cold-start ranking model at import', () => {
       const summary = await ingestCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
       expect(summary.rankingModel).toMatchObject({ action: 'kept', source: 'fallback' });
       expect(summary.rankingModel?.action === 'kept' && summary.rankingModel.reason).toMatch(/of 8 synthetic requests found their product \(20 needed\)/);
-      expect(await small.readCalibration(embedder.model)).toBeNull();
+      expect(await readRankingModel(small, embedder.model)).toBeNull();
     } finally {
       await small.close();
     }
@@ -89,9 +89,9 @@ describe('cold-start ranking model at import', () => {
 
   it('keeps a model fitted on labelled data when the catalog is imported again', async () => {
     const labelled = { ...FALLBACK_MODEL, source: 'fitted on crowdflower+homedepot dev, 2026-11-24', bias: -5.9 };
-    await catalog.writeCalibration(embedder.model, labelled);
+    await catalog.storeRankingModel(embedder.model, labelled);
     const summary = await importSample(catalog, embedder, FIT);
     expect(summary.rankingModel).toMatchObject({ action: 'kept', source: labelled.source });
-    expect(await catalog.readCalibration(embedder.model)).toEqual(labelled);
+    expect(await readRankingModel(catalog, embedder.model)).toEqual(labelled);
   });
 });

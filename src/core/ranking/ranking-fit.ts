@@ -66,7 +66,7 @@ export function fitLogistic(X: readonly (readonly number[])[], y: readonly numbe
 /** One query's candidates: features in FEATURE_NAMES order and the judged grade (null when unjudged). */
 export interface TrainingQuery {
   group: string;
-  rows: { x: readonly number[]; grade: number | null }[];
+  rows: { features: readonly number[]; grade: number | null }[];
 }
 
 const gain = (grade: number | null) => (grade === null ? 0 : (2 ** Math.max(0, grade) - 1) / 7);
@@ -89,7 +89,7 @@ interface Packed {
 }
 
 function pack(queries: readonly TrainingQuery[]): Packed {
-  const d = queries.find((q) => q.rows.length > 0)?.rows[0]!.x.length ?? 0;
+  const d = queries.find((q) => q.rows.length > 0)?.rows[0]!.features.length ?? 0;
   const x: Float64Array[] = [];
   const gains: Float64Array[] = [];
   const ideal: number[] = [];
@@ -97,7 +97,7 @@ function pack(queries: readonly TrainingQuery[]): Packed {
     const i = idealDcg(q);
     if (i === 0) continue;
     const m = new Float64Array(q.rows.length * d);
-    q.rows.forEach((r, j) => m.set(r.x, j * d));
+    q.rows.forEach((r, j) => m.set(r.features, j * d));
     x.push(m);
     gains.push(Float64Array.from(q.rows, (r) => 2 ** Math.max(0, r.grade ?? 0) - 1));
     ideal.push(i);
@@ -219,7 +219,7 @@ const pointwiseFit: RankerFit = (queries) => {
   if (!w) {
     const rows = queries.flatMap((q) => q.rows);
     w = fitLogistic(
-      rows.map((r) => r.x),
+      rows.map((r) => r.features),
       rows.map((r) => gain(r.grade)),
     ).slice(1);
     pointwiseFits.set(queries, w);
@@ -263,7 +263,7 @@ export function fitRankingModel(
   const score = (x: readonly number[]) => ranker.bias + FEATURE_NAMES.reduce((s, name, k) => s + weights[name] * x[k]!, 0);
   const judged = queries.flatMap((q) => q.rows).filter((r) => r.grade !== null);
   const platt = fitLogistic(
-    [...judged.map((r) => [score(r.x)]), ...offTopic.map((x) => [score(x)])],
+    [...judged.map((r) => [score(r.features)]), ...offTopic.map((x) => [score(x)])],
     [...judged.map((r) => (r.grade! >= 2 ? 1 : 0)), ...offTopic.map(() => 0)],
     0,
   );

@@ -6,7 +6,7 @@ import {
   syntheticGrade,
   syntheticRequests,
   type SyntheticRequest,
-} from '../../../src/core/search/synthetic-requests.js';
+} from '../../../src/core/learning/synthetic-requests.js';
 import { mulberry32 as seededRandom } from '../../../src/core/random.js';
 import { makeProduct } from '../../helpers/catalog.js';
 

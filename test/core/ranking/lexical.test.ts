@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalText, CatalogLexicon, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/search/lexical.js';
-import type { CatalogInfo } from '../../../src/core/ports.js';
+import { canonicalText, CatalogLexicon, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/ranking/lexical.js';
+import type { CatalogInfo } from '../../../src/core/catalog/ports.js';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 
 describe('canonicalText: one spelling for measures', () => {

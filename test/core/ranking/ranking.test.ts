@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import { diversify, variantKey, type Candidate } from '../../../src/core/search/ranking.js';
+import { diversify, variantKey, type Candidate } from '../../../src/core/ranking/ranking.js';
 import { makeProduct } from '../../helpers/catalog.js';
 
 const product = (id: string, title: string, attributes: CatalogProduct['attributes'] = {}): CatalogProduct =>
   makeProduct(0, { productId: id, externalId: id, title, description: '', brand: 'Ridgeway', category: [], attributes });
 
-const candidate = (p: CatalogProduct, score: number): Candidate => ({ product: p, x: [], cosine: 0, matchedTerms: [], score, probability: score, rankScore: score });
+const candidate = (p: CatalogProduct, score: number): Candidate => ({ product: p, features: [], cosine: 0, matchedTerms: [], score, probability: score, rankScore: score });
 
 // Twelve sizes of one pipe, all near-certain, then three other products well below them.
 const pipes = Array.from({ length: 12 }, (_, i) => candidate(product(`pipe-${i}`, `Ridgeway 1/2 in. x ${i + 2} ft. Copper Pipe`), 0.97 - i * 0.001));

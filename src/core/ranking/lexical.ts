@@ -7,7 +7,7 @@
  * the unit still matches, and one that names it matches more precisely.
  */
 import { stemmer } from 'stemmer';
-import type { CatalogStore } from '../ports.js';
+import type { CatalogStore } from '../catalog/ports.js';
 
 /** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
 export const UNIT_NAMES = ['in', 'ft', 'lb', 'oz', 'gal', 'qt', 'cuft', 'sqft', 'mm', 'cm', 'volt', 'watt', 'amp', 'gauge', 'btu', 'gpm', 'psi', 'pack', 'light'];

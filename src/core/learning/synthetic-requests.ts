@@ -6,8 +6,8 @@
  * siblings are the relevant answers. Everything is seeded, so one catalog gives one set.
  */
 import type { CatalogProduct } from '../catalog/product.js';
-import { lexicalTerms } from './lexical.js';
-import { variantKey } from './ranking.js';
+import { lexicalTerms } from '../ranking/lexical.js';
+import { variantKey } from '../ranking/ranking.js';
 import { mulberry32 } from '../random.js';
 
 export const REQUEST_KINDS = ['head', 'fragment', 'brand-type', 'measure-type', 'category', 'attribute'] as const;

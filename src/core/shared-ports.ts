@@ -1,0 +1,42 @@
+/** Ports every domain uses: logging, the caller, text embedding, health, shared secrets, paging. */
+import type { Scope } from './keys/scopes.js';
+
+/** The subset of pino the core logs through; keeps the core free of a logging dependency. */
+export interface Logger {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+}
+
+/** Who is calling: resolved from an API key by the core, then passed to every operation. */
+export interface Principal {
+  accountId: string;
+  keyId: string;
+  scopes: readonly Scope[];
+  rateLimitPerMinute: number;
+  /** The account's PII policy (CONTRACT §4); `redact` when absent. */
+  piiPolicy?: 'redact' | 'reject';
+}
+
+/** Text → unit-length vectors. Implemented in src/embed (local ONNX, OpenAI-compatible, transformers.js). */
+export interface Embedder {
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+export interface HealthProbe {
+  /** Throws when the database is unreachable; returns whether all migrations are applied. */
+  migrationsCurrent(): Promise<boolean>;
+}
+
+export interface SecretStore {
+  /** The named secret; created with `generate()` by the first process to ask, then shared. */
+  getOrCreate(name: string, generate: () => string, now: Date): Promise<string>;
+}
+
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
