@@ -29,28 +29,28 @@ export async function runPrimary(config: Config, logger: Logger, hooks: PrimaryH
   let announced = false;
 
   const start = (index: number) => {
-    const worker = cluster.fork({ AISLE_WORKER_INDEX: String(index) });
-    byIndex.set(index, worker);
-    worker.on('listening', (address) => {
-      logger.info({ worker: index, pid: worker.process.pid }, 'API process listening');
+    const child = cluster.fork({ AISLE_PROCESS_INDEX: String(index) });
+    byIndex.set(index, child);
+    child.on('listening', (address) => {
+      logger.info({ processIndex: index, pid: child.process.pid }, 'API process listening');
       if (announced) return;
       announced = true;
       const url = `http://${address.address ?? config.host}:${address.port}`;
-      process.stderr.write(`Aisle listening on ${url} with ${config.workers} API processes (console ${url}/, API ${url}/v1, MCP ${url}/mcp, docs ${url}/docs)\n`);
+      process.stderr.write(`Aisle listening on ${url} with ${config.apiProcesses} API processes (console ${url}/, API ${url}/v1, MCP ${url}/mcp, docs ${url}/docs)\n`);
       if (createdKeyNotice) process.stderr.write(`Open ${url}/ and sign in with this key\n`);
     });
-    worker.on('exit', (code, signal) => {
-      if (byIndex.get(index) === worker) byIndex.delete(index);
+    child.on('exit', (code, signal) => {
+      if (byIndex.get(index) === child) byIndex.delete(index);
       if (stopping) return;
       const now = Date.now();
       restarts.push(now);
       while (restarts.length > 0 && now - restarts[0]! > RESTART_WINDOW_MS) restarts.shift();
       if (restarts.length > MAX_RESTARTS) {
-        logger.error({ worker: index, code, signal, restarts: restarts.length }, 'API processes keep dying; stopping the server');
+        logger.error({ processIndex: index, code, signal, restarts: restarts.length }, 'API processes keep dying; stopping the server');
         void stop(1);
         return;
       }
-      logger.error({ worker: index, pid: worker.process.pid, code, signal }, 'API process died; starting it again');
+      logger.error({ processIndex: index, pid: child.process.pid, code, signal }, 'API process died; starting it again');
       start(index);
     });
   };
@@ -58,7 +58,7 @@ export async function runPrimary(config: Config, logger: Logger, hooks: PrimaryH
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ workers: byIndex.size }, 'stopping the API processes');
+    logger.info({ processes: byIndex.size }, 'stopping the API processes');
     const exits = [...byIndex.values()].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
     for (const w of byIndex.values()) w.process.kill('SIGTERM');
     // Each process has its own grace period; past it (and a margin) what is left is killed.
@@ -72,5 +72,5 @@ export async function runPrimary(config: Config, logger: Logger, hooks: PrimaryH
   process.once('SIGTERM', () => void stop(0));
   process.once('SIGINT', () => void stop(0));
 
-  for (let i = 0; i < config.workers; i++) start(i);
+  for (let i = 0; i < config.apiProcesses; i++) start(i);
 }

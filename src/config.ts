@@ -85,7 +85,7 @@ const envSchema = z.object({
   AISLE_LEARNING_INTERVAL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
   AISLE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /** Set by the primary process for each API process it starts (0, 1, …); not for operators. */
-  AISLE_WORKER_INDEX: z.coerce.number().int().min(0).optional(),
+  AISLE_PROCESS_INDEX: z.coerce.number().int().min(0).optional(),
 });
 
 export type Config = Readonly<{
@@ -177,10 +177,10 @@ export type Config = Readonly<{
    * Always 1 on the embedded database (PGlite is single-process); `workersIgnored` then says
    * how many were asked for.
    */
-  workers: number;
-  workersIgnored: number | undefined;
-  /** This API process's index among the workers (0 runs the once-per-deployment jobs); undefined outside a cluster. */
-  workerIndex: number | undefined;
+  apiProcesses: number;
+  apiProcessesIgnored: number | undefined;
+  /** This API process's index among the API processes (0 runs the once-per-deployment jobs); undefined outside a cluster. */
+  processIndex: number | undefined;
 }>;
 
 export type DatabaseTimeouts = Readonly<{
@@ -216,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  AISLE_HEADERS_TIMEOUT_MS: must not exceed AISLE_REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   const dataDir = resolve(e.AISLE_DATA_DIR);
-  const workers = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
+  const apiProcesses = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -249,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
       cacheDir: `${dataDir}/models`,
       // Tools (ingest, eval) are no API process: their batches take every core.
-      threads: e.AISLE_EMBEDDING_THREADS ?? (e.AISLE_WORKER_INDEX !== undefined && workers > 1 ? 1 : 0),
+      threads: e.AISLE_EMBEDDING_THREADS ?? (e.AISLE_PROCESS_INDEX !== undefined && apiProcesses > 1 ? 1 : 0),
     }),
     clickLinks: Object.freeze({
       publicBaseUrl: publicBaseUrl(e),
@@ -280,9 +280,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     learning: e.AISLE_LEARNING,
     learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,
-    workers,
-    workersIgnored: e.DATABASE_URL === undefined && (e.AISLE_WORKERS ?? 1) > 1 ? e.AISLE_WORKERS : undefined,
-    workerIndex: e.AISLE_WORKER_INDEX,
+    apiProcesses,
+    apiProcessesIgnored: e.DATABASE_URL === undefined && (e.AISLE_WORKERS ?? 1) > 1 ? e.AISLE_WORKERS : undefined,
+    processIndex: e.AISLE_PROCESS_INDEX,
   });
 }
 

@@ -13,17 +13,17 @@ import { createDeliveryWorker } from './worker/create.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  if (config.workersIgnored !== undefined) {
-    logger.warn({ requested: config.workersIgnored }, 'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more');
+  if (config.apiProcessesIgnored !== undefined) {
+    logger.warn({ requested: config.apiProcessesIgnored }, 'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more');
   }
-  if (cluster.isPrimary && config.workers > 1) {
+  if (cluster.isPrimary && config.apiProcesses > 1) {
     await runPrimary(config, logger, { prepare: () => prepareDeployment(config, logger) });
     return;
   }
   // In a cluster, process 0 runs what must run once per deployment: webhook delivery, learning,
   // retention (pruning sessions, webhook history, the request log). The others only serve.
-  const inCluster = config.workerIndex !== undefined;
-  const leader = !inCluster || config.workerIndex === 0;
+  const inCluster = config.processIndex !== undefined;
+  const leader = !inCluster || config.processIndex === 0;
   const runtime = await openRuntime(config, logger);
   const { core, db } = runtime;
 
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   // proposal or decision on the same candidate model.
   if (leader) core.retention.start(RETENTION_INTERVAL_MS);
   if (leader) core.ranking?.start(config.learningIntervalMs);
-  logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, processes: inCluster ? config.workers : 1, worker: config.workerIndex }, 'Aisle is listening');
+  logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, processes: inCluster ? config.apiProcesses : 1, processIndex: config.processIndex }, 'Aisle is listening');
   // In a cluster the primary announces the address once, for all processes.
   if (inCluster) return;
   process.stderr.write(`Aisle listening on ${address} (console ${address}/, API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);

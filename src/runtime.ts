@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Config } from './config.js';
 import { CatalogModelMismatchError } from './core/catalog/errors.js';
-import { ingestCatalog } from './core/catalog/ingest.js';
+import { importCatalog } from './core/catalog/import.js';
 import { AffiliateConfigSchema, EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './core/clicks/affiliate.js';
 import { generateClickSecret } from './core/clicks/click-links.js';
 import { systemClock } from './core/clock.js';
@@ -12,11 +12,11 @@ import type { Embedder, Logger } from './core/shared-ports.js';
 import { isColdStartModel } from './core/learning/cold-start.js';
 import { readRankingModel, FALLBACK_MODEL, type RankingModel } from './core/ranking/ranking.js';
 import { createEmbedder } from './embed/embedder.js';
-import { readFeed } from './ingest/formats/detect.js';
+import { readFeed } from './feeds/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
 import { systemResolver } from './worker/dns.js';
-import { fitInThread } from './learning/fit-thread.js';
+import { fitInThread } from './threads/fit-thread.js';
 import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
@@ -62,7 +62,7 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
     return;
   }
   const feed = await readFeed(SAMPLE_CATALOG, {});
-  const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: true });
+  const summary = await importCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: true });
   logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
   if (summary.rankingModel) logger.info(summary.rankingModel, 'cold-start ranking model for the sample catalog');
 }

@@ -60,12 +60,12 @@ describe('loadConfig: MCP', () => {
 describe('loadConfig: embedding threads', () => {
   const pg = { DATABASE_URL: 'postgres://127.0.0.1/aisle' };
   it('gives each of several API processes one thread, and tools and a single process every core', () => {
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_WORKER_INDEX: '1' }).embedding.threads).toBe(1);
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_PROCESS_INDEX: '1' }).embedding.threads).toBe(1);
     // npm run ingest and the other tools read the same environment but are no API process.
     expect(loadConfig({ ...pg, AISLE_WORKERS: '2' }).embedding.threads).toBe(0);
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '1', AISLE_WORKER_INDEX: '0' }).embedding.threads).toBe(0);
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '1', AISLE_PROCESS_INDEX: '0' }).embedding.threads).toBe(0);
     expect(loadConfig({}).embedding.threads).toBe(0);
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_WORKER_INDEX: '0', AISLE_EMBEDDING_THREADS: '2' }).embedding.threads).toBe(2);
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_PROCESS_INDEX: '0', AISLE_EMBEDDING_THREADS: '2' }).embedding.threads).toBe(2);
     expect(() => loadConfig({ AISLE_EMBEDDING_THREADS: '-1' })).toThrow(ConfigError);
   });
 });

@@ -11,14 +11,14 @@ import { command } from '../src/cli/command.js';
 import { CliError, EXIT, UsageError } from '../src/cli/errors.js';
 import { requireReadableFile } from '../src/cli/files.js';
 import { loadConfig } from '../src/config.js';
-import { ingestCatalog, type FeedRecord, type IngestSummary } from '../src/core/catalog/ingest.js';
+import { importCatalog, type FeedRecord, type ImportSummary } from '../src/core/catalog/import.js';
 import { catalogAsFeed } from '../src/core/catalog/reindex.js';
-import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../src/ingest/formats/csv.js';
-import { detectFormat, readFeed, type FeedOptions } from '../src/ingest/formats/detect.js';
-import { PRESETS, type PresetName } from '../src/ingest/formats/presets.js';
-import { recognizeExport } from '../src/ingest/formats/recognize.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../src/ingest/formats/types.js';
-import { createProgressReporter } from '../src/ingest/progress.js';
+import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../src/feeds/csv.js';
+import { detectFormat, readFeed, type FeedOptions } from '../src/feeds/detect.js';
+import { PRESETS, type PresetName } from '../src/feeds/presets.js';
+import { recognizeExport } from '../src/feeds/recognize.js';
+import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../src/feeds/types.js';
+import { createProgressReporter } from '../src/cli/progress.js';
 import { openCatalog, openEmbedder } from '../src/runtime.js';
 
 const USAGE = `Usage:
@@ -139,7 +139,7 @@ async function openFeed(file: string): Promise<{ format: FeedFormat; records: As
   return { format: feed.format, records: all() };
 }
 
-function printSummary(source: string, s: IngestSummary): void {
+function printSummary(source: string, s: ImportSummary): void {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ source, ...s })}\n`);
     return;
@@ -189,7 +189,7 @@ async function run(): Promise<number> {
         total = await countRows(file!, feed.format);
       }
       const progress = createProgressReporter(process.stderr, total);
-      const summary = await ingestCatalog(records, { catalog, embedder }, {
+      const summary = await importCatalog(records, { catalog, embedder }, {
         replace: values.replace || values.reindex,
         dryRun: values['dry-run'],
         ...(batchSize === undefined ? {} : { batchSize }),

@@ -8,14 +8,14 @@ import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:
 import { basename, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CliError, EXIT } from '../src/cli/errors.js';
-import { ingestCatalog, type FeedRecord } from '../src/core/catalog/ingest.js';
+import { importCatalog, type FeedRecord } from '../src/core/catalog/import.js';
 import type { Embedder } from '../src/core/shared-ports.js';
 import { CatalogLexicon } from '../src/core/ranking/lexical.js';
 import type { TrainingQuery } from '../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH, retrieveCandidates } from '../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../src/embed/embedder.js';
-import { readFeed } from '../src/ingest/formats/detect.js';
+import { readFeed } from '../src/feeds/detect.js';
 import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { readJsonl, SHARED_DIR } from './bench/shared-data.js';
 
@@ -114,7 +114,7 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
     composition = `reused from ${options.catalogUri}`;
     process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
   } else {
-    const summary = await ingestCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });
+    const summary = await importCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });
     process.stderr.write(`${name}: imported ${summary.imported} products (${composition}) in ${(summary.durationMs / 1000).toFixed(1)} s, vector index: ${summary.catalog?.annIndex}\n`);
   }
   const grades = new Map<string, number>();

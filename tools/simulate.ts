@@ -30,7 +30,7 @@ import { UsageError } from '../src/cli/errors.js';
 import { systemClock } from '../src/core/clock.js';
 import { createCore, type Core } from '../src/core/index.js';
 import type { LearningRun } from '../src/core/learning/ranking-learner.js';
-import { fitInThread } from '../src/learning/fit-thread.js';
+import { fitInThread } from '../src/threads/fit-thread.js';
 import { fitRankingModel } from '../src/core/ranking/ranking-fit.js';
 import type { RankingModel } from '../src/core/ranking/ranking.js';
 import type { SearchResponse } from '../src/core/schemas/search.js';

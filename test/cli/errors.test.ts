@@ -6,7 +6,7 @@ import { CliError, describeFailure, EXIT, UsageError } from '../../src/cli/error
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { CatalogModelMismatchError } from '../../src/core/catalog/errors.js';
 import { AppError } from '../../src/core/errors.js';
-import { FeedFormatError } from '../../src/ingest/formats/types.js';
+import { FeedFormatError } from '../../src/feeds/types.js';
 import { databaseUnavailable } from '../../src/store/pg/db-errors.js';
 import { acquirePidLock } from '../../src/store/pid-lock.js';
 import { tempDir } from '../helpers/process.js';

@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => dir?.remove());
 
-describe('OnnxThread: the embedding model in a worker thread', () => {
+describe('OnnxThread: the embedding model in a thread of its own', () => {
   it('answers exactly what the same session answers on this thread, single and batched, concurrently', async () => {
     const thread = await OnnxThread.create(model);
     try {
@@ -72,17 +72,17 @@ describe('OnnxThread: the embedding model in a worker thread', () => {
     }
   });
 
-  it('starts a new worker when its worker has died', async () => {
+  it('starts a new thread when its thread has died', async () => {
     const thread = await OnnxThread.create(model);
     try {
       expect(maxAbsDiff(await embedWith(thread, BATCHES[0]!), inThisThread[0]!)).toBe(0);
-      // Killed while idle, as a crash would: terminating a worker in the middle of a native
+      // Killed while idle, as a crash would: terminating a thread in the middle of a native
       // onnxruntime run aborts the whole process (a C++ exception in the addon), so no run is in flight.
-      // The worker is private: reaching it is the only way to kill it from outside.
-      const worker = (thread as unknown as { worker: Worker }).worker;
-      await worker.terminate();
+      // The thread is private: reaching it is the only way to kill it from outside.
+      const dead = (thread as unknown as { thread: Worker }).thread;
+      await dead.terminate();
       expect(maxAbsDiff(await embedWith(thread, BATCHES[1]!), inThisThread[1]!)).toBe(0);
-      expect((thread as unknown as { worker: Worker }).worker).not.toBe(worker);
+      expect((thread as unknown as { thread: Worker }).thread).not.toBe(dead);
     } finally {
       await thread.release();
     }
@@ -118,7 +118,7 @@ describe('OnnxThread: the embedding model in a worker thread', () => {
   }
 
   it('does not keep a process alive once its runs are answered', async () => {
-    // A tool that embeds and never releases must still exit: the idle worker is unref'd.
+    // A tool that embeds and never releases must still exit: the idle thread is unref'd.
     expect(await runTool('embed-and-forget', '')).toBe('512');
   });
 

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { tempCatalogUri } from './catalog.js';
 import { tempDir } from './process.js';
@@ -31,7 +31,7 @@ export async function openSampleCatalog(): Promise<SampleCatalog> {
     embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(modelsDir, 'models') });
     catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     const feed = await readFeed('data/sample-catalog.jsonl', {});
-    const summary = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
+    const summary = await importCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
     if (!summary.catalog) throw new Error('sample catalog import failed');
   } catch (err) {
     await catalog?.close().catch(() => undefined);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createKey, createTestApp, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
@@ -90,7 +90,7 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     // the model cache built now is the one the children load.
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(dataDir, 'models') });
     const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
-    const summary = await ingestCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+    const summary = await importCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
     expect(summary.catalog?.productCount).toBeGreaterThan(400);
     await catalog.close();
     await embedder.close();

@@ -158,7 +158,7 @@ describe('npm run ingest: mistakes and unreadable input', () => {
     const r = await run(dir, [AMAZON, '--dry-run', '--json']);
     expect(r.code, show(r)).toBe(0);
     expect(r.stderr).toContain(`ingest: ${AMAZON} has the header of PromptCloud's Amazon US sample export (2020); reading it with --preset amazon-2020\n`);
-    // As test/ingest/formats/real-catalogs.test.ts counts with the preset given explicitly.
+    // As test/feeds/real-catalogs.test.ts counts with the preset given explicitly.
     expect(JSON.parse(r.stdout)).toMatchObject({ read: 1999, imported: 1976, skipped: 23, skippedByReason: { invalid_price: 23 } });
   });
 });

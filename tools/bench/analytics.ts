@@ -14,9 +14,9 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   const database = await benchDatabase();
   const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
   const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
-  await ingestCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+  await importCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
   const productIds: string[] = [];
   for await (const batch of catalog.scanProducts()) productIds.push(...batch.map((p) => p.productId));
 

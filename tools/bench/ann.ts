@@ -20,12 +20,12 @@ import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
-import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
+import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogRow } from '../../src/core/catalog/ports.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { annIndexConfig, type AnnTuning } from '../../src/store/lance/indexes.js';
@@ -89,7 +89,7 @@ async function* realProducts(sets: readonly string[], size: number): AsyncGenera
 async function buildReal(catalog: LanceCatalogStore, embedder: Embedder, sets: readonly string[], size: number): Promise<Float32Array[]> {
   if ((await catalog.info()) === null) {
     process.stderr.write(`embedding and importing ${sets.join(' + ')} (a few minutes)…\n`);
-    await ingestCatalog(realProducts(sets, size), { catalog, embedder }, { replace: true, dryRun: false });
+    await importCatalog(realProducts(sets, size), { catalog, embedder }, { replace: true, dryRun: false });
   }
   const perSet = await Promise.all(sets.map((set) => readJsonl<{ query: string }>(sharedPath('data/eval', set, 'queries_dev.jsonl')!)));
   const texts: string[] = [];

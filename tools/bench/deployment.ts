@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { sharedPath } from './shared-data.js';
@@ -61,7 +61,7 @@ export async function ensureCatalog(uri: string, modelsDir: string): Promise<str
             let line = 0;
             for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
           })();
-      await ingestCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
+      await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
     } finally {
       await embedder.close();
     }

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
-import { ingestCatalog, type FeedRecord } from '../../src/core/catalog/ingest.js';
+import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from '../gen-catalog.js';
 import { formatTable, round } from './lib.js';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     // 3. The real import: read, normalise, embed, write, index, publish.
     const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
     t = performance.now();
-    const summary = await ingestCatalog(limited((await readFeed(file, {})).records, limit), { catalog, embedder }, { replace: true, dryRun: false });
+    const summary = await importCatalog(limited((await readFeed(file, {})).records, limit), { catalog, embedder }, { replace: true, dryRun: false });
     const fullMs = performance.now() - t;
     const peakRssMb = process.resourceUsage().maxRSS / 1024;
 

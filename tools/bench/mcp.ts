@@ -23,10 +23,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { request } from 'undici';
 import { systemClock } from '../../src/core/clock.js';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { createCore } from '../../src/core/index.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const catalogUri = join(mkdtempSync(join(tmpdir(), 'aisle-bench-catalog-')), 'catalog');
   const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   const feed = await readFeed(join(ROOT, 'data/sample-catalog.jsonl'), {});
-  const imported = await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
+  const imported = await importCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
 
   const server = await startBenchServer({ search: { catalog, embedder } });
   await server.core.search().warm();

@@ -33,16 +33,16 @@ import { Worker } from 'node:worker_threads';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { newId } from '../../src/core/ids.js';
 import { DEFAULT_GLOBAL_FIT } from '../../src/core/learning/global-fit.js';
-import { fitInThread } from '../../src/learning/fit-thread.js';
+import { fitInThread } from '../../src/threads/fit-thread.js';
 import { analyzeQuery } from '../../src/core/ranking/features.js';
 import { CatalogLexicon, wordTokens } from '../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
         let line = 0;
         for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
       })();
-      await ingestCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
+      await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     const info = (await catalog.info())!;

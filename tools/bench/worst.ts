@@ -50,7 +50,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { ingestCatalog } from '../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
 import { consoleAssets } from '../../src/console/assets.js';
 import { prefixedId } from '../../src/core/ids.js';
 import { SCOPES } from '../../src/core/keys/scopes.js';
@@ -60,7 +60,7 @@ import { EVENT_TYPES } from '../../src/core/webhooks/event-types.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/http/app.js';
 import { SESSION_COOKIE, CSRF_HEADER } from '../../src/http/auth.js';
-import { readFeed } from '../../src/ingest/formats/detect.js';
+import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { command } from '../../src/cli/command.js';
@@ -1084,7 +1084,7 @@ async function main(): Promise<number> {
   } else {
     catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     const feed = await readFeed(join(ROOT, 'data/sample-catalog.jsonl'), {});
-    await ingestCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
+    await importCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
     catalogName = 'sample (data/sample-catalog.jsonl)';
   }
   const products = (await catalog.info())?.productCount ?? 0;

@@ -13,7 +13,7 @@ interface WireTensor {
   dims: readonly number[];
 }
 
-type FromWorker =
+type FromThread =
   | { kind: 'ready' }
   | { kind: 'failed'; message: string }
   | { kind: 'result'; id: number; outputs: Record<string, WireTensor> }
@@ -24,19 +24,19 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-const WORKER_URL = new URL('./onnx-worker.mjs', import.meta.url);
+const THREAD_URL = new URL('./onnx-thread-entry.mjs', import.meta.url);
 
 /**
- * An onnxruntime session in a worker thread (onnx-worker.mjs). onnxruntime-node runs a model
+ * An onnxruntime session in a thread of its own (onnx-thread-entry.mjs). onnxruntime-node runs a model
  * synchronously on the calling thread; here the server's thread only posts the input ids and
  * gets the vectors back, and keeps serving requests, reading PGlite and taking full-text
- * results meanwhile. The worker holds the process open only while a run is in flight, so a tool
- * that forgets to close its embedder still exits. A worker that dies (it should not: errors of a
+ * results meanwhile. The thread holds the process open only while a run is in flight, so a tool
+ * that forgets to close its embedder still exits. A thread that dies (it should not: errors of a
  * run are answered as errors) fails the runs in flight, and the next run starts a new one from
  * the same model bytes.
  */
 export class OnnxThread implements OnnxSession {
-  private worker: Worker | null = null;
+  private thread: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -49,7 +49,7 @@ export class OnnxThread implements OnnxSession {
     private readonly sessionOptions: ort.InferenceSession.SessionOptions,
   ) {}
 
-  /** Starts the worker and loads the model in it; rejects as ort.InferenceSession.create would for bytes that do not load. */
+  /** Starts the thread and loads the model in it; rejects as ort.InferenceSession.create would for bytes that do not load. */
   static async create(model: Uint8Array, sessionOptions: ort.InferenceSession.SessionOptions = {}): Promise<OnnxThread> {
     const thread = new OnnxThread(model, sessionOptions);
     await thread.start();
@@ -58,14 +58,14 @@ export class OnnxThread implements OnnxSession {
 
   async run(feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.Tensor>> {
     if (this.released) throw new Error('The onnxruntime session is released');
-    const worker = this.worker ?? (await this.start());
+    const thread = this.thread ?? (await this.start());
     const wire: Record<string, WireTensor> = {};
     for (const [name, t] of Object.entries(feeds)) wire[name] = { type: t.type, data: t.data, dims: t.dims };
     const id = this.nextId++;
     const answer = new Promise<Record<string, WireTensor>>((resolve, reject) => {
-      if (this.pending.size === 0) worker.ref();
+      if (this.pending.size === 0) thread.ref();
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ kind: 'run', id, feeds: wire });
+      thread.postMessage({ kind: 'run', id, feeds: wire });
     });
     this.inFlight.add(answer);
     const outputs = await answer.finally(() => this.inFlight.delete(answer));
@@ -78,20 +78,20 @@ export class OnnxThread implements OnnxSession {
     if (this.released) return;
     this.released = true;
     await Promise.allSettled([...this.inFlight]);
-    const worker = this.worker ?? (await this.starting?.catch(() => null)) ?? null;
-    this.worker = null;
-    if (worker === null) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    // Held open until it has exited: an unref'd worker would let the process end mid-release.
-    worker.ref();
-    worker.postMessage({ kind: 'release' });
+    const thread = this.thread ?? (await this.starting?.catch(() => null)) ?? null;
+    this.thread = null;
+    if (thread === null) return;
+    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    // Held open until it has exited: an unref'd thread would let the process end mid-release.
+    thread.ref();
+    thread.postMessage({ kind: 'release' });
     await exited;
   }
 
   private start(): Promise<Worker> {
     this.starting ??= new Promise<Worker>((resolve, reject) => {
-      // A copy of the bytes goes to each worker started, so a replacement can load them again.
-      const worker = new Worker(WORKER_URL, { workerData: { model: this.model, sessionOptions: this.sessionOptions } });
+      // A copy of the bytes goes to each thread started, so a replacement can load them again.
+      const thread = new Worker(THREAD_URL, { workerData: { model: this.model, sessionOptions: this.sessionOptions } });
       let ready = false;
       let failed = false;
       const stopped = (error: Error) => {
@@ -103,31 +103,31 @@ export class OnnxThread implements OnnxSession {
           reject(error);
           return;
         }
-        if (this.worker === worker) this.worker = null;
+        if (this.thread === thread) this.thread = null;
         const calls = [...this.pending.values()];
         this.pending.clear();
         for (const call of calls) call.reject(new Error(`Embedding failed: ${error.message}`));
       };
-      worker.on('message', (message: FromWorker) => {
+      thread.on('message', (message: FromThread) => {
         if (message.kind === 'ready') {
           ready = true;
-          worker.unref();
-          this.worker = worker;
+          thread.unref();
+          this.thread = thread;
           this.starting = null;
-          resolve(worker);
+          resolve(thread);
         } else if (message.kind === 'failed') {
           stopped(new Error(message.message));
         } else {
           const call = this.pending.get(message.id);
           if (!call) return;
           this.pending.delete(message.id);
-          if (this.pending.size === 0) worker.unref();
+          if (this.pending.size === 0) thread.unref();
           if (message.kind === 'result') call.resolve(message.outputs);
           else call.reject(new Error(message.message));
         }
       });
-      worker.on('error', stopped);
-      worker.on('exit', (code) => stopped(new Error(`the onnxruntime worker thread exited (code ${code})`)));
+      thread.on('error', stopped);
+      thread.on('exit', (code) => stopped(new Error(`the onnxruntime thread exited (code ${code})`)));
     });
     return this.starting;
   }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestCatalog } from '../../../src/core/catalog/ingest.js';
+import { importCatalog } from '../../../src/core/catalog/import.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createCore } from '../../../src/core/index.js';
 import type { Embedder } from '../../../src/core/shared-ports.js';
@@ -9,7 +9,7 @@ import { SearchRequestSchema } from '../../../src/core/schemas/search.js';
 import { fitColdStartModel, isColdStartModel } from '../../../src/core/learning/cold-start.js';
 import { readRankingModel, FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
 import { createEmbedder } from '../../../src/embed/embedder.js';
-import { readFeed } from '../../../src/ingest/formats/detect.js';
+import { readFeed } from '../../../src/feeds/detect.js';
 import { createLogger } from '../../../src/logger.js';
 import { createPgStores } from '../../../src/store/pg/index.js';
 import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
@@ -23,7 +23,7 @@ const SAMPLE = 'data/sample-catalog.jsonl';
 const FIT = { requests: 300 };
 
 const importSample = async (catalog: LanceCatalogStore, embedder: Embedder, fitRanking: typeof FIT | false) =>
-  ingestCatalog((await readFeed(SAMPLE, {})).records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking });
+  importCatalog((await readFeed(SAMPLE, {})).records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking });
 
 describe('cold-start ranking model at import', () => {
   let embedder: Embedder;
@@ -78,7 +78,7 @@ describe('cold-start ranking model at import', () => {
     try {
       const file = join(tempDir('feed'), 'small.jsonl');
       writeFileSync(file, Array.from({ length: 8 }, (_, i) => JSON.stringify({ sku: `s-${i}`, title: `Camp lantern model ${i} with hook` })).join('\n'));
-      const summary = await ingestCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
+      const summary = await importCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
       expect(summary.rankingModel).toMatchObject({ action: 'kept', source: 'fallback' });
       expect(summary.rankingModel?.action === 'kept' && summary.rankingModel.reason).toMatch(/of 8 synthetic requests found their product \(20 needed\)/);
       expect(await readRankingModel(small, embedder.model)).toBeNull();

@@ -11,7 +11,7 @@ import { CatalogLexicon } from '../../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../../src/embed/embedder.js';
-import { readFeed } from '../../../src/ingest/formats/detect.js';
+import { readFeed } from '../../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
 import { readJsonl } from '../../../tools/bench/shared-data.js';
 import { seededRandom } from '../../helpers/catalog.js';

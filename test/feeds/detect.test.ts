@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readFeed } from '../../../src/ingest/formats/detect.js';
-import { PRESETS, decodeHtmlText } from '../../../src/ingest/formats/presets.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../../src/ingest/formats/types.js';
+import { detectFormat, readFeed } from '../../src/feeds/detect.js';
+import { PRESETS, decodeHtmlText } from '../../src/feeds/presets.js';
+import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/feeds/types.js';
 import { collect, rowsOf, writeTemp } from './fixtures.js';
 
 describe('detectFormat', () => {

@@ -1,5 +1,5 @@
 /**
- * The global-learning fit on a worker thread (fit-thread.ts bundles this file): the log arrives
+ * The global-learning fit on a thread of its own (fit-thread.ts bundles this file): the log arrives
  * packed in typed arrays and columns of strings, the fit's result goes back as a message.
  */
 import { parentPort, workerData } from 'node:worker_threads';

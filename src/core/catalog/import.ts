@@ -8,21 +8,21 @@ import type { CatalogProduct } from './product.js';
 /** One record from a feed reader: a raw row to normalise, or a record that could not be parsed. */
 export type FeedRecord = { line: number; row: Record<string, unknown> } | { line: number; error: string; detail: string };
 
-export interface IngestProgress {
+export interface ImportProgress {
   read: number;
   imported: number;
   updated: number;
   skipped: number;
 }
 
-export interface IngestOptions {
+export interface ImportOptions {
   /** Replace the whole catalog instead of upserting by product id. */
   replace: boolean;
   /** Read and validate only: nothing is embedded or written. */
   dryRun: boolean;
   batchSize?: number;
   defaults?: { merchant?: string; currency?: string; disclosureText?: string };
-  onProgress?: (progress: IngestProgress) => void;
+  onProgress?: (progress: ImportProgress) => void;
   /**
    * After a committed import, fit the catalog's cold-start ranking model and store it (unless a
    * model fitted on labelled data is stored): cold-start.ts. Off by default; `npm run ingest` and
@@ -37,7 +37,7 @@ export interface SkippedExample {
   detail: string;
 }
 
-export interface IngestSummary extends IngestProgress {
+export interface ImportSummary extends ImportProgress {
   skippedByReason: Record<string, number>;
   /** The first few skipped rows per reason, to show the user what to fix. */
   examples: SkippedExample[];
@@ -56,14 +56,14 @@ const EXAMPLES_PER_REASON = 3;
  * catalog version. Messy rows are skipped and counted by reason. When nothing valid was read,
  * or anything throws, the import is aborted and the previous catalog keeps serving.
  */
-export async function ingestCatalog(
+export async function importCatalog(
   records: AsyncIterable<FeedRecord>,
   deps: { catalog: CatalogStore; embedder: Embedder },
-  options: IngestOptions,
-): Promise<IngestSummary> {
+  options: ImportOptions,
+): Promise<ImportSummary> {
   const started = Date.now();
   const batchSize = options.batchSize ?? 256;
-  const progress: IngestProgress = { read: 0, imported: 0, updated: 0, skipped: 0 };
+  const progress: ImportProgress = { read: 0, imported: 0, updated: 0, skipped: 0 };
   const skippedByReason: Record<string, number> = {};
   const examples: SkippedExample[] = [];
   const skip = (line: number, reason: string, detail: string) => {

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
-import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import { readFeed, type FeedOptions } from '../../../src/ingest/formats/detect.js';
-import { PRESETS } from '../../../src/ingest/formats/presets.js';
+import { normalizeProduct } from '../../src/core/catalog/normalize.js';
+import type { CatalogProduct } from '../../src/core/catalog/product.js';
+import { readFeed, type FeedOptions } from '../../src/feeds/detect.js';
+import { PRESETS } from '../../src/feeds/presets.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const AMAZON = resolve(repoRoot, '../shared/data/catalogs/amazon-sample-2020/sample.csv');
 const BESTBUY = resolve(repoRoot, '../shared/data/catalogs/bestbuy-algolia/ecommerce.json');
 

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { AMAZON_2020_MAPPING } from '../../../src/ingest/formats/presets.js';
-import { recognizeExport } from '../../../src/ingest/formats/recognize.js';
+import { AMAZON_2020_MAPPING } from '../../src/feeds/presets.js';
+import { recognizeExport } from '../../src/feeds/recognize.js';
 import { delimitedLine, writeTemp } from './fixtures.js';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const AMAZON = resolve(repoRoot, '../shared/data/catalogs/amazon-sample-2020/sample.csv');
 const BESTBUY = resolve(repoRoot, '../shared/data/catalogs/bestbuy-algolia/ecommerce.json');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMappingSpec, loadMapping, loadMappingFile, parseMappingSpec, readCsv, UnmappedTitleError, type CsvMapping } from '../../../src/ingest/formats/csv.js';
-import { FeedFormatError } from '../../../src/ingest/formats/types.js';
+import { formatMappingSpec, loadMapping, loadMappingFile, parseMappingSpec, readCsv, UnmappedTitleError, type CsvMapping } from '../../src/feeds/csv.js';
+import { FeedFormatError } from '../../src/feeds/types.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
 
 const HEADER = ['Item Number', 'Product Name', 'Details', 'Selling Price', 'Link', 'Picture', 'Maker', 'Dept', 'Stock Status'];

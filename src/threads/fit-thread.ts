@@ -1,5 +1,5 @@
 /**
- * Runs global learning's fit (fitFromLog) on a worker thread, so a serving process's event loop
+ * Runs global learning's fit (fitFromLog) on a thread of its own, so a serving process's event loop
  * only reads the log and hands it over: the position-bias EM, the labels and the coordinate
  * ascent take another core instead of time between searches. The thread's code is bundled by
  * esbuild from fit-thread-entry.ts on first use (as the console and the MCP view are), so it
@@ -27,17 +27,17 @@ function threadCode(): Promise<string> {
 export const fitInThread: typeof fitFromLog = async (log, serving, source, options, incumbent) => {
   const packed = packLog(log);
   const request: FitRequest = { log: packed, serving, source, options: options!, incumbent };
-  const worker = new Worker(await threadCode(), {
+  const thread = new Worker(await threadCode(), {
     eval: true,
     workerData: request,
     transferList: [packed.features.buffer, packed.positions.buffer, packed.flags.buffer, packed.votes.buffer] as ArrayBuffer[],
   });
   return new Promise((resolve, reject) => {
-    worker.once('message', (result: Awaited<ReturnType<typeof fitFromLog>>) => {
+    thread.once('message', (result: Awaited<ReturnType<typeof fitFromLog>>) => {
       resolve(result);
-      void worker.terminate();
+      void thread.terminate();
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the learning thread exited with code ${code} before answering`)));
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the learning thread exited with code ${code} before answering`)));
   });
 };

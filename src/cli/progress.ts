@@ -1,8 +1,8 @@
 import cliProgress from 'cli-progress';
-import type { IngestProgress } from '../core/catalog/ingest.js';
+import type { ImportProgress } from '../core/catalog/import.js';
 
 export interface ProgressReporter {
-  update(progress: IngestProgress): void;
+  update(progress: ImportProgress): void;
   stop(): void;
 }
 
@@ -12,7 +12,7 @@ export interface ProgressReporter {
  */
 export function createProgressReporter(stream: NodeJS.WriteStream, totalRows: number | null): ProgressReporter {
   const started = Date.now();
-  const rate = (p: IngestProgress) => Math.round(p.read / Math.max(0.001, (Date.now() - started) / 1000));
+  const rate = (p: ImportProgress) => Math.round(p.read / Math.max(0.001, (Date.now() - started) / 1000));
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
       {

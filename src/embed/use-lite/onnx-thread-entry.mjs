@@ -1,7 +1,7 @@
-// The onnxruntime session of the default embedder, run in a worker thread (onnx-thread.ts starts
+// The onnxruntime session of the default embedder, run in a thread of its own (onnx-thread.ts starts
 // it). onnxruntime-node's run() executes synchronously on the thread that calls it, so on the
 // server's thread every query embedding (~2 ms) stopped HTTP, PGlite and the full-text search
-// from making progress. Plain JavaScript: a worker starts a fresh module loader, and this file
+// from making progress. Plain JavaScript: a thread starts a fresh module loader, and this file
 // then loads the same way under node, tsx and vitest without registering a TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';

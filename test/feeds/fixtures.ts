@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
-import type { Availability } from '../../../src/core/catalog/product.js';
-import type { FeedRecord, ProductRow } from '../../../src/ingest/formats/types.js';
+import { normalizeProduct } from '../../src/core/catalog/normalize.js';
+import type { Availability } from '../../src/core/catalog/product.js';
+import type { FeedRecord, ProductRow } from '../../src/feeds/types.js';
 
 export interface SampleProduct {
   id: string;
