@@ -209,6 +209,6 @@ export async function prepareDeployment(config: Config, logger: Logger): Promise
   }
 }
 
-/** The one line with the new admin key, so a script can pick it up (CONTRACT §0). Shown once. */
+/** The one line with the new admin key, so a script can pick it up (docs/api.md). Shown once. */
 export const createdKeyLine = (accountId: string, key: string): string =>
   `Created account "default" (${accountId}). Its admin API key, shown only now: ${key}\n`;

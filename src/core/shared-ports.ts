@@ -14,7 +14,7 @@ export interface Principal {
   keyId: string;
   scopes: readonly Scope[];
   rateLimitPerMinute: number;
-  /** The account's PII policy (CONTRACT §4); `redact` when absent. */
+  /** The account's PII policy (docs/search.md); `redact` when absent. */
   piiPolicy?: 'redact' | 'reject';
 }
 

@@ -6,7 +6,7 @@ import { DISABLE_AFTER_MS, nextStep } from '../core/webhooks/retry-policy.js';
 import { signPayload } from '../core/webhooks/signing.js';
 import type { Transport } from './transport.js';
 
-/** CONTRACT §8 and the issue: a claim is leased for at most 60 s (a delivery times out at 10 s). */
+/** A claim is leased for at most 60 s, a delivery times out at 10 s (docs/webhooks.md). */
 export const MAX_LEASE_MS = 60_000;
 
 export interface DeliveryWorkerDeps {

@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import { checkUrlShape, classifyAddress } from '../core/webhooks/url-guard.js';
 import { systemLookupAll, type LookupAll } from './dns.js';
 
-/** CONTRACT §8: a receiver has 10 s to answer. */
+/** A receiver has 10 s to answer (docs/webhooks.md). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a response body an attempt records. */
 export const RECORDED_BODY_BYTES = 2048;
@@ -20,7 +20,7 @@ export interface Transport {
 
 export interface HttpTransportOptions {
   allowPrivate: boolean;
-  /** Tests shorten it; production uses the contract's 10 s. */
+  /** Tests shorten it; production uses 10 s (docs/webhooks.md). */
   timeoutMs?: number;
   /** Tests stand in for DNS (a rebinding resolver); production uses dns.lookup. */
   lookupAll?: LookupAll;

@@ -1,5 +1,5 @@
 /**
- * Ground truth for CONTRACT §7: a scripted history driven through the real API over three days
+ * Ground truth for the analytics figures (docs/analytics.md): a scripted history driven through the real API over three days
  * (searches, batch searches, impressions, API and link clicks with duplicates and bots,
  * conversions, feedback, 4xx and 429 answers) on two keys of one account and a second account,
  * with an injected clock. The test keeps its own ledger of what it did and what the API answered,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, expectStatus, type TestApp } from '../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
-// Every countable action queues its webhook event in its own transaction (CONTRACT §8): one
+// Every countable action queues its webhook event in its own transaction (docs/webhooks.md): one
 // event per search, per billable click, per conversion and per feedback vote; duplicates none.
 let sample: SampleCatalog;
 let t: TestApp;

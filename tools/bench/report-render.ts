@@ -83,7 +83,7 @@ function targets(runs: BenchRun[]): string {
   const rssPeak = Math.max(load?.rss_peak_mb?.search?.per_process ?? 0, load?.rss_peak_mb?.mixed?.per_process ?? 0) || undefined;
   const ms = (v: number | undefined) => (v === undefined ? '-' : `${v} ms`);
   const rows: string[][] = [
-    // Issue 22: bench:load on PostgreSQL, Home Depot catalog, 16 connections.
+    // The load targets: bench:load on PostgreSQL, Home Depot catalog, 16 connections (docs/benchmarks.md).
     ['searches/s, 16 connections (bench:load, search alone)', '≥ 200', s ? s.rps.toFixed(1) : '-', verdict(s?.rps, 200, 'min')],
     ['search p99, 16 connections', '≤ 150 ms', ms(s?.p99_ms), verdict(s?.p99_ms, 150, 'max')],
     ['search errors', '0', s ? String(s.errors + (load?.transport_errors ?? 0)) : '-', s ? (s.errors + (load?.transport_errors ?? 0) === 0 ? 'met' : 'missed') : 'not measured'],
@@ -100,7 +100,7 @@ function targets(runs: BenchRun[]): string {
     ['largest CPU ratio, worst / typical request of a kind (bench:worst)', '≤ 10×', worst?.largest_ratio ? `${worst.largest_ratio.ratio}× (${worst.largest_ratio.row})` : '-', verdict(worst?.largest_ratio?.ratio, 10, 'max')],
     ['largest CPU ratio, worst / plain search (bench:worst)', '≤ 3×', worst?.largest_search_ratio ? `${worst.largest_search_ratio.ratio}× (${worst.largest_search_ratio.row})` : '-', verdict(worst?.largest_search_ratio?.ratio, 3, 'max')],
     ['longest event-loop block of any request (bench:worst)', '≤ 50 ms', worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-', verdict(worst?.longest_block?.ms, 50, 'max')],
-    // Issue 4: relevance on the dev splits.
+    // The relevance target on the dev splits (docs/relevance.md).
     [`NDCG@10 rerank, CrowdFlower dev (eval${cfRun?.queries ? `, ${cfRun.queries} queries` : ''})`, '≥ 0.80', cf !== undefined ? cf.toFixed(4) : '-', verdict(cf, 0.8, 'min')],
     [`NDCG@10 rerank, Home Depot dev (eval${hdRun?.queries ? `, ${hdRun.queries} queries` : ''})`, '≥ 0.45', hd !== undefined ? hd.toFixed(4) : '-', verdict(hd, 0.45, 'min')],
   ];
@@ -127,7 +127,7 @@ function targets(runs: BenchRun[]): string {
         `against a measured p50 of ${s.p50_ms} ms: latency under load is time queueing for a CPU; one client's p50 (${one?.p50_ms ?? '?'} ms) is the work of one search.`,
     );
   }
-  return `${md(['target (issue 22; relevance: issue 4)', 'target', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
+  return `${md(['target', 'limit', 'measured', 'verdict'], rows)}\n\n${notes.join('\n\n')}`;
 }
 
 function renderLoad(j: Record<string, unknown>): string {

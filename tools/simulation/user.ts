@@ -1,5 +1,5 @@
 /**
- * The simulated shopper of `npm run simulate` (issue 21): one person with one request, looking
+ * The simulated shopper of `npm run simulate` (docs/learning.md): one person with one request, looking
  * down a result list the way people do. Position bias: the result at rank k is looked at with
  * probability (1/k)^η. A looked-at result is clicked with a probability that grows with its
  * human relevance grade, plus `noise` (people click irrelevant results too). The best products

@@ -41,7 +41,7 @@ export interface AnalyticsServiceDeps {
 }
 
 /**
- * CONTRACT §7. Every figure is read from committed rows of the principal's account, never from
+ * Analytics (docs/analytics.md). Every figure is read from committed rows of the principal's account, never from
  * in-memory counters, so every process and every restart agrees. Definitions live in
  * schemas/analytics.ts (they are the API reference).
  */

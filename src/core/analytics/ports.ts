@@ -1,6 +1,6 @@
 /** The request log and the analytics read side (src/store/pg/request-log-store.ts, analytics-store.ts). */
 
-/** One authenticated API request as the request log keeps it (CONTRACT §7 usage and performance). */
+/** One authenticated API request as the request log keeps it (GET /usage and GET /analytics/performance; docs/analytics.md). */
 export interface RequestLogEntry {
   accountId: string;
   keyId: string;
@@ -84,7 +84,7 @@ export interface PerformanceFigures {
 }
 
 /**
- * Read side of CONTRACT §7: figures derived from committed rows of one account. `now` tells the
+ * The analytics read side (docs/analytics.md): figures derived from committed rows of one account. `now` tells the
  * store which hours and days are settled (it may roll those up and read them from rollups).
  */
 export interface AnalyticsStore {

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signed click links (CONTRACT §5): `{publicBaseUrl}/r/{impression_id}?sig=…`, where sig is
+ * Signed click links (docs/clicks.md): `{publicBaseUrl}/r/{impression_id}?sig=…`, where sig is
  * HMAC-SHA256 of the lower-case impression UUID, cut to 128 bits (22 base64url characters: short
  * enough for a chat message, far beyond guessing). The first secret signs; every secret verifies,
  * so rotating means putting the new secret first and keeping the old one for the 30-day

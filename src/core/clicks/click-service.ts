@@ -10,7 +10,7 @@ import { withAffiliateParams, type AffiliateConfig } from './affiliate.js';
 import type { ClickLinkSigner } from './click-links.js';
 import { classifyUserAgent } from './user-agents.js';
 
-/** Clicks, and conversions after them, count within 30 days of the impression (CONTRACT §5). */
+/** Clicks, and conversions after them, count within 30 days of the impression (docs/clicks.md). */
 export const ATTRIBUTION_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 export interface ClickServiceDeps {
@@ -34,9 +34,9 @@ export interface LinkVisitor {
 }
 
 /**
- * Records clicks (CONTRACT §5). The first click on an impression is the billable one; every later
+ * Records clicks (docs/clicks.md). The first click on an impression is the billable one; every later
  * click, at any time within the attribution window, gets that same click back as a duplicate. The
- * contract promises this for 24 h; the billable click is unique per impression for good (a unique
+ * API promises this for 24 h; the billable click is unique per impression for good (a unique
  * constraint), so a repeat after 24 h is a duplicate too rather than a second, uncounted "click".
  */
 export class ClickService {

@@ -7,7 +7,7 @@ import type { Conversion, ConversionRequest } from '../schemas/clicks.js';
 import { ATTRIBUTION_WINDOW_MS } from './click-service.js';
 
 /**
- * POST /conversions (CONTRACT §5), for affiliate-network postbacks. One conversion per
+ * POST /conversions (docs/clicks.md), for affiliate-network postbacks. One conversion per
  * (account, order_id): a repeat answers 200 with the stored conversion whatever it carries, so a
  * network retrying its postback never double-counts (and a replay stays 200 after the window).
  * 404 not_found for a click or impression that is not this account's; 422 impression_not_clicked

@@ -11,7 +11,7 @@ export interface DisplayServiceDeps {
 }
 
 /**
- * Display receipts (CONTRACT §11): proof that a person had a result's card, disclosure included,
+ * Display receipts (docs/mcp.md): proof that a person had a result's card, disclosure included,
  * on screen. Sent by the MCP Apps view (tool record_display) or by an integrator's own UI
  * (POST /displays). The first receipt for an impression sets its `displayed_at`; repeats change nothing.
  */

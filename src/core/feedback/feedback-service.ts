@@ -44,7 +44,7 @@ export interface FeedbackServiceDeps {
 const queryForSimilarity = (query: string) => toEmbeddingInput(query.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' '));
 
 /**
- * POST /feedback (CONTRACT §6) and what ranking makes of it. Each vote keeps the embedding of its
+ * POST /feedback (docs/clicks.md) and what ranking makes of it. Each vote keeps the embedding of its
  * search's query, so a later search can find the votes cast for the same or a near-identical query.
  */
 export class FeedbackService {

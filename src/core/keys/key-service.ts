@@ -32,7 +32,7 @@ export function mintKey(fields: Omit<NewKey, 'id' | 'secretHash' | 'hint'>): { r
   return { secret, row: { ...fields, id: newId(), secretHash: hashKeySecret(secret), hint: keyHint(secret) } };
 }
 
-/** Key management for one account (CONTRACT §2). Every method is scoped to the principal's account. */
+/** Key management for one account (docs/api.md). Every method is scoped to the principal's account. */
 export class KeyService {
   constructor(private readonly deps: KeyServiceDeps) {}
 

@@ -1,5 +1,5 @@
 /**
- * Position bias from a deployment's own logs (issue 21): how likely a person is to look at the
+ * Position bias from a deployment's own logs (docs/learning.md): how likely a person is to look at the
  * result in position k at all. Clicks confound it with relevance: a top result is clicked more
  * because it is seen more, not only because it is better. The learners divide by it.
  *

@@ -1,5 +1,5 @@
 /**
- * Per-query learning (issue 21, like Algolia's Dynamic Re-Ranking): for a query people have
+ * Per-query learning (docs/learning.md; like Algolia's Dynamic Re-Ranking): for a query people have
  * searched before, products that earned more clicks and conversions than the positions they were
  * shown at predict rank higher, and products consistently skipped rank lower. "Predict" divides
  * by the position's examination propensity (position-bias.ts), so a product is not rewarded for

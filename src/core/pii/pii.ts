@@ -1,6 +1,6 @@
 /**
  * PII detection and redaction for text an agent sends: search queries, conversation turns and
- * feedback reasons (CONTRACT §4, spec rule 1). Patterns plus checksums, no model: every rule below
+ * feedback reasons (docs/search.md). Patterns plus checksums, no model: every rule below
  * trades a little recall on unusual spellings for few false positives on product-search text,
  * which is full of ISBNs, EANs, order numbers, prices, dates, model numbers and versions.
  *

@@ -17,7 +17,7 @@ export interface RateLimitDecision {
 }
 
 /**
- * Per-key GCRA limiter (CONTRACT §9): `limit` requests per 60 s window, bursts up to `limit`.
+ * Per-key GCRA limiter (docs/api.md): `limit` requests per 60 s window, bursts up to `limit`.
  * State lives in the store so every process enforces one budget. When the store fails, the
  * request passes: an outage of the limiter must not become an outage of the API.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputTimestamp, Timestamp } from './common.js';
 
 /**
- * CONTRACT §7: usage, analytics, performance and dashboard figures. Every figure is derived from
+ * Usage, analytics, performance and dashboard figures (docs/analytics.md). Every figure is derived from
  * committed rows (search_requests, impressions, clicks, conversions, feedback, request_log); the
  * exact definitions below are the API reference (docs/analytics.md repeats them).
  */

@@ -27,7 +27,7 @@ export const ConversationTurnSchema = z
   })
   .strict();
 
-/** POST /search request (CONTRACT §4). `stream` is REST-only; MCP omits it. */
+/** POST /search request (docs/search.md). `stream` is REST-only; MCP omits it. */
 export const SearchRequestSchema = z
   .object({
     query: z.string().trim().min(1, 'query must not be empty').max(2000).describe('Natural-language context or user query'),

@@ -1,6 +1,6 @@
 /** Searches, their impressions and sessions in storage (src/store/pg/search-store.ts). */
 
-/** What a session remembers between searches (CONTRACT §4); bounded lists, newest last. */
+/** What a session remembers between searches (docs/search.md); bounded lists, newest last. */
 export interface SessionState {
   queries: string[];
   shownProductIds: string[];

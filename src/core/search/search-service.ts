@@ -25,7 +25,7 @@ export const SESSION_TTL_MS = 24 * 3600 * 1000;
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
 export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
 
-/** Already-shown products are demoted, not removed (CONTRACT §4). */
+/** Already-shown products are demoted, not removed (docs/search.md). */
 const SHOWN_DEMOTION = 0.8;
 const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
 
@@ -49,7 +49,7 @@ export interface SearchServiceDeps {
   learning?: { boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> };
   /** Signs each result's click_url. */
   clickLinks: { urlFor(impressionId: string): string };
-  /** Rank multipliers from relevance feedback (CONTRACT §6). */
+  /** Rank multipliers from relevance feedback (docs/clicks.md). */
   feedback?: { demotions(accountId: string, query: string): Promise<Map<string, number>> };
 }
 
@@ -63,7 +63,7 @@ const formatPrice = (amount: number | null, currency: string | null): string => 
 };
 
 /**
- * POST /search (CONTRACT §4): PII handling, conversation context, hybrid retrieval with filters
+ * POST /search (docs/search.md): PII handling, conversation context, hybrid retrieval with filters
  * pushed into both halves, calibrated scores, diversity, sort and limit; every returned result is
  * written as an impression before the response exists.
  */

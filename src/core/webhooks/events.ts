@@ -5,7 +5,7 @@ import type { EventType } from './event-types.js';
 export { EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
- * The `data` of each event kind (CONTRACT §8), built from bare UUIDs: ids leave prefixed.
+ * The `data` of each event kind (docs/webhooks.md), built from bare UUIDs: ids leave prefixed.
  * Stores call these inside the transaction that records the fact, then hand the result to the
  * outbox (src/store/pg/outbox.ts appendEvent).
  */

@@ -1,4 +1,4 @@
-/** Delivery schedule (CONTRACT §8): when to retry, when to give up, when to disable an endpoint. */
+/** Delivery schedule (docs/webhooks.md): when to retry, when to give up, when to disable an endpoint. */
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * SSRF guard for webhook URLs (CONTRACT §8): pure classification of URLs and IP addresses.
+ * SSRF guard for webhook URLs (docs/webhooks.md): pure classification of URLs and IP addresses.
  * DNS resolution happens outside (a HostResolver at create time, the delivery transport's
  * connect-time lookup); both feed every address they get through `classifyAddress`.
  */

@@ -23,7 +23,7 @@ import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl, type HostResolver } from './url-guard.js';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
-/** How long the secret before a rotation keeps signing (CONTRACT §8). */
+/** How long the secret before a rotation keeps signing (docs/webhooks.md). */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export interface WebhookServiceDeps {
@@ -79,7 +79,7 @@ const sampleData = (type: EventType): Record<string, unknown> => {
   }
 };
 
-/** Webhook subscriptions of one account (CONTRACT §8). Every method is scoped to the principal's account. */
+/** Webhook subscriptions of one account (docs/webhooks.md). Every method is scoped to the principal's account. */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 

@@ -16,7 +16,7 @@ import { errorResponses } from '../openapi.js';
 const scope = 'analytics:read' as const;
 const tags = ['analytics'];
 
-/** CONTRACT §7: usage, analytics, dashboard and performance figures, all under `analytics:read`. */
+/** Usage, analytics, dashboard and performance figures, all under `analytics:read` (docs/analytics.md). */
 export const analyticsRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.get('/usage', {
     config: { scope },

@@ -13,7 +13,7 @@ import {
 import { principalOf } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 
-/** CONTRACT §5: POST /clicks/{impression_id} and POST /conversions; §11: POST /displays. */
+/** POST /clicks/{impression_id}, POST /conversions and POST /displays (docs/clicks.md). */
 export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.post('/clicks/:impression_id', {
     config: { scope: 'events:write' },

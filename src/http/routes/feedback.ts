@@ -4,7 +4,7 @@ import { FeedbackRequestSchema, FeedbackSchema } from '../../core/schemas/feedba
 import { principalOf } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 
-/** CONTRACT §6: POST /feedback. */
+/** POST /feedback (docs/clicks.md#feedback). */
 export const feedbackRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.post('/feedback', {
     config: { scope: 'events:write' },

@@ -18,7 +18,7 @@ import { errorResponses } from '../openapi.js';
 const scope = 'keys:manage' as const;
 const tags = ['keys'];
 
-/** CONTRACT §2 key management. Each handler: parse (by schema), one core call, render. */
+/** Key management (docs/api.md). Each handler: parse (by schema), one core call, render. */
 export const keyRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.get('/keys', {
     config: { scope },

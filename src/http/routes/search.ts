@@ -21,7 +21,7 @@ const BATCH_BODY_LIMIT = 1024 * 1024;
 /** One Server-Sent Event; data is JSON on a single line, so no line needs splitting. */
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** CONTRACT §4: POST /search (JSON or SSE) and POST /search/batch. */
+/** POST /search (JSON or SSE) and POST /search/batch (docs/search.md). */
 export const searchRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.post('/search', {
     config: { scope: 'search' },

@@ -23,7 +23,7 @@ import { errorResponses } from '../openapi.js';
 const scope = 'webhooks:manage' as const;
 const tags = ['webhooks'];
 
-/** CONTRACT §8 webhook subscriptions and their deliveries. Each handler: parse (by schema), one core call, render. */
+/** Webhook subscriptions and their deliveries (docs/webhooks.md). Each handler: parse (by schema), one core call, render. */
 export const webhookRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   const webhooks = core.webhooks;
 

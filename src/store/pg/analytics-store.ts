@@ -37,7 +37,7 @@ interface CountRow { bucket: Date; searches: number; results: number; impression
 interface LatencyRow { by_bucket: number; bucket: Date | null; method: string | null; route: string | null; status: number | null; latency_ms: number; n: number }
 
 /**
- * CONTRACT §7 figures from committed rows. Counts and latencies of settled hours and days come from
+ * Analytics figures (docs/analytics.md) from committed rows. Counts and latencies of settled hours and days come from
  * rollups made on first read (see migration 006); the rest of a range, from the raw rows.
  */
 export class PgAnalyticsStore implements AnalyticsStore {

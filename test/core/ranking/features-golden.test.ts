@@ -11,7 +11,7 @@ import { diversify, FALLBACK_MODEL, rankCandidates } from '../../../src/core/ran
 
 /**
  * Every feature value, score, order and explanation the ranking computes, over the sample catalog
- * with fixed candidates, hashed. Work that makes ranking cheaper (issue 22) must leave every one
+ * with fixed candidates, hashed. Work that makes ranking cheaper must leave every one
  * of them exactly as it was: a change of the last bit of one feature of one candidate fails here.
  * When ranking changes on purpose, the new hash is recorded with the change that explains it.
  */

@@ -1,4 +1,4 @@
-/** Searches, the impressions they showed, and conversation sessions (CONTRACT §4, §5). */
+/** Searches, the impressions they showed, and conversation sessions (docs/search.md, docs/clicks.md). */
 export const sql = `
 CREATE TABLE search_requests (
   id             uuid PRIMARY KEY,

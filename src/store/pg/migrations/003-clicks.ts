@@ -1,4 +1,4 @@
-/** Clicks, conversions, relevance feedback (CONTRACT §5, §6) and server-generated secrets. */
+/** Clicks, conversions, relevance feedback (docs/clicks.md) and server-generated secrets. */
 export const sql = `
 -- A click on an impression. UNIQUE (impression_id, billable) is what makes a click count once:
 -- at most one billable row per impression, whatever races in front of it, and at most one

@@ -1,4 +1,4 @@
-/** Webhook endpoints, the transactional outbox (events), deliveries and their attempts (CONTRACT §8). */
+/** Webhook endpoints, the transactional outbox (events), deliveries and their attempts (docs/webhooks.md). */
 export const sql = `
 -- Secrets are kept as issued (whsec_…): signing needs the key itself, not a hash. They never leave
 -- except in the create/rotate response, and are never logged.

@@ -1,4 +1,4 @@
-/** The request log behind GET /usage and GET /analytics/performance (CONTRACT §7). */
+/** The request log behind GET /usage and GET /analytics/performance (docs/analytics.md). */
 export const sql = `
 -- One row per authenticated request, written in batches off the request path. No primary key:
 -- rows are only appended, read by range and pruned by age, and a key would cost every insert.

@@ -1,5 +1,5 @@
 /**
- * Rollups behind CONTRACT §7 at scale (1M impressions and 1M request-log rows answer in tens of
+ * Rollups behind the analytics figures (docs/analytics.md) at scale (1M impressions and 1M request-log rows answer in tens of
  * milliseconds instead of seconds). They are derived from committed rows lazily, on read: a closed
  * hour (or day) is summed once, the first time someone asks after it is SETTLE_MS old, and never
  * changes afterwards; what is newer is read from the raw rows. See analytics-store.ts.

@@ -1,5 +1,5 @@
 /**
- * Display receipts (CONTRACT §11 MCP Apps): when a person had a result's card, with its
+ * Display receipts (docs/mcp.md, MCP Apps): when a person had a result's card, with its
  * disclosure, on screen. Every statement here is metadata-only on PostgreSQL 11+ (a nullable
  * column, constant defaults), so it is instant on large tables.
  */
