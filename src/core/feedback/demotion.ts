@@ -1,10 +1,9 @@
 import type { FeedbackVote } from './ports.js';
 
 /**
- * Below this cosine similarity a vote says nothing about the query at hand. Measured with USE-lite
- * against "espresso machine": "espresso machines" 0.95, "cheap espresso machine" 0.94,
- * "espresso maker" 0.91, "espresso machine for home" 0.89 — but "coffee maker" 0.75 and
- * "coffee grinder" 0.59, which are other product kinds the vote says nothing about.
+ * Below this cosine similarity a vote says nothing about the query at hand: rephrasings of a
+ * query score above it, other product kinds below (the examples: docs/relevance.md, "Feedback
+ * similarity").
  */
 export const SIMILARITY_FLOOR = 0.8;
 /** At or above this a vote counts fully (plural, article and word-order variants). */

@@ -107,11 +107,7 @@ export class FeedbackService {
    * The account's votes at `version`. Feedback arrives while searches run, so most changes are a
    * few new rows: those are read and merged into what is held, instead of reading up to 2,000
    * rows with their query vectors again for every new vote, and searches that see the same change
-   * share one read. Measured on PostgreSQL (.exp script, votes arriving 4 a second): reading them
-   * whole costs the server's thread 17 ms of CPU at 1,000 votes and 37 ms at 2,000; reading the
-   * last 5 s of them 0.4 ms. In a 5-minute `bench:soak` at a constant rate (4.5–4.7 votes a
-   * second) the server went from 0.6 to 1.4 cores busy with whole reads; with this it stays at
-   * 0.55–0.7.
+   * share one read (the cost of whole reads: docs/search.md, "The measurements behind the code").
    */
   private heldVotes(accountId: string, model: string, version: string): Promise<HeldVotes> {
     const held = this.votesByAccount.get(accountId);

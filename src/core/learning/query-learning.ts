@@ -11,9 +11,8 @@ const QUERY_WINDOW_MS = 90 * DAY_MS;
 const QUERY_SEARCHES = 500;
 /**
  * Position bias is re-estimated from the account's newest searches this often. The EM runs on the
- * event loop, so its work is bounded: 2,000 searches (20,000 shown results) and 200 iterations
- * took 42–72 ms (5,000 and 300: 154–201 ms). Each estimate starts from the 1/k prior, so one
- * that stops before converging is still a step from the prior towards the data.
+ * event loop, so its work is bounded (its cost: docs/search.md). Each estimate starts from the
+ * 1/k prior, so one that stops before converging is still a step from the prior towards the data.
  */
 const BIAS_TTL_MS = 10 * 60_000;
 const BIAS_SEARCHES = 2_000;

@@ -5,12 +5,11 @@
  * on every candidate the real retrieval returns, either as a logistic regression on each
  * candidate's NDCG gain ((2^grade − 1) / 7; candidates nobody judged count 0, as they do in
  * NDCG) or by coordinate ascent on NDCG@10 itself, whichever ranks held-out queries better
- * (fitRanker). Measured while choosing (5-fold cross-validated NDCG@10 on CrowdFlower), the
- * pointwise fit beat a binary relevant/irrelevant target and pairwise LambdaMART trees. The
+ * (fitRanker); it beat a binary target and LambdaMART trees when chosen. The
  * calibration then maps the ranker's score to P(grade ≥ 2) with Platt scaling, fitted on the
  * judged pairs plus off-topic requests.
  *
- * Other model classes and optimisers tried, none better: docs/relevance.md.
+ * What was tried and measured: docs/relevance.md, "Model classes and optimisers".
  */
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import type { RankingModel } from './ranking.js';
@@ -155,11 +154,8 @@ function meanNdcg(p: Packed, w: readonly number[]): number {
  * Coordinate ascent on NDCG@10 itself (as RankLib's linear ranker does): each weight in turn is
  * moved by a few relative steps, keeping a move when the training NDCG rises. It starts from
  * the better of the pointwise fit and BM25 alone, so it is never worse on its training queries
- * than ranking by full text only (measured on Home Depot, where the pointwise fit alone was).
- * A trial moves one weight, so its scores are the kept scores plus step × that feature (with
- * the packed queries this made fitting Home Depot's 1,500 queries about 4× faster). Four
- * rounds rather than two: +0.0014 NDCG@10 on Home Depot (first 1,500 dev queries, 5-fold CV),
- * unchanged on CrowdFlower; finer steps (±0.03) did not help.
+ * than ranking by full text only. A trial moves one weight, so its scores are the kept scores
+ * plus step × that feature. Four rounds (docs/relevance.md, "Model classes and optimisers").
  */
 function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 4): number[] {
   const steps = coordinateAscentSteps(queries, starts, rounds);

@@ -6,7 +6,7 @@
 /**
  * Candidate vectors are the catalog store's cached arrays, the same objects search after search,
  * so each one's norm is computed once: a search then needs one pass over each vector instead of
- * two (measured: the cosine and feedback features were ~2.5 ms of a search's JavaScript).
+ * two (docs/search.md).
  */
 const norms = new WeakMap<Float32Array, number>();
 export function normOf(v: Float32Array): number {

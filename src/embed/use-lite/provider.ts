@@ -43,8 +43,8 @@ export async function createUseLiteProvider(options: UseLiteProviderOptions): Pr
     executionProviders: ['cpu'],
     graphOptimizationLevel: 'all',
     intraOpNumThreads: options.intraOpThreads ?? 0,
-    // Spinning idle threads steal the cores the HTTP event loop and other processes need; on a
-    // busy 2-core host it made single queries ~3x slower (2.3 vs 0.8 ms) and batches 2x slower.
+    // Spinning idle threads steal the cores the HTTP event loop and other processes need (a
+    // single query ~3x slower on a busy 2-core host: docs/search.md).
     extra: { session: { intra_op: { allow_spinning: '0' } } },
     // Warnings about unused initializers or shape inference would only be noise in our logs.
     logSeverityLevel: 3,

@@ -197,8 +197,8 @@ export class LanceCatalogStore implements CatalogStore {
 
   /**
    * Fills the decoded-row cache from one sequential scan, up to its byte budget, so the first
-   * searches do not pay for decoding rows one take at a time (Home Depot catalog: a vector search
-   * costs 12.5 ms of CPU with its rows to decode, 4.5 ms with them cached). Idempotent per catalog version.
+   * searches do not pay for decoding rows one take at a time (about two thirds of a search's CPU,
+   * docs/search.md). Idempotent per catalog version.
    */
   warm(prepare?: (product: CatalogProduct) => unknown): Promise<void> {
     if (prepare) this.prepare = prepare;
@@ -302,10 +302,8 @@ export class LanceCatalogStore implements CatalogStore {
 
   /**
    * Late materialisation: both retrievals return row addresses and scores only, and the rows are
-   * decoded here, from the cache or with one take of the misses. Measured on the Home Depot
-   * catalog, decoding ~100 result rows per retrieval was two thirds of a search's CPU (vector
-   * search 15.5 ms with full rows vs 5.9 ms for ids and scores); products recur across searches, so most never need
-   * decoding twice.
+   * decoded here, from the cache or with one take of the misses: decoding was two thirds of a
+   * search's CPU (docs/search.md), and products recur across searches, so most are decoded once.
    */
   private async hydrate(serving: Serving, hits: ArrowTable, scoreColumn: '_distance' | '_score', withVectors: boolean): Promise<ScoredProduct[]> {
     // Whole columns as typed arrays: Arrow's per-cell get() walks a visitor for every value.
@@ -493,10 +491,7 @@ function rescoreExactly(query: Float32Array, hits: ScoredProduct[], limit: numbe
   return withVectors ? rescored : rescored.map(({ product, score }) => ({ product, score }));
 }
 
-/**
- * Rows read column by column from the Arrow table: measured on the Home Depot catalog, 2-4 ms
- * faster per 100 rows than toArray()'s row proxies.
- */
+/** Rows read column by column from the Arrow table: faster than toArray()'s row proxies (docs/search.md). */
 function* decodedRows(table: Pick<ArrowTable, 'numRows' | 'getChild'>): Generator<{ rowId: bigint; row: Record<string, unknown>; vector: Float32Array }> {
   const columns = PRODUCT_COLUMNS.map((name) => [name, table.getChild(name)] as const);
   const rowIds = table.getChild('_rowid');

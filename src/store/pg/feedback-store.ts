@@ -56,8 +56,8 @@ export class PgFeedbackStore implements FeedbackStore {
 
   /**
    * Walks the (account_id, created_at) index from the newest row and stops at `limit`, so a
-   * read costs the same whatever the account's feedback volume. The DISTINCT ON over every row
-   * that this replaced grew with it: at 20,000 rows it took 56 ms where this takes 38 ms.
+   * read costs the same whatever the account's feedback volume (a DISTINCT ON over every row grew
+   * with it).
    */
   async votes(accountId: string, model: string, limit: number, since?: Date): Promise<FeedbackVote[]> {
     const rows = await this.db.query<{ id: string; request_id: string; product_id: string; relevant: boolean; query_vector: Uint8Array; created_at: Date }>(

@@ -14,10 +14,9 @@ const CAPACITY = 256;
  * Named prepared statements for PGlite, each execution one protocol round trip.
  *
  * PGlite's query() parses and plans every statement anew and talks to the WASM backend five times
- * (parse, describe, bind, describe, execute). Measured on the search path (p50 of 500 calls):
- * the key lookup 0.50 → 0.21 ms as a prepared statement, the feedback version 0.47 → 0.22, the
- * search write (a CTE of four inserts) 1.43 → 0.72. So each statement text is parsed once under
- * a name, and executions send Bind + Describe + Execute + Sync in one message.
+ * (parse, describe, bind, describe, execute), about half of a short statement's time
+ * (docs/search.md). So each statement text is parsed once under a name, and executions send
+ * Bind + Describe + Execute + Sync in one message.
  * Postgres re-analyses a prepared statement when a table it uses changes, so renames and
  * migrations are seen; a statement whose result shape changed is re-prepared.
  *

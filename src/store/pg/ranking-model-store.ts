@@ -116,8 +116,7 @@ export class PgRankingModelStore implements RankingModelStore {
    * Read in pages of 25 searches with a turn of the event loop between them, so searches
    * sharing the database (on PGlite: its one connection and this thread) wait for one page at
    * most, not the whole log. PGlite answers in microtasks: without the explicit turn, the
-   * loop over pages never let a timer or a socket in (measured: one 1.2 s gap for 3,300
-   * searches). The first read, the newest searches of every account, is maintenance work (the
+   * loop over pages never let a timer or a socket in. The first read, the newest searches of every account, is maintenance work (the
    * longer statement bound); each page is a request-sized read.
    */
   async trainingLog(since: Date, limit: number): Promise<LoggedResult[]> {
