@@ -45,6 +45,7 @@ const envSchema = z.object({
   AISLE_REQUEST_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.requestMs),
   AISLE_HEADERS_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.headersMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   AISLE_DEFAULT_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(600),
   AISLE_TRUST_PROXY: booleanFlag.default(false),
   AISLE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -99,6 +100,8 @@ export type Config = Readonly<{
   /** Bounds on receiving a request in milliseconds, 0 for none: the whole request, and its headers. */
   httpTimeouts: Readonly<{ requestMs: number; headersMs: number }>;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** `auto`: readable lines when stderr is a terminal, JSON otherwise (pipes, files, log shippers). */
+  logFormat: 'auto' | 'json' | 'pretty';
   defaultRateLimitPerMinute: number;
   trustProxy: boolean;
   shutdownGraceMs: number;
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     httpTimeouts: Object.freeze({ requestMs: e.AISLE_REQUEST_TIMEOUT_MS, headersMs: e.AISLE_HEADERS_TIMEOUT_MS }),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     defaultRateLimitPerMinute: e.AISLE_DEFAULT_RATE_LIMIT,
     trustProxy: e.AISLE_TRUST_PROXY,
     shutdownGraceMs: e.AISLE_SHUTDOWN_GRACE_MS,

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * JSON logs to stderr (stdout stays clean for the MCP stdio transport). Key material is
@@ -29,4 +30,15 @@ export function createLogger(level: string, destination: DestinationStream = pin
     },
     destination,
   );
+}
+
+/**
+ * The logger of a process a person may be watching (npm start, npm run worker, npm run mcp):
+ * `format` `auto` writes readable lines when stderr is a terminal and JSON lines otherwise, so
+ * log shippers and pipes get JSON.
+ */
+export function createProcessLogger(level: string, format: 'auto' | 'json' | 'pretty'): Logger {
+  const readable = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
+  if (!readable) return createLogger(level);
+  return createLogger(level, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }));
 }

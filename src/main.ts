@@ -5,14 +5,14 @@ import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { RETENTION_INTERVAL_MS } from './core/retention/retention.js';
-import { createLogger } from './logger.js';
+import { createProcessLogger } from './logger.js';
 import { runPrimary } from './cluster.js';
 import { createdKeyLine, isStartupRefusal, openRuntime, prepareDeployment } from './runtime.js';
 import { createDeliveryWorker } from './worker/create.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createProcessLogger(config.logLevel, config.logFormat);
   if (config.apiProcessesIgnored !== undefined) {
     logger.warn({ requested: config.apiProcessesIgnored }, 'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more');
   }

@@ -35,6 +35,9 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: { name: string }[] }).data[0]?.name).toBe('default admin');
     expect(server.stdout()).toBe('');
+    // A first start going as planned warns of nothing (LanceDB's own log included): every line is an info line or ours.
+    const warnings = server.stderr().split('\n').filter((line) => /\bWARN\b|"level":(40|50|60)/.test(line));
+    expect(warnings).toEqual([]);
 
     // PGlite is single-process: a second server on the same directory must refuse, clearly.
     const second = start(dataDir);

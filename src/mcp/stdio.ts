@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Logger } from '../core/shared-ports.js';
 import { RETENTION_INTERVAL_MS } from '../core/retention/retention.js';
-import { createLogger } from '../logger.js';
+import { createProcessLogger } from '../logger.js';
 import { isStartupRefusal, openRuntime } from '../runtime.js';
 import { createDeliveryWorker } from '../worker/create.js';
 import type { AisleApi } from './api.js';
@@ -52,7 +52,7 @@ async function openBackend(config: Config, apiKey: string, logger: Logger): Prom
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createProcessLogger(config.logLevel, config.logFormat);
   const apiKey = config.mcp.apiKey;
   if (apiKey === undefined) {
     throw new ConfigError(

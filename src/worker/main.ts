@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createProcessLogger } from '../logger.js';
 import { openMigratedDb } from '../store/pg/index.js';
 import { createDeliveryWorker } from './create.js';
 
@@ -12,7 +12,7 @@ import { createDeliveryWorker } from './create.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createProcessLogger(config.logLevel, config.logFormat);
   const db = await openMigratedDb(config);
   const { worker, close } = createDeliveryWorker(config, db, logger);
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ signal, err }) => {

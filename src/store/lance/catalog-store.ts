@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
-import type { Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable, Schema } from 'apache-arrow';
 import { LRUCache } from 'lru-cache';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
@@ -166,7 +166,7 @@ export class LanceCatalogStore implements CatalogStore {
       }
     }
     const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(rankingModel) }];
-    await this.conn.createTable(CALIBRATION_TABLE, rows, { mode: 'overwrite', schema: calibrationSchema() });
+    await this.replaceTable(CALIBRATION_TABLE, rows, calibrationSchema());
   }
 
   /**
@@ -376,12 +376,21 @@ export class LanceCatalogStore implements CatalogStore {
       updated_at: info.updatedAt,
       ann_recall: info.annRecall,
     };
-    await this.conn.createTable(META_TABLE, [row], { mode: 'overwrite', schema: metaSchema() });
+    await this.replaceTable(META_TABLE, [row], metaSchema());
     await this.refresh();
   }
 
   get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex' | 'recallDepth'> {
     return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex, recallDepth: this.options.recallDepth };
+  }
+
+  /**
+   * Writes `rows` as the whole table: overwriting it when it exists, creating it otherwise (an
+   * overwrite of a table that does not exist yet makes LanceDB log a warning on every first start).
+   */
+  private async replaceTable(name: string, rows: Record<string, unknown>[], schema: Schema): Promise<void> {
+    const mode = (await this.conn.tableNames()).includes(name) ? 'overwrite' : 'create';
+    await this.conn.createTable(name, rows, { mode, schema });
   }
 
   private async readMeta(): Promise<CatalogInfo | null> {
