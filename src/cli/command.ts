@@ -48,7 +48,7 @@ export interface Command<O extends OptionsConfig> {
    * Runs the tool and exits: with main's code (0 when it returns nothing), or with the code the
    * error it throws maps to (describeFailure), after writing that error to stderr.
    */
-  run(main: () => Promise<number | void>): Promise<never>;
+  run(main: () => Promise<unknown>): Promise<never>;
   /**
    * Runs a check of the arguments outside run() (at the top of a module, say): what it throws
    * (a UsageError) is reported and the process exits now.
@@ -136,7 +136,8 @@ export function command<const O extends OptionsConfig>(spec: CommandSpec<O>): Co
     async run(main) {
       let code: number;
       try {
-        code = (await main()) ?? EXIT.ok;
+        const returned = await main();
+        code = typeof returned === 'number' ? returned : EXIT.ok;
       } catch (err) {
         code = report(err);
       }

@@ -54,7 +54,7 @@ export function parseMappingSpec(spec: string): CsvMapping {
     const field = entry.slice(0, eq).trim();
     const columns = entry.slice(eq + 1).split('|').map((c) => c.trim()).filter((c) => c !== '');
     if (columns.length === 0) throw new FeedFormatError(`invalid column mapping entry "${entry.trim()}": no column header after "="`);
-    (draft[field] ??= []).push(...columns);
+    draft[field] = [...(draft[field] ?? []), ...columns];
   }
   return validateMapping(draft, 'the mapping flag');
 }
@@ -143,7 +143,7 @@ function planColumns(header: string[], mapping: CsvMapping, place: FilePlace): C
     const spec = mapping[field];
     if (spec === undefined) continue;
     const columns = (typeof spec === 'string' ? [spec] : spec).map((c) => find(c, field));
-    columns.forEach((c) => used.add(c));
+    for (const c of columns) used.add(c);
     plan.fields.push({ field, columns });
   }
   for (const field of PRODUCT_FIELDS) {

@@ -4,6 +4,7 @@ import { csrfMatches, sessionEndedError } from '../core/console/console-sessions
 import { AppError } from '../core/errors.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
 import { rateLimitedError, type RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
+import type { Principal } from '../core/shared-ports.js';
 
 /** `x-api-key` first; `Authorization: Bearer` for clients (MCP) that only speak bearer tokens. */
 export function extractApiKey(request: FastifyRequest): string | undefined {
@@ -51,7 +52,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const route = request.routeOptions.url ?? '';
     const cookie = request.cookies[SESSION_COOKIE];
     const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);
-    let principal;
+    let principal: Principal;
     const sessionRoute = route.startsWith('/console/') || (route.startsWith('/v1/') && SESSION_SCOPES.has(scope));
     if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && sessionRoute))) {
       const session = await core.consoleSessions.resolve(cookie);

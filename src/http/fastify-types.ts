@@ -25,5 +25,3 @@ declare module 'fastify' {
     consoleSession: ConsoleSession | null;
   }
 }
-
-export {};

@@ -23,7 +23,7 @@ export interface RestApiOptions {
 export function createRestApi(options: RestApiOptions): AisleApi {
   const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
     const url = `${options.baseUrl}${path}`;
-    let res;
+    let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, {
         method,

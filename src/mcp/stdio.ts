@@ -24,7 +24,7 @@ async function openBackend(config: Config, apiKey: string, logger: Logger): Prom
     logger.info({ baseUrl: config.mcp.remoteBaseUrl }, 'MCP server forwarding to a running Aisle over REST');
     return { api: createRestApi({ baseUrl: config.mcp.remoteBaseUrl, apiKey, userAgent: `aisle-mcp/${MCP_SERVER_VERSION}` }), close: async () => undefined };
   }
-  let runtime;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
   try {
     runtime = await openRuntime(config, logger);
   } catch (err) {

@@ -169,9 +169,9 @@ export class DeliveryWorker {
       const batch = this.unrecorded.splice(0, 100);
       try {
         const kept = await this.deps.queue.completeMany(batch.map((b) => b.item));
-        batch.forEach((b, i) => b.settle(kept[i] ?? false));
+        for (const [i, b] of batch.entries()) b.settle(kept[i] ?? false);
       } catch (err) {
-        batch.forEach((b) => b.settle(err instanceof Error ? err : new Error(String(err))));
+        for (const b of batch) b.settle(err instanceof Error ? err : new Error(String(err)));
       }
     }
   }

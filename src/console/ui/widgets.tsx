@@ -24,7 +24,7 @@ export function SecretPanel({ label, secret, onDone, children }: { label: string
     }
   };
   return (
-    <div class="secret-panel" role="region" aria-label={label}>
+    <section class="secret-panel" aria-label={label}>
       <label for="secret-value">{label}</label>
       <div class="secret-row">
         <input id="secret-value" ref={field} type="text" readOnly value={secret} spellcheck={false} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
@@ -34,7 +34,7 @@ export function SecretPanel({ label, secret, onDone, children }: { label: string
       {children}
       <p class="live" role="status">{copied}</p>
       <button type="button" class="secondary" onClick={onDone}>Done, I have stored it</button>
-    </div>
+    </section>
   );
 }
 

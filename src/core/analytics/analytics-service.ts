@@ -205,7 +205,7 @@ export class AnalyticsService {
       total.conversions += b.conversions;
       total.revenue += parseAmount(b.revenue);
     }
-    const valueOf = (f: { impressions: number; displayed: number; clicks: number; conversions: number; revenue: bigint }): number => {
+    const metricOf = (f: { impressions: number; displayed: number; clicks: number; conversions: number; revenue: bigint }): number => {
       switch (metric) {
         case 'ctr':
           return ratio(f.clicks, f.impressions);
@@ -221,8 +221,8 @@ export class AnalyticsService {
       metric,
       ...rangeOut(range),
       granularity: range.granularity,
-      value: valueOf(total),
-      series: fillSeries(range, buckets, (b) => valueOf({ ...b, revenue: parseAmount(b.revenue) }), () => 0).map(({ periodStart, value }) => ({ period_start: periodStart, value })),
+      value: metricOf(total),
+      series: fillSeries(range, buckets, (b) => metricOf({ ...b, revenue: parseAmount(b.revenue) }), () => 0).map(({ periodStart, value }) => ({ period_start: periodStart, value })),
     };
   }
 

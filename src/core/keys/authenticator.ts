@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import type { KeyStore } from './ports.js';
+import type { KeyStore, StoredKey } from './ports.js';
 import type { Logger, Principal } from '../shared-ports.js';
 import { hashKeySecret, isWellFormedKey } from './key-secret.js';
 import { effectiveStatus } from './key-status.js';
@@ -46,7 +46,7 @@ export class Authenticator {
     // Checked before any I/O: a guessed or truncated key costs us no database read.
     if (!isWellFormedKey(rawKey)) return { ok: false, reason: 'malformed' };
     const store = this.deps.store;
-    let key;
+    let key: StoredKey | null;
     try {
       key = await store.findBySecretHash(hashKeySecret(rawKey));
     } catch (cause) {

@@ -18,7 +18,7 @@ import { coordinateAscentSteps, fitLogistic, queriesNdcg, type TrainingQuery } f
 import { scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
 import { positionBiasSteps, type PositionBias } from './position-bias.js';
 import { productEvidence } from './query-boosts.js';
-import { type QueryEvent } from './ports.js';
+import type { QueryEvent } from './ports.js';
 import type { LoggedResult } from './ports.js';
 
 
@@ -77,7 +77,12 @@ export function trainingFromLog(log: readonly LoggedResult[], bias: PositionBias
   });
   let exposure = 0;
   let reward = 0;
-  for (const q of perQuery) for (const e of q.evidence.values()) (exposure += e.exposure), (reward += e.reward);
+  for (const q of perQuery) {
+    for (const e of q.evidence.values()) {
+      exposure += e.exposure;
+      reward += e.reward;
+    }
+  }
   if (reward === 0) return [];
   const rate = reward / exposure;
   const attractiveness = (e: { exposure: number; reward: number }) => (e.reward + options.priorExposure * rate) / (e.exposure + options.priorExposure);

@@ -27,7 +27,7 @@ export interface PriceConstraint {
 const AMOUNT = String.raw`\$?\s?(\d{1,6}(?:[.,]\d{1,2})?)\s?(?:usd|dollars?|bucks)?`;
 const PRICE_PATTERNS: { re: RegExp; build: (a: number, b?: number) => Omit<PriceConstraint, 'phrase'> }[] = [
   { re: new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|to|-)\s+${AMOUNT}`, 'i'), build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }) },
-  { re: new RegExp(String.raw`\$(\d{1,6}(?:\.\d{1,2})?)\s?(?:-|–|to)\s?\$(\d{1,6}(?:\.\d{1,2})?)`, 'i'), build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }) },
+  { re: /\$(\d{1,6}(?:\.\d{1,2})?)\s?(?:-|–|to)\s?\$(\d{1,6}(?:\.\d{1,2})?)/i, build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }) },
   { re: new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|no more than|at most|within)\s+${AMOUNT}`, 'i'), build: (a) => ({ maxPrice: a }) },
   { re: new RegExp(String.raw`\b(?:over|above|more than|at least|min(?:imum)?|from)\s+${AMOUNT}`, 'i'), build: (a) => ({ minPrice: a }) },
 ];

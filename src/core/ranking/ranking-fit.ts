@@ -88,7 +88,7 @@ interface Packed {
 }
 
 function pack(queries: readonly TrainingQuery[]): Packed {
-  const d = queries.find((q) => q.rows.length > 0)?.rows[0]!.features.length ?? 0;
+  const d = queries.find((q) => q.rows.length > 0)?.rows[0]?.features.length ?? 0;
   const x: Float64Array[] = [];
   const gains: Float64Array[] = [];
   const ideal: number[] = [];
@@ -96,7 +96,7 @@ function pack(queries: readonly TrainingQuery[]): Packed {
     const i = idealDcg(q);
     if (i === 0) continue;
     const m = new Float64Array(q.rows.length * d);
-    q.rows.forEach((r, j) => m.set(r.features, j * d));
+    for (const [j, r] of q.rows.entries()) m.set(r.features, j * d);
     x.push(m);
     gains.push(Float64Array.from(q.rows, (r) => 2 ** Math.max(0, r.grade ?? 0) - 1));
     ideal.push(i);
@@ -146,7 +146,7 @@ export const queriesNdcg = (queries: readonly TrainingQuery[], w: readonly numbe
 function meanNdcg(p: Packed, w: readonly number[]): number {
   const z = scoresOf(p, w);
   let sum = 0;
-  z.forEach((zq, q) => (sum += queryNdcg(zq, p.gains[q]!, p.ideal[q]!)));
+  for (const [q, zq] of z.entries()) sum += queryNdcg(zq, p.gains[q]!, p.ideal[q]!);
   return p.ideal.length === 0 ? 0 : sum / p.ideal.length;
 }
 
@@ -237,7 +237,7 @@ function fitRanker(queries: readonly TrainingQuery[]): number[] {
   const train = queries.filter((_, i) => i % 5 !== 4);
   const packed = pack(held);
   const fits: RankerFit[] = [pointwiseFit, ascentFit];
-  const scores = fits.map((fit) => meanNdcg(packed, fit(train)));
+  const scores = fits.map((fitWith) => meanNdcg(packed, fitWith(train)));
   return fits[scores.indexOf(Math.max(...scores))]!(queries);
 }
 

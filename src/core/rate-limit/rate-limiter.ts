@@ -36,7 +36,7 @@ export class RateLimiter {
     const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
     const intervalMs = windowMs / limit;
     const nowMs = this.deps.clock.now().getTime();
-    let result;
+    let result: { allowed: boolean; tatMs: number };
     try {
       result = await this.deps.store.consume(`key:${principal.keyId}`, nowMs, intervalMs * cost, windowMs);
     } catch (err) {

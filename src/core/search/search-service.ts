@@ -10,10 +10,10 @@ import type { Embedder, Principal } from '../shared-ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
-import { analyzeQuery, productTerms } from '../ranking/features.js';
-import { CatalogLexicon, wordTokens } from '../ranking/lexical.js';
-import { CONVERSATIONAL_WORDS, contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from '../ranking/query-text.js';
-import { diversify, FALLBACK_MODEL, FEATURE_BM25, rankCandidates, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
+import { productTerms } from '../ranking/features.js';
+import { CatalogLexicon, } from '../ranking/lexical.js';
+import { contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from '../ranking/query-text.js';
+import { diversify, FALLBACK_MODEL, FEATURE_BM25, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
 import { retrieveCandidates, type RetrievalMode } from '../ranking/retrieval.js';
@@ -99,7 +99,7 @@ export class SearchService {
     const redactedTypes = new Set<PiiType>();
     const clean = (text: string, field: string) => {
       const r = applyPiiPolicy(text, policy, field);
-      r.types.forEach((t) => redactedTypes.add(t));
+      for (const t of r.types) redactedTypes.add(t);
       return r.text;
     };
     const query = clean(request.query, 'query');

@@ -83,7 +83,7 @@ class OnnxUseLiteProvider implements UseLiteProvider {
     for (let start = 0; start < order.length; start += this.runSize) {
       const group = order.slice(start, start + this.runSize);
       const out = await this.run(group.map((i) => ids[i] as number[]));
-      group.forEach((i, k) => (vectors[i] = out[k] as Float32Array));
+      for (const [k, i] of group.entries()) vectors[i] = out[k] as Float32Array;
     }
     return vectors;
   }

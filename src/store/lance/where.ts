@@ -2,6 +2,7 @@ import type { CatalogFilter } from '../../core/catalog/ports.js';
 
 /** Lance SQL string literal: single quotes doubled, control characters dropped. */
 export function sqlString(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
   return `'${value.replace(/[\u0000-\u001f]/g, ' ').replaceAll("'", "''")}'`;
 }
 

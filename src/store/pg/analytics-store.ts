@@ -339,9 +339,11 @@ class Summary {
 }
 
 function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let v = map.get(key);
-  if (v === undefined) map.set(key, (v = make()));
-  return v;
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const made = make();
+  map.set(key, made);
+  return made;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

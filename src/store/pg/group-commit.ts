@@ -77,7 +77,7 @@ export class GroupCommit<I, R> {
       else for (const w of batch) await this.runChecked([w.item]).then(([r]) => w.resolve(r!), w.reject);
       return;
     }
-    batch.forEach((w, i) => w.resolve(results[i]!));
+    for (const [i, w] of batch.entries()) w.resolve(results[i]!);
   }
 
   private async runChecked(items: readonly I[]): Promise<R[]> {
