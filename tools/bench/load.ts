@@ -26,13 +26,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import pg from 'pg';
 import { summarizeProfiles } from './cpu-profile.js';
 import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, startServerProcess, type ServerProcess } from './deployment.js';
 import { measureFloor, type Floor } from './floor.js';
 import { formatTable } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
-import { readJsonl, sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:load',
@@ -63,7 +64,7 @@ const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 async function queryTexts(): Promise<string[]> {
   const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
   if (path === null) return Array.from({ length: 500 }, (_, i) => `${['cordless drill', 'garden hose', 'led bulb', 'door hinge', 'paint roller'][i % 5]} ${i}`);
-  return (await readJsonl<{ query: string }>(path)).map((q) => q.query);
+  return (await readJsonLines<{ query: string }>(path)).map((q) => q.query);
 }
 
 async function json<T>(res: Response): Promise<T> {

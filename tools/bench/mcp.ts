@@ -30,8 +30,7 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { createBenchKey, formatTable, median, round, startBenchServer } from './lib.js';
-import { percentile } from './shared-data.js';
+import { createBenchKey, formatTable, median, percentile, round, startBenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

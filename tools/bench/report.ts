@@ -16,7 +16,7 @@ import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { renderReport, type BenchRun } from './report-render.js';
-import { sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:report',

@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { newId } from '../../src/core/ids.js';
@@ -46,9 +47,9 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
-import { syntheticCatalog } from '../gen-catalog.js';
-import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
-import { percentile, readJsonl, sharedPath } from './shared-data.js';
+import { syntheticCatalog } from './gen-catalog.js';
+import { createBenchKey, formatTable, median, percentile, round, runLoadChecked, startBenchServer } from './lib.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:search',
@@ -85,7 +86,7 @@ const ROUNDS = 3;
 async function queryTexts(limit: number): Promise<string[]> {
   const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
   if (path === null) return Array.from({ length: limit }, (_, i) => ['cordless drill', 'garden hose', 'espresso machine', 'running shoe', 'tent'][i % 5]!);
-  return (await readJsonl<{ query: string }>(path, limit)).map((q) => q.query);
+  return (await readJsonLines<{ query: string }>(path, limit)).map((q) => q.query);
 }
 
 async function main(): Promise<void> {

@@ -7,10 +7,10 @@
  * it decided, 1 when it failed, and the codes of docs/development.md for usage (64), an
  * unreachable database (69), a held data directory (75) and the configuration (78).
  */
-import { command } from '../src/cli/command.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { openLearningRuntime } from '../src/runtime.js';
+import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { openLearningRuntime } from '../../src/runtime.js';
 
 const cli = command({
   name: 'learn',
