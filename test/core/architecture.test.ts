@@ -36,6 +36,18 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('lets a tool read the environment only through src/config.ts (handing all of it on to a child process is no read)', async () => {
+    const offenders: string[] = [];
+    let tools = 0;
+    for await (const file of sourceFiles('tools')) {
+      tools++;
+      // `...process.env` passes the environment on whole (to a server it starts, or to loadConfig with overrides): the reader parses it.
+      if ((await readFile(file, 'utf8')).replaceAll('...process.env', '').includes('process.env')) offenders.push(file);
+    }
+    expect(tools).toBeGreaterThan(40);
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps SQL in src/store', async () => {
     const offenders: string[] = [];
     for await (const file of sourceFiles('src')) {

@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
@@ -90,6 +91,7 @@ async function queryTexts(limit: number): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  const { databaseUrl } = loadConfig();
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-search-'));
   try {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
     const baselineCatalog = tuning ? await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const learningRunning = values['learning-running'];
     const server = await startBenchServer({
-      databaseUrl: process.env.DATABASE_URL,
+      databaseUrl,
       search: { catalog, embedder },
       // As the server runs it: the fit on a worker thread.
       ...(learningRunning ? { rankingLearning: { options: { fit: { ...DEFAULT_GLOBAL_FIT, minGain: Number.POSITIVE_INFINITY } }, fit: fitInThread } } : {}),
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
     const learningOff = values['baseline-learning-off'];
     const baseline =
       baselineCatalog || learningOff
-        ? await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
+        ? await startBenchServer({ databaseUrl, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
         : null;
     const baselineLabel = [tuning ? `ANN tuning ${values['baseline-tuning']}` : null, learningOff ? 'learning off (AISLE_LEARNING=false)' : null].filter(Boolean).join(', ');
     try {

@@ -64,6 +64,7 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
 import { sharedPath } from '../shared-data.js';
@@ -1089,7 +1090,8 @@ async function main(): Promise<number> {
     catalogName = 'sample (data/sample-catalog.jsonl)';
   }
   const products = (await catalog.info())?.productCount ?? 0;
-  const database = process.env.DATABASE_URL ? await createBenchDatabase(process.env.DATABASE_URL, 'aisle_worst_bench') : null;
+  const { databaseUrl } = loadConfig();
+  const database = databaseUrl ? await createBenchDatabase(databaseUrl, 'aisle_worst_bench') : null;
   const server = await startBenchServer({ databaseUrl: database?.url, search: { catalog, embedder } });
   const client = new Client(server.url);
   let exitCode = 0;
