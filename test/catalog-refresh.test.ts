@@ -118,7 +118,7 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
 
     const feed = join(dataDir, 'new-products.jsonl');
     writeFileSync(feed, `${JSON.stringify({ id: 'quokka-1', title: 'Quokka Stargazer Telescope', description: 'A refractor telescope for quokka-watching at night.', price: 199, currency: 'USD', url: 'https://shop.example.com/quokka' })}\n`);
-    const ingest = runTs('tools/ingest.ts', [feed], env);
+    const ingest = runTs('tools/cli/ingest.ts', [feed], env);
     children.push(ingest);
     expect(await ingest.exited, ingest.stderr()).toBe(0);
 

@@ -1,4 +1,5 @@
-import { accessSync, constants, createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createReadStream, createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { CliError, EXIT, fileProblem } from './errors.js';
 
 /**
@@ -23,4 +24,25 @@ export function createOutputFile(path: string): WriteStream {
     throw new CliError(EXIT.cannotCreate, `${path}: cannot write: ${fileProblem((err as NodeJS.ErrnoException).code)}`);
   }
   return createWriteStream(path, { fd });
+}
+
+/**
+ * The objects of a JSON-lines file (blank lines skipped), at most `limit` of them: query sets and
+ * other plain JSONL inputs of the tools (a catalog feed goes through src/feeds instead). A line that
+ * is not JSON throws CliError (exit 65) naming the file and line.
+ */
+export async function readJsonLines<T>(path: string, limit = Number.POSITIVE_INFINITY): Promise<T[]> {
+  const out: T[] = [];
+  let lineNo = 0;
+  for await (const line of createInterface({ input: createReadStream(path) })) {
+    lineNo += 1;
+    if (out.length >= limit) break;
+    if (!line.trim()) continue;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch (err) {
+      throw new CliError(EXIT.dataError, `${path}:${lineNo}: not valid JSON: ${(err as Error).message.slice(0, 200)}`);
+    }
+  }
+  return out;
 }

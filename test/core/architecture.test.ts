@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -33,6 +33,18 @@ describe('architecture', () => {
       if (file === join('src', 'config.ts')) continue;
       if ((await readFile(file, 'utf8')).includes('process.env')) offenders.push(file);
     }
+    expect(offenders).toEqual([]);
+  });
+
+  it('lets a tool read the environment only through src/config.ts (handing all of it on to a child process is no read)', async () => {
+    const offenders: string[] = [];
+    let tools = 0;
+    for await (const file of sourceFiles('tools')) {
+      tools++;
+      // `...process.env` passes the environment on whole (to a server it starts, or to loadConfig with overrides): the reader parses it.
+      if ((await readFile(file, 'utf8')).replaceAll('...process.env', '').includes('process.env')) offenders.push(file);
+    }
+    expect(tools).toBeGreaterThan(40);
     expect(offenders).toEqual([]);
   });
 
@@ -138,6 +150,27 @@ describe('import structure', () => {
       for (const line of (await readFile(file, 'utf8')).split('\n')) if (/^(import|export) /.test(line) && / from '/.test(line) && !/^(import|export) type /.test(line)) offenders.push(`${file}: ${line}`);
     }
     expect(ports).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('tools and tests', () => {
+  const under = (dir: string) => (file: string) => !relative(dir, file).startsWith('..');
+
+  it('imports nothing from tools/ in test/: what a test needs lives in src/ or test/helpers/', async () => {
+    const graph = await importGraph('test');
+    const targets = [...graph.values()].flat();
+    // The resolution works: test files reach src/ through hundreds of relative imports.
+    expect(targets.filter(under('src')).length).toBeGreaterThan(250);
+    const offenders = [...graph].flatMap(([file, to]) => to.filter(under('tools')).map((t) => `${file} → ${t}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('imports only from src/ and tools/ in tools/, never from test/', async () => {
+    const graph = await importGraph('tools');
+    const targets = [...graph.values()].flat();
+    expect(targets.filter(under('src')).length).toBeGreaterThan(200);
+    const offenders = [...graph].flatMap(([file, to]) => to.filter((t) => !under('src')(t) && !under('tools')(t)).map((t) => `${file} → ${t}`));
     expect(offenders).toEqual([]);
   });
 });

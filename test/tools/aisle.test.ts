@@ -4,7 +4,7 @@ import { createPgStores, openDb } from '../../src/store/pg/index.js';
 import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 async function aisle(dataDir: string, ...args: string[]) {
-  const child = runTs('tools/aisle.ts', args, childEnv(dataDir));
+  const child = runTs('tools/cli/aisle.ts', args, childEnv(dataDir));
   const code = await child.exited;
   return { code, stdout: child.stdout(), stderr: child.stderr() };
 }
@@ -42,11 +42,11 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
   it('answers usage mistakes with one line and the usage (64) and --help with the usage (0)', async () => {
     const dataDir = tempDir('cli-usage');
     const [typo, badNumber, noName, learnFlag, help] = await Promise.all([
-      runToEnd('tools/aisle.ts', ['accounts', 'create', '--nme', 'acme'], childEnv(dataDir)),
-      runToEnd('tools/aisle.ts', ['keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--rate-limit', 'lots'], childEnv(dataDir)),
-      runToEnd('tools/aisle.ts', ['accounts', 'create'], childEnv(dataDir)),
-      runToEnd('tools/learn.ts', ['--dry-run'], childEnv(dataDir)),
-      runToEnd('tools/aisle.ts', ['--help'], childEnv(dataDir)),
+      runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--nme', 'acme'], childEnv(dataDir)),
+      runToEnd('tools/cli/aisle.ts', ['keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--rate-limit', 'lots'], childEnv(dataDir)),
+      runToEnd('tools/cli/aisle.ts', ['accounts', 'create'], childEnv(dataDir)),
+      runToEnd('tools/cli/learn.ts', ['--dry-run'], childEnv(dataDir)),
+      runToEnd('tools/cli/aisle.ts', ['--help'], childEnv(dataDir)),
     ]);
     for (const [r, line, usage] of [
       [typo, 'aisle: unknown option --nme (did you mean --name?)', 'npm run aisle -- accounts create'],
@@ -70,9 +70,9 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
     try {
       results = await Promise.all([
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-        runToEnd('tools/aisle.ts', ['accounts', 'create', '--name', 'acme'], { ...childEnv(dataDir), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle' }),
-        runToEnd('tools/aisle.ts', ['accounts', 'create', '--name', 'acme'], childEnv(dataDir)),
-        runToEnd('tools/learn.ts', [], childEnv(dataDir, { AISLE_WORKERS: 'several' })),
+        runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], { ...childEnv(dataDir), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle' }),
+        runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], childEnv(dataDir)),
+        runToEnd('tools/cli/learn.ts', [], childEnv(dataDir, { AISLE_WORKERS: 'several' })),
       ]);
     } finally {
       await db.close();
@@ -119,7 +119,7 @@ describe('ranking commands (npm run aisle -- ranking, npm run learn)', () => {
     expect(rolled.stdout).toContain("Rolled back rm_cli; now serving the catalog's own model");
     expect((await aisle(dataDir, 'ranking', 'status')).stdout).toMatch(/rollback\s+rm_cli\s+by operator \(npm run aisle\); back to fallback/);
 
-    const learn = runTs('tools/learn.ts', [], childEnv(dataDir));
+    const learn = runTs('tools/cli/learn.ts', [], childEnv(dataDir));
     expect(await learn.exited, learn.stderr()).toBe(0);
     expect(JSON.parse(learn.stdout())).toMatchObject({ action: 'none' });
   });

@@ -27,7 +27,7 @@ interface EvalJson {
 }
 
 async function runEval(args: string[]): Promise<EvalJson> {
-  const child = runTs('tools/eval.ts', [...args, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
+  const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
   expect(await child.exited, child.stderr()).toBe(0);
   return JSON.parse(child.stdout().split('\n').find((l) => l.startsWith('BENCH_JSON '))!.slice('BENCH_JSON '.length)) as EvalJson;
 }
@@ -71,13 +71,13 @@ describe('npm run eval, calibrate and simulate: mistakes and unreadable input', 
     const missing = join(dir, 'no-such-set');
     const env = childEnv(tempDir('eval-cli-data'));
     const [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken] = await Promise.all([
-      runToEnd('tools/eval.ts', [], env),
-      runToEnd('tools/eval.ts', ['--set', missing], env),
-      runToEnd('tools/eval.ts', ['--set', set], env),
-      runToEnd('tools/calibrate.ts', ['--sets', missing, '--dry-run'], env),
-      runToEnd('tools/calibrate.ts', ['--size', '0'], env),
-      runToEnd('tools/simulate.ts', ['--set', set, '--noise', '2'], env),
-      runToEnd('tools/simulate.ts', ['--set', set], env),
+      runToEnd('tools/relevance/eval.ts', [], env),
+      runToEnd('tools/relevance/eval.ts', ['--set', missing], env),
+      runToEnd('tools/relevance/eval.ts', ['--set', set], env),
+      runToEnd('tools/relevance/calibrate.ts', ['--sets', missing, '--dry-run'], env),
+      runToEnd('tools/relevance/calibrate.ts', ['--size', '0'], env),
+      runToEnd('tools/relevance/simulate.ts', ['--set', set, '--noise', '2'], env),
+      runToEnd('tools/relevance/simulate.ts', ['--set', set], env),
     ]);
     for (const [r, line, usage] of [
       [noSet, 'eval: --set DIR is required', 'npm run eval -- --set DIR'],

@@ -11,9 +11,9 @@ describe('npm run gen-catalog', () => {
     const out = join(dir, 'synthetic.jsonl');
     const env = childEnv(dir);
     const [written, badCount, unwritable] = await Promise.all([
-      runToEnd('tools/gen-catalog.ts', ['--count', '3', '--seed', '7', '--out', out], env),
-      runToEnd('tools/gen-catalog.ts', ['--count', 'lots'], env),
-      runToEnd('tools/gen-catalog.ts', ['--count', '3', '--out', join(dir, 'no-such-dir', 'x.jsonl')], env),
+      runToEnd('tools/bench/gen-catalog.ts', ['--count', '3', '--seed', '7', '--out', out], env),
+      runToEnd('tools/bench/gen-catalog.ts', ['--count', 'lots'], env),
+      runToEnd('tools/bench/gen-catalog.ts', ['--count', '3', '--out', join(dir, 'no-such-dir', 'x.jsonl')], env),
     ]);
     expect(written.code, show(written)).toBe(0);
     expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { sku: string }).sku)).toEqual(['SYN-0', 'SYN-1', 'SYN-2']);

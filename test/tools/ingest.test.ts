@@ -6,7 +6,7 @@ import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '.
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 async function ingest(dataDir: string, ...args: string[]) {
-  const child = runTs('tools/ingest.ts', [...args, '--json'], childEnv(dataDir));
+  const child = runTs('tools/cli/ingest.ts', [...args, '--json'], childEnv(dataDir));
   const code = await child.exited;
   const line = child.stdout().trim().split('\n').at(-1) ?? '';
   return { code, summary: line.startsWith('{') ? (JSON.parse(line) as Record<string, unknown>) : null, stderr: child.stderr() };
@@ -54,7 +54,7 @@ describe('npm run ingest', () => {
     const file = join(dir, 'feed.jsonl');
     const kinds = ['lantern', 'tent', 'stove', 'sleeping bag', 'backpack', 'water filter'];
     writeFileSync(file, `${Array.from({ length: 60 }, (_, i) => product(i, { title: `Trail ${kinds[i % kinds.length]} model ${i}` })).join('\n')}\n`);
-    const child = runTs('tools/ingest.ts', [file], childEnv(dir, { AISLE_ANN_THRESHOLD: '50' }));
+    const child = runTs('tools/cli/ingest.ts', [file], childEnv(dir, { AISLE_ANN_THRESHOLD: '50' }));
     expect(await child.exited, child.stderr()).toBe(0);
     const [, recall] = /ANN index: ivf_hnsw_sq, recall@100 (\d\.\d{3}) against exact search on probe queries/.exec(child.stdout()) ?? [];
     expect(Number(recall), child.stdout()).toBeGreaterThanOrEqual(0.98);
@@ -75,7 +75,7 @@ describe('npm run ingest', () => {
     const result = await ingest(dir, file);
     expect(result.code).toBe(1);
     expect(result.summary).toMatchObject({ imported: 0, skipped: 2, catalog: null });
-    const usage = runTs('tools/ingest.ts', [], childEnv(dir));
+    const usage = runTs('tools/cli/ingest.ts', [], childEnv(dir));
     expect(await usage.exited).toBe(64);
   });
 });
@@ -85,7 +85,7 @@ const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${
 
 describe('npm run ingest: mistakes and unreadable input', () => {
   /** Each case in a process of its own on one data directory (nothing here writes to it). */
-  const run = (dir: string, args: string[], env: Record<string, string> = {}) => runToEnd('tools/ingest.ts', args, childEnv(dir, env));
+  const run = (dir: string, args: string[], env: Record<string, string> = {}) => runToEnd('tools/cli/ingest.ts', args, childEnv(dir, env));
 
   it('answers usage mistakes with one line and the usage (64), --help with the usage (0)', async () => {
     const dir = tempDir('ingest-usage');

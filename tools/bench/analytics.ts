@@ -14,6 +14,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/feeds/detect.js';
@@ -128,7 +129,7 @@ async function searchThroughput(url: string, key: string): Promise<number> {
 
 /** A database of our own on the server DATABASE_URL names, so 1M seeded rows never land in someone's data. */
 async function benchDatabase(): Promise<{ url: string | undefined; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL;
+  const base = loadConfig().databaseUrl;
   return base ? createBenchDatabase(base, 'aisle_bench_analytics') : { url: undefined, drop: async () => undefined };
 }
 

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
@@ -29,9 +30,10 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { annIndexConfig, type AnnTuning } from '../../src/store/lance/indexes.js';
-import { mulberry32, syntheticCatalog, syntheticProduct } from '../gen-catalog.js';
-import { formatTable, median, round } from './lib.js';
-import { percentile, readJsonl, sharedPath } from './shared-data.js';
+import { mulberry32 } from '../../src/core/random.js';
+import { syntheticCatalog, syntheticProduct } from './gen-catalog.js';
+import { formatTable, median, percentile, round } from './lib.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:ann',
@@ -91,7 +93,7 @@ async function buildReal(catalog: LanceCatalogStore, embedder: Embedder, sets: r
     process.stderr.write(`embedding and importing ${sets.join(' + ')} (a few minutes)…\n`);
     await importCatalog(realProducts(sets, size), { catalog, embedder }, { replace: true, dryRun: false });
   }
-  const perSet = await Promise.all(sets.map((set) => readJsonl<{ query: string }>(sharedPath('data/eval', set, 'queries_dev.jsonl')!)));
+  const perSet = await Promise.all(sets.map((set) => readJsonLines<{ query: string }>(sharedPath('data/eval', set, 'queries_dev.jsonl')!)));
   const texts: string[] = [];
   for (let i = 0; texts.length < queryCount && perSet.some((q) => i < q.length); i++) {
     for (const q of perSet) if (q[i] && texts.length < queryCount) texts.push(toEmbeddingInput(q[i]!.query));

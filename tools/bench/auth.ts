@@ -11,6 +11,7 @@
  */
 import { cpus } from 'node:os';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import {
   createBenchKey,
   formatTable,
@@ -208,7 +209,7 @@ function report(server: BenchServer, options: BenchOptions, summaries: readonly 
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, logLevel: 'warn' });
+  const server = await startBenchServer({ databaseUrl: loadConfig().databaseUrl, logLevel: 'warn' });
 
   // Ctrl-C mid-run should still release the PGlite lock and delete the temp dir.
   const onSignal = (): void => {

@@ -13,6 +13,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import autocannon from 'autocannon';
 import PQueue from 'p-queue';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   const writer = await catalog.openWriter({ model: 'bench-random', dimensions: 8, replace: true });
   await writer.write(Array.from({ length: PRODUCTS }, (_, i) => ({ product: product(i), vector: Float32Array.from({ length: 8 }, (_, k) => (k === i % 8 ? 1 : 0)) })));
   await writer.commit();
-  const server = await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog } });
+  const server = await startBenchServer({ databaseUrl: loadConfig().databaseUrl, search: { catalog } });
   try {
     const key = await createBenchKey(server.core, 100_000_000);
     const auth = await server.core.auth.authenticate(key);

@@ -13,8 +13,8 @@ import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { syntheticCatalog } from '../gen-catalog.js';
-import { sharedPath } from './shared-data.js';
+import { syntheticCatalog } from './gen-catalog.js';
+import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,7 +65,7 @@ export async function ensureCatalog(uri: string, modelsDir: string): Promise<str
     } finally {
       await embedder.close();
     }
-    return products ? 'Home Depot (../shared/data/eval/homedepot/products.jsonl)' : 'synthetic (tools/gen-catalog.ts, seed 7)';
+    return products ? 'Home Depot (../shared/data/eval/homedepot/products.jsonl)' : 'synthetic (tools/bench/gen-catalog.ts, seed 7)';
   } finally {
     await catalog.close();
   }

@@ -12,9 +12,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
-import { syntheticCatalog } from '../gen-catalog.js';
-import { formatTable, median, round } from './lib.js';
-import { percentile, sharedPath } from './shared-data.js';
+import { syntheticCatalog } from './gen-catalog.js';
+import { formatTable, median, percentile, round } from './lib.js';
+import { sharedPath } from '../shared-data.js';
 
 interface BenchOptions {
   queries: number;

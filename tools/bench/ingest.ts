@@ -18,9 +18,9 @@ import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { syntheticCatalog } from '../gen-catalog.js';
+import { syntheticCatalog } from './gen-catalog.js';
 import { formatTable, round } from './lib.js';
-import { sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const cli = command({

@@ -194,6 +194,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? upper : ((sorted[mid - 1] as number) + upper) / 2;
 }
 
+/** Nearest-rank percentile `p` (0–100) of `values`; NaN for none. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
 /** Rounds for display and JSON: benchmark noise makes more digits meaningless. */
 export function round(value: number, digits = 2): number {
   const f = 10 ** digits;

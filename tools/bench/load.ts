@@ -26,13 +26,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
+import { loadConfig } from '../../src/config.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import pg from 'pg';
 import { summarizeProfiles } from './cpu-profile.js';
 import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, startServerProcess, type ServerProcess } from './deployment.js';
 import { measureFloor, type Floor } from './floor.js';
 import { formatTable } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
-import { readJsonl, sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:load',
@@ -63,7 +65,7 @@ const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 async function queryTexts(): Promise<string[]> {
   const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
   if (path === null) return Array.from({ length: 500 }, (_, i) => `${['cordless drill', 'garden hose', 'led bulb', 'door hinge', 'paint roller'][i % 5]} ${i}`);
-  return (await readJsonl<{ query: string }>(path)).map((q) => q.query);
+  return (await readJsonLines<{ query: string }>(path)).map((q) => q.query);
 }
 
 async function json<T>(res: Response): Promise<T> {
@@ -229,7 +231,8 @@ async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: str
 }
 
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
+  const config = loadConfig();
+  const serverUrl = config.databaseUrl;
   if (!serverUrl) {
     throw new CliError(EXIT.config, 'DATABASE_URL must name a PostgreSQL server (a throwaway database is created on it and dropped afterwards): ' +
       'the embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load');
@@ -266,7 +269,7 @@ async function main(): Promise<void> {
     const apiProcesses = processes > 1 ? processes - 1 : 1;
     process.stdout.write(
       `Server: src/main.ts (pid ${server.pid}) on PostgreSQL (${info.status}), ${apiProcesses} API process${apiProcesses === 1 ? '' : 'es'}` +
-        `${processes > 1 ? ' under a node:cluster primary' : ''} (AISLE_WORKERS=${process.env.AISLE_WORKERS ?? 'default: one per core'}), catalog ${source}, ${queries.length} distinct queries cycled\n`,
+        `${processes > 1 ? ' under a node:cluster primary' : ''} (AISLE_WORKERS or one per core: ${config.apiProcesses}), catalog ${source}, ${queries.length} distinct queries cycled\n`,
     );
 
     // The floor, measured first while the server idles (its own start-up work done: it answered /readyz).

@@ -30,8 +30,7 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { createBenchKey, formatTable, median, round, startBenchServer } from './lib.js';
-import { percentile } from './shared-data.js';
+import { createBenchKey, formatTable, median, percentile, round, startBenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -101,7 +100,8 @@ async function main(): Promise<void> {
   await server.core.search().warm();
   const key = await createBenchKey(server.core, RATE_LIMIT);
   const child = await prepareChildDataDir();
-  const stdioEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...extra });
+  // The SDK adds PATH, HOME and the like to a stdio server's environment (getDefaultEnvironment).
+  const stdioEnv = (extra: Record<string, string>) => ({ LOG_LEVEL: 'warn', ...extra });
 
   const http = await mcpClient(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
   const stdio = await mcpClient(

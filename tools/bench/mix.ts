@@ -6,7 +6,7 @@
  * functions per request; the server is another process, so the two never share a thread.
  */
 import autocannon from 'autocannon';
-import { percentile } from './shared-data.js';
+import { percentile } from './lib.js';
 
 export type Kind = 'healthz' | 'search' | 'click' | 'feedback';
 export const KINDS: readonly Kind[] = ['healthz', 'search', 'click', 'feedback'];

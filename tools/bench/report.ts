@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
 import { renderReport, type BenchRun } from './report-render.js';
-import { sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:report',
@@ -38,6 +39,7 @@ const { values } = cli;
 cli.number('duration', { positive: true });
 cli.number('soak', { positive: true });
 cli.number('eval-limit', { integer: true, positive: true });
+const { databaseUrl } = cli.check(() => loadConfig());
 
 const catalog = values['catalog-uri'];
 const catalogArgs = catalog ? ['--catalog-uri', catalog] : [];
@@ -66,7 +68,7 @@ const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Re
 function commandLine(name: string, json: readonly Record<string, unknown>[] = []): string {
   const b = BENCHES[name]!;
   // search, clicks, webhooks and worst run on PGlite unless DATABASE_URL is set; their output says which.
-  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks', 'worst'].includes(name) && Boolean(process.env.DATABASE_URL));
+  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks', 'worst'].includes(name) && databaseUrl !== undefined);
   const db = onPostgres ? 'DATABASE_URL=postgres://… ' : '';
   return `${db}npm run ${b.script}${b.args.length ? ` -- ${b.args.join(' ')}` : ''}`;
 }
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
       runs.push({ name, command: commandLine(name, json), stdout, json, status: `figures from an earlier run of the same command (${file})` });
       continue;
     }
-    if (BENCHES[name]!.needsPostgres && !process.env.DATABASE_URL) {
+    if (BENCHES[name]!.needsPostgres && databaseUrl === undefined) {
       runs.push({ name, command: commandLine(name), stdout: '', json: [], status: 'not run: DATABASE_URL is not set' });
       continue;
     }

@@ -31,7 +31,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { newId } from '../../src/core/ids.js';
@@ -46,9 +48,9 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
-import { syntheticCatalog } from '../gen-catalog.js';
-import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
-import { percentile, readJsonl, sharedPath } from './shared-data.js';
+import { syntheticCatalog } from './gen-catalog.js';
+import { createBenchKey, formatTable, median, percentile, round, runLoadChecked, startBenchServer } from './lib.js';
+import { sharedPath } from '../shared-data.js';
 
 const cli = command({
   name: 'bench:search',
@@ -85,10 +87,11 @@ const ROUNDS = 3;
 async function queryTexts(limit: number): Promise<string[]> {
   const path = sharedPath('data/eval/homedepot/queries_dev.jsonl');
   if (path === null) return Array.from({ length: limit }, (_, i) => ['cordless drill', 'garden hose', 'espresso machine', 'running shoe', 'tent'][i % 5]!);
-  return (await readJsonl<{ query: string }>(path, limit)).map((q) => q.query);
+  return (await readJsonLines<{ query: string }>(path, limit)).map((q) => q.query);
 }
 
 async function main(): Promise<void> {
+  const { databaseUrl } = loadConfig();
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-search-'));
   try {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
@@ -107,7 +110,7 @@ async function main(): Promise<void> {
     const baselineCatalog = tuning ? await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
     const learningRunning = values['learning-running'];
     const server = await startBenchServer({
-      databaseUrl: process.env.DATABASE_URL,
+      databaseUrl,
       search: { catalog, embedder },
       // As the server runs it: the fit on a worker thread.
       ...(learningRunning ? { rankingLearning: { options: { fit: { ...DEFAULT_GLOBAL_FIT, minGain: Number.POSITIVE_INFINITY } }, fit: fitInThread } } : {}),
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
     const learningOff = values['baseline-learning-off'];
     const baseline =
       baselineCatalog || learningOff
-        ? await startBenchServer({ databaseUrl: process.env.DATABASE_URL, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
+        ? await startBenchServer({ databaseUrl, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
         : null;
     const baselineLabel = [tuning ? `ANN tuning ${values['baseline-tuning']}` : null, learningOff ? 'learning off (AISLE_LEARNING=false)' : null].filter(Boolean).join(', ');
     try {

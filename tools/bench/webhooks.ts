@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
 import { createCore } from '../../src/core/index.js';
@@ -39,12 +40,12 @@ const CONCURRENCY = cli.number('concurrency', { integer: true, positive: true, d
 const RATE = cli.number('rate', { positive: true, default: 200 });
 const SECONDS = cli.number('seconds', { positive: true, default: 5 });
 const POLL_MS = cli.number('poll', { integer: true, positive: true, default: 100 });
-const databaseUrl = process.env.DATABASE_URL;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
+  const { databaseUrl } = loadConfig();
   const dataDir = databaseUrl ? null : await mkdtemp(join(tmpdir(), 'aisle-bench-wh-'));
   const db: Db = await openDb(databaseUrl ? { kind: 'postgres', url: databaseUrl, poolSize: 20 } : { kind: 'pglite', dataDir: dataDir! });
   await migrate(db);

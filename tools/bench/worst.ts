@@ -64,8 +64,10 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
+import { readJsonLines } from '../../src/cli/files.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
-import { readJsonl, sharedPath } from './shared-data.js';
+import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -153,7 +155,7 @@ class QueryTexts {
 
 async function queryTexts(homeDepot: boolean): Promise<string[]> {
   const path = homeDepot ? sharedPath('data/eval/homedepot/queries_dev.jsonl') : null;
-  if (path !== null) return [...new Set((await readJsonl<{ query: string }>(path)).map((q) => q.query.trim()).filter(Boolean))];
+  if (path !== null) return [...new Set((await readJsonLines<{ query: string }>(path)).map((q) => q.query.trim()).filter(Boolean))];
   // The sample catalog's kinds of product, numbered so each text is new.
   const base = ['waterproof trail running shoes', 'noise cancelling headphones', 'cast iron skillet', 'yoga mat', 'espresso machine', 'camping tent for two', 'wireless phone charger', 'ergonomic office chair'];
   return Array.from({ length: 8000 }, (_, i) => `${base[i % base.length]} ${Math.floor(i / base.length) + 1}`);
@@ -1088,7 +1090,8 @@ async function main(): Promise<number> {
     catalogName = 'sample (data/sample-catalog.jsonl)';
   }
   const products = (await catalog.info())?.productCount ?? 0;
-  const database = process.env.DATABASE_URL ? await createBenchDatabase(process.env.DATABASE_URL, 'aisle_worst_bench') : null;
+  const { databaseUrl } = loadConfig();
+  const database = databaseUrl ? await createBenchDatabase(databaseUrl, 'aisle_worst_bench') : null;
   const server = await startBenchServer({ databaseUrl: database?.url, search: { catalog, embedder } });
   const client = new Client(server.url);
   let exitCode = 0;

@@ -9,9 +9,6 @@ import { mulberry32 } from '../../src/core/random.js';
 
 export const CATALOG_SEED = 0x41_49_53_4c; // "AISL"
 
-/** mulberry32 (src/core/random.ts): returns a function producing floats in [0, 1). */
-export { mulberry32 };
-
 /** FNV-1a 32-bit hash, used to derive an independent stream per label. */
 export function hashLabel(label: string): number {
   let h = 0x811c9dc5;

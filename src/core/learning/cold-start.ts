@@ -25,7 +25,7 @@ export const isColdStartModel = (model: RankingModel): boolean => model.source.s
 
 /**
  * Requests no catalog answers, for the calibration's off-topic negatives. Deliberately not the
- * list tools/relevance-data.ts evaluates calibration with, so that measurement stays unseen.
+ * list tools/relevance/labelled-set.ts evaluates calibration with, so that measurement stays unseen.
  */
 export const COLD_START_OFF_TOPIC = [
   'how old is the universe', 'what is the population of brazil', 'who discovered penicillin', 'traffic on the highway this morning',

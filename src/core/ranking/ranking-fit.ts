@@ -1,5 +1,5 @@
 /**
- * Fitting the ranking model and its calibration (tools/calibrate.ts, tools/eval.ts).
+ * Fitting the ranking model and its calibration (tools/relevance/calibrate.ts, tools/relevance/eval.ts).
  *
  * The ranker is linear over the features (one dot product per candidate at query time), fitted
  * on every candidate the real retrieval returns, either as a logistic regression on each

@@ -50,8 +50,9 @@ function contextWords(text: string, queryWords: readonly string[]): string[] {
 
 /**
  * Both retrievals with the filter pushed down, fused into scored candidates: the one path shared
- * by search, evaluation and calibration (tools/eval.ts, tools/calibrate.ts), so fitting sees the
- * features search uses. The full-text query goes out while the query is being embedded.
+ * by search, evaluation and calibration (tools/relevance/eval.ts, tools/relevance/calibrate.ts),
+ * so fitting sees the features search uses. The full-text query goes out while the query is being
+ * embedded.
  */
 export async function retrieveCandidates(
   deps: { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon },

@@ -10,7 +10,7 @@ import { estimatePositionBias } from '../../../src/core/learning/position-bias.j
 import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
 import { queriesNdcg } from '../../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../../src/core/ranking/ranking.js';
-import { mulberry32 } from '../../../tools/sample-catalog/random.js';
+import { mulberry32 } from '../../../src/core/random.js';
 
 const D = FEATURE_NAMES.length;
 const TRUTH = FEATURE_INDEX.titleCoverage;

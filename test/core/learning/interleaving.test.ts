@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { guardDecision, interleavingEvidence, signTest, teamDraft } from '../../../src/core/learning/interleaving.js';
-import { mulberry32 } from '../../../tools/sample-catalog/random.js';
+import { mulberry32 } from '../../../src/core/random.js';
 
 const letters = (s: string) => s.split('');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clippedPropensity, estimatePositionBias } from '../../../src/core/learning/position-bias.js';
 import { type ShownResult } from '../../../src/core/learning/ports.js';
-import { mulberry32 } from '../../../tools/sample-catalog/random.js';
+import { mulberry32 } from '../../../src/core/random.js';
 
 /**
  * Logs drawn from a known position-based model: `queries` queries of 10 candidate products each

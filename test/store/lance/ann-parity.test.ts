@@ -13,7 +13,7 @@ import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../../src/core/ranking/r
 import { createEmbedder } from '../../../src/embed/embedder.js';
 import { readFeed } from '../../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
-import { readJsonl } from '../../../tools/bench/shared-data.js';
+import { readJsonLines } from '../../../src/cli/files.js';
 import { seededRandom } from '../../helpers/catalog.js';
 import { tempDir } from '../../helpers/process.js';
 
@@ -49,8 +49,8 @@ async function realCatalog(embedder: Embedder): Promise<{ rows: CatalogRow[]; qu
   }
   const vectors = await embedAll(embedder, products.map(productEmbeddingText));
   const queries = [
-    ...(await readJsonl<{ query: string }>(join(EVAL, 'crowdflower/queries_dev.jsonl'))),
-    ...(await readJsonl<{ query: string }>(join(EVAL, 'homedepot/queries_dev.jsonl'), 143)),
+    ...(await readJsonLines<{ query: string }>(join(EVAL, 'crowdflower/queries_dev.jsonl'))),
+    ...(await readJsonLines<{ query: string }>(join(EVAL, 'homedepot/queries_dev.jsonl'), 143)),
   ].map((q) => q.query);
   return { rows: products.map((product, i) => ({ product, vector: vectors[i]! })), queries };
 }

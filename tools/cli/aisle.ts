@@ -12,18 +12,18 @@
  * data directory, 78 configuration.
  */
 import { z } from 'zod';
-import { command } from '../src/cli/command.js';
-import { UsageError } from '../src/cli/errors.js';
-import { loadConfig } from '../src/config.js';
-import { systemClock } from '../src/core/clock.js';
-import { parseId } from '../src/core/ids.js';
-import { createCore } from '../src/core/index.js';
-import { ALL_SCOPES } from '../src/core/keys/scopes.js';
-import { ScopeSchema } from '../src/core/schemas/keys.js';
-import { createLogger } from '../src/logger.js';
-import { createPgStores, openMigratedDb } from '../src/store/pg/index.js';
-import type { RankingStatus } from '../src/core/learning/ranking-learner.js';
-import { openLearningRuntime } from '../src/runtime.js';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { loadConfig } from '../../src/config.js';
+import { systemClock } from '../../src/core/clock.js';
+import { parseId } from '../../src/core/ids.js';
+import { createCore } from '../../src/core/index.js';
+import { ALL_SCOPES } from '../../src/core/keys/scopes.js';
+import { ScopeSchema } from '../../src/core/schemas/keys.js';
+import { createLogger } from '../../src/logger.js';
+import { createPgStores, openMigratedDb } from '../../src/store/pg/index.js';
+import type { RankingStatus } from '../../src/core/learning/ranking-learner.js';
+import { openLearningRuntime } from '../../src/runtime.js';
 
 const USAGE = `Usage:
   npm run aisle -- accounts create --name NAME [--json]

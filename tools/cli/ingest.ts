@@ -7,19 +7,19 @@
  * data directory is held by a running server; 78 the configuration.
  */
 import { createReadStream } from 'node:fs';
-import { command } from '../src/cli/command.js';
-import { CliError, EXIT, UsageError } from '../src/cli/errors.js';
-import { requireReadableFile } from '../src/cli/files.js';
-import { loadConfig } from '../src/config.js';
-import { importCatalog, type FeedRecord, type ImportSummary } from '../src/core/catalog/import.js';
-import { catalogAsFeed } from '../src/core/catalog/reindex.js';
-import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../src/feeds/csv.js';
-import { detectFormat, readFeed, type FeedOptions } from '../src/feeds/detect.js';
-import { PRESETS, type PresetName } from '../src/feeds/presets.js';
-import { recognizeExport } from '../src/feeds/recognize.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../src/feeds/types.js';
-import { createProgressReporter } from '../src/cli/progress.js';
-import { openCatalog, openEmbedder } from '../src/runtime.js';
+import { command } from '../../src/cli/command.js';
+import { CliError, EXIT, UsageError } from '../../src/cli/errors.js';
+import { requireReadableFile } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
+import { importCatalog, type FeedRecord, type ImportSummary } from '../../src/core/catalog/import.js';
+import { catalogAsFeed } from '../../src/core/catalog/reindex.js';
+import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../../src/feeds/csv.js';
+import { detectFormat, readFeed, type FeedOptions } from '../../src/feeds/detect.js';
+import { PRESETS, type PresetName } from '../../src/feeds/presets.js';
+import { recognizeExport } from '../../src/feeds/recognize.js';
+import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/feeds/types.js';
+import { createProgressReporter } from '../../src/cli/progress.js';
+import { openCatalog, openEmbedder } from '../../src/runtime.js';
 
 const USAGE = `Usage:
   npm run ingest -- FILE [--format ${FEED_FORMATS.join('|')}] [--replace] [--dry-run]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clickProbability, examineProbability, react, type Shown, type UserModel } from '../../tools/simulation/user.js';
-import { mulberry32 } from '../../tools/sample-catalog/random.js';
+import { clickProbability, examineProbability, react, type Shown, type UserModel } from '../../../src/core/learning/simulated-shopper.js';
+import { mulberry32 } from '../../../src/core/random.js';
 
 const model: UserModel = { eta: 1, noise: 0.1, maxGrade: 3, conversionRate: 0.2, voteRate: 0.05 };
 

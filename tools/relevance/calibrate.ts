@@ -6,7 +6,7 @@
  *
  * The ranker learns from every candidate the real retrieval returns for each dev query; the
  * calibration from the judged (query, product) pairs among them, relevant when grade ≥ 2, plus
- * the candidates of off-topic requests, labelled 0 (see src/core/search/ranking-fit.ts).
+ * the candidates of off-topic requests, labelled 0 (see src/core/ranking/ranking-fit.ts).
  * Without any labelled set (../shared absent) it says so and exits 0: the fallback model stays.
  * Other exit codes: docs/development.md.
  */
@@ -14,12 +14,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { command } from '../src/cli/command.js';
-import { loadConfig } from '../src/config.js';
-import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../src/core/ranking/ranking-fit.js';
-import { FALLBACK_MODEL } from '../src/core/ranking/ranking.js';
-import { openCatalog } from '../src/runtime.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './relevance-data.js';
+import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
+import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
+import { openCatalog } from '../../src/runtime.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './labelled-set.js';
 
 const USAGE = `Usage:
   npm run calibrate -- [--sets DIR,DIR] [--queries-per-set N] [--dry-run] [--catalog-dir DIR]

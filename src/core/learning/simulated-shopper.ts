@@ -1,9 +1,10 @@
 /**
- * The simulated shopper of `npm run simulate` (docs/learning.md): one person with one request, looking
- * down a result list the way people do. Position bias: the result at rank k is looked at with
- * probability (1/k)^η. A looked-at result is clicked with a probability that grows with its
- * human relevance grade, plus `noise` (people click irrelevant results too). The best products
- * sometimes sell; now and then the person votes on a result they looked at.
+ * The simulated shopper of `npm run simulate` (tools/relevance/simulate.ts; docs/relevance.md): one
+ * person with one request, looking down a result list the way people do. Position bias: the result
+ * at rank k is looked at with probability (1/k)^η, the position-based model position-bias.ts
+ * estimates. A looked-at result is clicked with a probability that grows with its human relevance
+ * grade, plus `noise` (people click irrelevant results too). The best products sometimes sell; now
+ * and then the person votes on a result they looked at.
  */
 
 export interface UserModel {

@@ -1,5 +1,5 @@
 /**
- * What tools/eval.ts, tools/simulate.ts and tools/calibrate.ts share: importing a labelled set
+ * What eval.ts, simulate.ts and calibrate.ts share: importing a labelled set
  * into a temporary catalog through the real ingest path, its grades, the candidates the real
  * retrieval returns for its queries with their ranking features, and scoring run files.
  */
@@ -7,17 +7,18 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CliError, EXIT } from '../src/cli/errors.js';
-import { importCatalog, type FeedRecord } from '../src/core/catalog/import.js';
-import type { Embedder } from '../src/core/shared-ports.js';
-import { CatalogLexicon } from '../src/core/ranking/lexical.js';
-import type { TrainingQuery } from '../src/core/ranking/ranking-fit.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../src/core/ranking/ranking.js';
-import { RETRIEVAL_DEPTH, retrieveCandidates } from '../src/core/ranking/retrieval.js';
-import { createEmbedder } from '../src/embed/embedder.js';
-import { readFeed } from '../src/feeds/detect.js';
-import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../src/store/lance/catalog-store.js';
-import { readJsonl, SHARED_DIR } from './bench/shared-data.js';
+import { CliError, EXIT } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
+import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
+import type { Embedder } from '../../src/core/shared-ports.js';
+import { CatalogLexicon } from '../../src/core/ranking/lexical.js';
+import type { TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { readFeed } from '../../src/feeds/detect.js';
+import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { SHARED_DIR } from '../shared-data.js';
 
 /**
  * Requests no shopping catalog fits. The labelled sets hold only shopping queries; a calibration
@@ -122,7 +123,7 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
     const [q, p, g] = line.split('\t');
     if (q && p && g && /^\d+$/.test(g)) grades.set(`${q}\t${p}`, Number(g));
   }
-  const queries = (await readJsonl<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({ id: q.query_id, text: q.query }));
+  const queries = (await readJsonLines<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({ id: q.query_id, text: q.query }));
   const lexicon = new CatalogLexicon(catalog);
   return {
     name, catalog, embedder, lexicon, queries, grades, composition, exactVectors: options.exactVectors ?? false,

@@ -1,13 +1,13 @@
 /**
- * Synthetic catalogs for scale tests: `npm run gen-catalog -- --count 100000 [--seed 42] [--out FILE]`.
+ * Synthetic catalogs for the benchmarks and scale tests: `npm run gen-catalog -- --count 100000 [--seed 42] [--out FILE]`.
  * Deterministic for a seed. Text is assembled from small vocabularies so products cluster the
  * way real catalogs do (many near-duplicates within a kind, distinct kinds far apart); it is
  * load for the machinery, not a relevance test set.
  */
 import { once } from 'node:events';
-import { command } from '../src/cli/command.js';
-import { createOutputFile } from '../src/cli/files.js';
-import { mulberry32 } from '../src/core/random.js';
+import { command } from '../../src/cli/command.js';
+import { createOutputFile } from '../../src/cli/files.js';
+import { mulberry32 } from '../../src/core/random.js';
 
 const KINDS: Record<string, { category: string; nouns: string[]; price: [number, number] }> = {
   shoes: { category: 'Footwear > Running Shoes', nouns: ['running shoe', 'trail runner', 'road shoe', 'racing flat', 'walking shoe'], price: [40, 220] },
@@ -28,9 +28,6 @@ const COLORS = ['black', 'white', 'navy', 'red', 'olive', 'grey', 'blue', 'orang
 const MATERIALS = ['aluminum', 'steel', 'nylon', 'leather', 'mesh', 'bamboo', 'silicone', 'cotton', 'carbon fiber', 'ceramic'];
 const BRAND_PARTS = [['Nor', 'Kes', 'Bri', 'Val', 'Tor', 'Alp', 'Sol', 'Mar', 'Ede', 'Cor'], ['land', 'trel', 'wick', 'mont', 'haus', 'ridge', 'field', 'crest', 'line', 'works']];
 const MERCHANTS = Array.from({ length: 40 }, (_, i) => `Synthetic Shop ${i + 1}`);
-
-/** Deterministic pseudo-random numbers (src/core/random.ts): repeatable test data. */
-export { mulberry32 };
 
 /** The i-th synthetic product for a seed: a plain Aisle product row. */
 export function syntheticProduct(i: number, random: () => number): Record<string, unknown> {

@@ -3,14 +3,15 @@
  * runs it every AISLE_LEARNING_INTERVAL_MS: it judges the candidate model under test (promote or
  * reject on its interleaving evidence) or fits a new candidate from the event log. For
  * PostgreSQL deployments that schedule it themselves (cron); with the embedded database the
- * server holds the data directory, so stop it first. Prints what the run did; exit 0 whatever
- * it decided, 1 when it failed, and the codes of docs/development.md for usage (64), an
- * unreachable database (69), a held data directory (75) and the configuration (78).
+ * server holds the data directory, so stop it first. Prints what the run did on stdout and logs
+ * on stderr at LOG_LEVEL, as the server does; exit 0 whatever it decided, 1 when it failed, and
+ * the codes of docs/development.md for usage (64), an unreachable database (69), a held data
+ * directory (75) and the configuration (78).
  */
-import { command } from '../src/cli/command.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { openLearningRuntime } from '../src/runtime.js';
+import { command } from '../../src/cli/command.js';
+import { loadConfig } from '../../src/config.js';
+import { createProcessLogger } from '../../src/logger.js';
+import { openLearningRuntime } from '../../src/runtime.js';
 
 const cli = command({
   name: 'learn',
@@ -21,8 +22,9 @@ const cli = command({
 });
 
 await cli.run(async () => {
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const { core, close } = await openLearningRuntime(loadConfig(), logger);
+  const config = loadConfig();
+  const logger = createProcessLogger(config.logLevel, config.logFormat);
+  const { core, close } = await openLearningRuntime(config, logger);
   try {
     const run = await core.ranking!.runOnce();
     process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);

@@ -16,32 +16,32 @@
  * learned from its own events shows, and whether it generalises. Beside it: the model fitted on
  * the labels (5-fold cross-validated, as `npm run eval`'s rerank), the skyline.
  *
- * The user model is tools/simulation/user.ts. Everything goes through the HTTP API, as an
- * integrator's traffic would. The measuring searches go through the console's playground, which
- * ranks exactly as search does (never interleaved: the serving model alone) and records
+ * The user model is src/core/learning/simulated-shopper.ts. Everything goes through the HTTP API,
+ * as an integrator's traffic would. The measuring searches go through the console's playground,
+ * which ranks exactly as search does (never interleaved: the serving model alone) and records
  * nothing, so measuring teaches the service nothing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { command } from '../src/cli/command.js';
-import { UsageError } from '../src/cli/errors.js';
-import { systemClock } from '../src/core/clock.js';
-import { createCore, type Core } from '../src/core/index.js';
-import type { LearningRun } from '../src/core/learning/ranking-learner.js';
-import { fitInThread } from '../src/threads/fit-thread.js';
-import { fitRankingModel } from '../src/core/ranking/ranking-fit.js';
-import type { RankingModel } from '../src/core/ranking/ranking.js';
-import type { SearchResponse } from '../src/core/schemas/search.js';
-import { buildApp } from '../src/http/app.js';
-import { createLogger } from '../src/logger.js';
-import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
-import { readJsonl } from './bench/shared-data.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './relevance-data.js';
-import { mulberry32 } from './sample-catalog/random.js';
-import { react, type UserModel } from './simulation/user.js';
-import { readRankingModel } from '../src/core/ranking/ranking.js';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createCore, type Core } from '../../src/core/index.js';
+import type { LearningRun } from '../../src/core/learning/ranking-learner.js';
+import { fitInThread } from '../../src/threads/fit-thread.js';
+import { fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
+import type { RankingModel } from '../../src/core/ranking/ranking.js';
+import type { SearchResponse } from '../../src/core/schemas/search.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './labelled-set.js';
+import { react, type UserModel } from '../../src/core/learning/simulated-shopper.js';
+import { mulberry32 } from '../../src/core/random.js';
+import { readRankingModel } from '../../src/core/ranking/ranking.js';
 
 const USAGE = `Usage:
   npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
@@ -105,7 +105,7 @@ async function main(): Promise<number> {
   const missingSet = missingInput(labelledSetFiles(setDir));
   if (missingSet !== null) return skip(missingSet);
   // A malformed queries file fails here, naming its line, before anything is imported.
-  await readJsonl(join(setDir, 'queries_dev.jsonl'), limit);
+  await readJsonLines(join(setDir, 'queries_dev.jsonl'), limit);
   const missingEvaluator = missingInput([join(evalDir, 'ndcg.mjs')]);
   if (missingEvaluator !== null) return skip(missingEvaluator);
   const work = mkdtempSync(join(tmpdir(), 'aisle-simulate-'));

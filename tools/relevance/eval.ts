@@ -11,7 +11,7 @@
  * - fusion: both, ranked by the hand-set fallback model (what a server without `npm run
  *   calibrate` serves);
  * - cold-start: both, ranked by the model fitted from the catalog's own products at import
- *   (src/core/search/cold-start.ts): what a fresh deployment serves after `npm run ingest`;
+ *   (src/core/learning/cold-start.ts): what a fresh deployment serves after `npm run ingest`;
  * - rerank: both, ranked by the learned model, 5-fold cross-validated: each query is searched
  *   with a model fitted on the other four folds' queries only.
  *
@@ -28,19 +28,19 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { command } from '../src/cli/command.js';
-import { UsageError } from '../src/cli/errors.js';
-import { systemClock } from '../src/core/clock.js';
-import { createCore, type Core } from '../src/core/index.js';
-import { fitColdStartModel } from '../src/core/learning/cold-start.js';
-import { expectedCalibrationError, fitRankingModel } from '../src/core/ranking/ranking-fit.js';
-import { FALLBACK_MODEL, type RankingModel } from '../src/core/ranking/ranking.js';
-import type { RetrievalMode } from '../src/core/ranking/retrieval.js';
-import { createLogger } from '../src/logger.js';
-import { createPgStores, migrate, openDb } from '../src/store/pg/index.js';
-import { SearchRequestSchema } from '../src/core/schemas/search.js';
-import { readJsonl } from './bench/shared-data.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './relevance-data.js';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createCore, type Core } from '../../src/core/index.js';
+import { fitColdStartModel } from '../../src/core/learning/cold-start.js';
+import { expectedCalibrationError, fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
+import { FALLBACK_MODEL, type RankingModel } from '../../src/core/ranking/ranking.js';
+import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
+import { createLogger } from '../../src/logger.js';
+import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
+import { SearchRequestSchema } from '../../src/core/schemas/search.js';
+import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './labelled-set.js';
 
 const USAGE = `Usage:
   npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   const missingSet = missingInput([...labelledSetFiles(setDir), ...(values.with ?? []).map((d) => join(resolve(d), 'products.jsonl'))]);
   if (missingSet !== null) return skip(missingSet);
   // A malformed queries file fails here, naming its line, before the baseline and the import run.
-  await readJsonl(join(setDir, 'queries_dev.jsonl'), limit);
+  await readJsonLines(join(setDir, 'queries_dev.jsonl'), limit);
   const missingEvaluator = missingInput([join(evalDir, 'ndcg.mjs'), join(evalDir, 'bm25-baseline.mjs')]);
   if (missingEvaluator !== null) return skip(missingEvaluator);
   if (values.out) mkdirSync(resolve(values.out), { recursive: true });
