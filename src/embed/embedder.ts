@@ -2,7 +2,7 @@ import type { RetryPolicy } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
 
-// The interface is the core's port (src/core/ports.ts); re-exported so adapters import one module.
+// The interface is the core's port (src/core/shared-ports.ts); re-exported so adapters import one module.
 export type { Embedder } from '../core/shared-ports.js';
 export { QueuedEmbedder, type EmbedderStats } from './queued-embedder.js';
 
