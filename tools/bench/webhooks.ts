@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 
   process.stdout.write(`Webhook delivery, one worker (concurrency ${CONCURRENCY}, poll ${POLL_MS} ms), ${db.kind}\n`);
   process.stdout.write(
-    formatTable(
+    `${formatTable(
       ['measure', 'value'],
       [
         ['backlog drained', `${EVENTS} deliveries in ${round(drainSeconds, 2)} s`],
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
         ['commit→receipt p99 ms', String(round(percentile(latencies, 99), 1))],
         ['commit→receipt max ms', String(round(latencies.at(-1) ?? NaN, 1))],
       ],
-    ) + '\n',
+    )}\n`,
   );
 }
 

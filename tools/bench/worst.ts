@@ -995,7 +995,7 @@ function problemOf(variant: Variant, s: Sample): string | null {
   return null;
 }
 
-async function runBatch(server: BenchServer, client: Client, kind: Kind, variant: Variant, n: number): Promise<Sample> {
+async function runBatch(server: BenchServer, client: Client, _kind: Kind, variant: Variant, n: number): Promise<Sample> {
   const reqs = await variant.build(n);
   const sample = await measure(server, client, reqs);
   await variant.cleanup?.();

@@ -76,7 +76,7 @@ async function main(): Promise<number> {
       try {
         queries.push(...(await trainingQueries(set)));
         // Each off-topic request's 20 candidates stay together in one fold.
-        (await offTopicRows(set)).forEach((x, i) => offTopic.push({ features: x, fold: foldOf(Math.floor(i / 20)) }));
+        for (const [i, x] of (await offTopicRows(set)).entries()) offTopic.push({ features: x, fold: foldOf(Math.floor(i / 20)) });
         model = set.embedder.model;
       } finally {
         await set.close();

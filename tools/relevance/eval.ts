@@ -150,7 +150,7 @@ async function main(): Promise<number> {
         const t = performance.now();
         const response = await coreFor(q.id).search().search(principal, request, { retrieval: mode });
         latencies.push(performance.now() - t);
-        response.results.forEach((r, i) => lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`));
+        for (const [i, r] of response.results.entries()) lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`);
       }
       const run = join(out, `${name}.${label}.run.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);

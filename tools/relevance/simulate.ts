@@ -24,7 +24,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
@@ -172,7 +172,7 @@ async function main(): Promise<number> {
       for (const q of subset) {
         const r = await playground(q);
         served.add(r.metadata.ranking_model);
-        r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
+        for (const [i, x] of r.results.entries()) lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`);
       }
       return score(subset, label, lines);
     };
@@ -183,7 +183,7 @@ async function main(): Promise<number> {
       const lines: string[] = [];
       for (const q of subset) {
         const r = await coreFor(q).search().preview(offline as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
-        r.results.forEach((x, i) => lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`));
+        for (const [i, x] of r.results.entries()) lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`);
       }
       return score(subset, label, lines);
     };

@@ -20,7 +20,7 @@ import { OFFICE_STATIONERY_TEMPLATES } from './templates-office-stationery.js';
 import { OUTDOOR_TEMPLATES } from './templates-outdoor.js';
 import { SPORTS_TOYS_TEMPLATES } from './templates-sports-toys.js';
 import { cents, charm, shelfPrice, slugify } from './text.js';
-import type { Attributes, Availability, FixedProduct, Product, Template } from './types.js';
+import type { Availability, FixedProduct, Product, Template } from './types.js';
 
 export const TEMPLATES: readonly Template[] = [
   ...FOOTWEAR_TEMPLATES,
@@ -90,8 +90,8 @@ function compare(a: Pending, b: Pending): number {
 function assignStock(items: Pending[]): void {
   const rng = Rng.for('availability');
   const eligible = rng.shuffle(items.filter((p) => !p.pinned));
-  eligible.slice(0, OUT_OF_STOCK).forEach((p) => (p.availability = 'out_of_stock'));
-  eligible.slice(OUT_OF_STOCK, OUT_OF_STOCK + PREORDER).forEach((p) => (p.availability = 'preorder'));
+  for (const p of eligible.slice(0, OUT_OF_STOCK)) p.availability = 'out_of_stock';
+  for (const p of eligible.slice(OUT_OF_STOCK, OUT_OF_STOCK + PREORDER)) p.availability = 'preorder';
 }
 
 export function buildCatalog(): Product[] {

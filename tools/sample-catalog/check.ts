@@ -51,8 +51,8 @@ export interface TrailScenario {
 export function trailScenario(products: readonly Product[]): TrailScenario {
   const trail = products.filter((p) => p.category === TRAIL);
   const wp = (p: Product): boolean =>
-    p.attributes['waterproof'] === true && /waterproof/i.test(`${p.title} ${p.description}`);
-  const dry = (p: Product): boolean => p.attributes['waterproof'] === false;
+    p.attributes.waterproof === true && /waterproof/i.test(`${p.title} ${p.description}`);
+  const dry = (p: Product): boolean => p.attributes.waterproof === false;
   return {
     total: trail.length,
     waterproofUnder120: trail.filter((p) => wp(p) && p.price < 120).length,

@@ -1,5 +1,5 @@
 /** Generated sports & fitness gear and toys. */
-import { COLORS, describe } from './text.js';
+import { describe } from './text.js';
 import type { Template } from './types.js';
 
 export const SPORTS_TOYS_TEMPLATES: Template[] = [

@@ -15,7 +15,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(ROOT, 'data', 'sample-catalog.jsonl');
 
 function serialise(products: readonly Product[]): string {
-  return products.map((p) => JSON.stringify(p)).join('\n') + '\n';
+  return `${products.map((p) => JSON.stringify(p)).join('\n')}\n`;
 }
 
 function printCounts(title: string, counts: Map<string, number>): void {
