@@ -1,8 +1,8 @@
-import type { LookupAddress } from 'node:dns';
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
-import { checkUrlShape, classifyAddress } from '../core/webhooks/url-guard.js';
-import { systemLookupAll, type LookupAll } from './dns.js';
+import { type Agent, request } from 'undici';
+import { checkUrlShape } from '../core/webhooks/url-guard.js';
+import type { LookupAll } from './dns.js';
+import { AddressRefusedError, guardedAgent } from './guarded-agent.js';
 
 /** A receiver has 10 s to answer (docs/webhooks.md). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -26,18 +26,10 @@ export interface HttpTransportOptions {
   lookupAll?: LookupAll;
 }
 
-class AddressRefusedError extends Error {
-  override readonly name = 'AddressRefusedError';
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
  * Webhook POSTs over undici. Redirects are never followed (undici's request does not, and no
- * redirect interceptor is installed). The SSRF guard runs at connect time: the agent's
- * `connect.lookup` resolves the host, refuses unless every address is public unicast, and hands
- * the socket exactly the addresses it checked, so a DNS answer that changes between the check
- * and the connect (rebinding) cannot reach a private address. IP-literal hosts never reach a
+ * redirect interceptor is installed). The SSRF guard runs at connect time (guardedAgent): a host
+ * name's addresses are checked as the socket connects to them. IP-literal hosts never reach a
  * lookup; `checkUrlShape` judges them before the request.
  */
 export class HttpTransport implements Transport {
@@ -46,21 +38,7 @@ export class HttpTransport implements Transport {
 
   constructor(private readonly options: HttpTransportOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    const lookupAll = options.lookupAll ?? systemLookupAll;
-    const lookup = (hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
-      lookupAll(hostname, (err, addresses) => {
-        if (err) return callback(err, []);
-        const bad = options.allowPrivate ? undefined : addresses.find((a) => classifyAddress(a.address) !== 'public');
-        if (bad !== undefined || addresses.length === 0) {
-          const why = bad ? `${hostname} resolves to a ${classifyAddress(bad.address)} address (${bad.address})` : `${hostname} has no address`;
-          return callback(new AddressRefusedError(`refused: ${why}`), []);
-        }
-        if (opts.all) return callback(null, addresses);
-        const first = addresses[0]!;
-        return callback(null, first.address, first.family);
-      });
-    };
-    this.agent = new Agent({ connect: { lookup: lookup as never, timeout: this.timeoutMs }, keepAliveTimeout: 4_000 });
+    this.agent = guardedAgent({ allowPrivate: options.allowPrivate, connectTimeoutMs: this.timeoutMs, ...(options.lookupAll ? { lookupAll: options.lookupAll } : {}) });
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -105,7 +83,8 @@ async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   return Buffer.concat(chunks).subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
 }
 
-function describeFailure(err: unknown, timeoutMs: number): string {
+/** One line on why a request got no answer: refused by the SSRF guard, timed out, or the connection failed. */
+export function describeFailure(err: unknown, timeoutMs: number): string {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof AddressRefusedError) return e.message;
     if (e.name === 'TimeoutError' || e.name === 'HeadersTimeoutError' || e.name === 'BodyTimeoutError' || e.name === 'ConnectTimeoutError') {

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * Key secrets: `aisle_sk_` + 30 random base62 characters + 6 base62 characters of the CRC32
- * of those 30. The checksum lets us refuse a mistyped or made-up key without a database read,
- * and the fixed shape lets secret scanners find leaked keys.
+ * Secrets Aisle hands out (API keys, OAuth tokens and codes): a type prefix + 30 random base62
+ * characters + 6 base62 characters of the CRC32 of those 30. The checksum lets us refuse a
+ * mistyped or made-up secret without a database read, and the fixed shape lets secret scanners
+ * find leaked ones. Keys are `aisle_sk_…` (docs/api.md); OAuth's prefixes are in docs/oauth.md.
  */
 export const KEY_PREFIX = 'aisle_sk_';
 export const KEY_RANDOM_LENGTH = 30;
@@ -14,6 +15,7 @@ export const KEY_PATTERN = /^aisle_sk_[0-9A-Za-z]{36}$/;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 // 62 * 4 = 248: bytes at or above it are rejected so every character is equally likely.
 const UNBIASED_LIMIT = 248;
+const BODY = new RegExp(`^[0-9A-Za-z]{${KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH}}$`);
 
 function randomBase62(length: number): string {
   let out = '';
@@ -36,17 +38,24 @@ function checksum(body: string): string {
   return out;
 }
 
-export function generateKeySecret(): string {
+/** A new secret of the given type prefix (`aisle_sk_`, `aisle_ot_`, …). */
+export function generateSecret(prefix: string): string {
   const body = randomBase62(KEY_RANDOM_LENGTH);
-  return `${KEY_PREFIX}${body}${checksum(body)}`;
+  return `${prefix}${body}${checksum(body)}`;
 }
 
-/** True when the string has the key shape and a matching checksum. Pure; no I/O. */
-export function isWellFormedKey(candidate: string): boolean {
-  if (!KEY_PATTERN.test(candidate)) return false;
-  const body = candidate.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_RANDOM_LENGTH);
-  return candidate.endsWith(checksum(body));
+/** True when the string is `prefix` + 36 base62 characters whose last 6 are the checksum. Pure; no I/O. */
+export function isWellFormedSecret(prefix: string, candidate: string): boolean {
+  if (!candidate.startsWith(prefix)) return false;
+  const rest = candidate.slice(prefix.length);
+  if (!BODY.test(rest)) return false;
+  return rest.endsWith(checksum(rest.slice(0, KEY_RANDOM_LENGTH)));
 }
+
+export const generateKeySecret = (): string => generateSecret(KEY_PREFIX);
+
+/** True when the string has the key shape and a matching checksum. Pure; no I/O. */
+export const isWellFormedKey = (candidate: string): boolean => isWellFormedSecret(KEY_PREFIX, candidate);
 
 /** The only form in which a secret is stored: hex SHA-256. */
 export const hashKeySecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');

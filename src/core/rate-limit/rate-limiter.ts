@@ -31,14 +31,22 @@ export class RateLimiter {
   }
 
   /** Returns null when the limiter's store failed (request allowed, failure logged and counted). */
-  async consume(principal: Principal, cost = 1): Promise<RateLimitDecision | null> {
-    const limit = principal.rateLimitPerMinute;
+  consume(principal: Principal, cost = 1): Promise<RateLimitDecision | null> {
+    return this.consumeBucket(`key:${principal.keyId}`, principal.rateLimitPerMinute, cost);
+  }
+
+  /**
+   * One GCRA step on any bucket at `limit` per minute: the per-key limit above, and limits that
+   * have no key behind them (client registrations per address, docs/oauth.md). Null when the
+   * store failed, as for consume().
+   */
+  async consumeBucket(bucket: string, limit: number, cost = 1): Promise<RateLimitDecision | null> {
     const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
     const intervalMs = windowMs / limit;
     const nowMs = this.deps.clock.now().getTime();
     let result: { allowed: boolean; tatMs: number };
     try {
-      result = await this.deps.store.consume(`key:${principal.keyId}`, nowMs, intervalMs * cost, windowMs);
+      result = await this.deps.store.consume(bucket, nowMs, intervalMs * cost, windowMs);
     } catch (err) {
       this.storeFailures += 1;
       this.deps.logger.error({ err, failures: this.storeFailures }, 'rate limiter store failed; request allowed');
