@@ -73,6 +73,8 @@ const envSchema = z.object({
     .optional(),
   AISLE_AFFILIATE_CONFIG: z.string().min(1).optional(),
   AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_OAUTH_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
   AISLE_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
   AISLE_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -156,6 +158,13 @@ export type Config = Readonly<{
     concurrency: number;
     pollMs: number;
     leaseMs: number;
+  }>;
+  /** Aisle as the OAuth authorization server of its own API (docs/oauth.md); the issuer is clickLinks.publicBaseUrl. */
+  oauth: Readonly<{
+    /** Client metadata documents may be fetched from private, loopback and reserved addresses: local development and tests only. */
+    allowPrivate: boolean;
+    /** Dynamic client registrations per minute from one client address. */
+    registrationsPerMinute: number;
   }>;
   requestLog: Readonly<{
     /** Off: no request log (GET /usage `requests` and GET /analytics/performance stay at zero). */
@@ -272,6 +281,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
       pollMs: e.AISLE_WEBHOOK_POLL_MS,
       leaseMs: e.AISLE_WEBHOOK_LEASE_MS,
+    }),
+    oauth: Object.freeze({
+      allowPrivate: e.AISLE_OAUTH_ALLOW_PRIVATE,
+      registrationsPerMinute: e.AISLE_OAUTH_REGISTER_RATE_LIMIT,
     }),
     requestLog: Object.freeze({
       enabled: e.AISLE_REQUEST_LOG,

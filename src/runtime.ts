@@ -15,6 +15,7 @@ import { createEmbedder } from './embed/embedder.js';
 import { readFeed } from './feeds/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
+import { HttpClientMetadataFetcher } from './worker/client-metadata-fetcher.js';
 import { systemResolver } from './worker/dns.js';
 import { fitInThread } from './threads/fit-thread.js';
 import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
@@ -125,7 +126,13 @@ async function openParts(config: Config): Promise<Omit<Runtime, 'core'>> {
 }
 
 export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  const { db, catalog, embedder, close } = await openParts(config);
+  const parts = await openParts(config);
+  const { db, catalog, embedder } = parts;
+  const clientMetadata = new HttpClientMetadataFetcher({ allowPrivate: config.oauth.allowPrivate });
+  const close = async () => {
+    await clientMetadata.close();
+    await parts.close();
+  };
   try {
     await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
     const rankingModel = await readRankingModel(catalog, embedder.model);
@@ -147,6 +154,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       embedder,
       rankingModel,
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
+      oauth: { publicBaseUrl: config.clickLinks.publicBaseUrl, clientMetadata, registrationsPerMinute: config.oauth.registrationsPerMinute },
       requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs },
       retention: config.retention,
       learning: config.learning,

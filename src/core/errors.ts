@@ -5,6 +5,7 @@
  */
 export const errorRegistry = {
   bad_request: { status: 400, title: 'The request could not be understood' },
+  invalid_authorization_request: { status: 400, title: 'The OAuth authorization request is not valid' },
   validation_failed: { status: 400, title: 'The request did not pass validation' },
   invalid_json: { status: 400, title: 'The request body is not valid JSON' },
   missing_api_key: { status: 401, title: 'No API key was sent' },
@@ -13,6 +14,7 @@ export const errorRegistry = {
   api_key_revoked: { status: 401, title: 'The API key has been revoked' },
   api_key_expired: { status: 401, title: 'The API key has expired' },
   session_expired: { status: 401, title: 'The console session is not valid' },
+  invalid_token: { status: 401, title: 'The access token is not valid' },
   insufficient_scope: { status: 403, title: 'The API key lacks a required scope' },
   csrf_failed: { status: 403, title: 'The request lacks a valid CSRF token' },
   origin_not_allowed: { status: 403, title: 'Requests from this Origin are not allowed' },

@@ -13,6 +13,7 @@ export const idPrefixes = {
   event: 'evt',
   delivery: 'whd',
   account: 'acct',
+  grant: 'grt',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

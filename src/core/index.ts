@@ -15,6 +15,7 @@ import { QueryLearning } from './learning/query-learning.js';
 import { RankingLearner, RankingModels, type LearnerOptions } from './learning/ranking-learner.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
+import { createOAuth, type OAuth, type OAuthOptions } from './oauth/oauth.js';
 import { AppError } from './errors.js';
 import type { CatalogStore } from './catalog/ports.js';
 import type { Embedder, Logger } from './shared-ports.js';
@@ -60,7 +61,16 @@ export interface CoreDeps {
    * a session's last use, 30 days, 400 days). The session TTL is also what searches load within.
    */
   retention?: Partial<RetentionWindows> & { batchSize?: number };
+  /**
+   * Aisle as an OAuth authorization server (docs/oauth.md). The issuer defaults to the click
+   * links' public URL (AISLE_PUBLIC_URL); without a metadata fetcher, client ids that are URLs
+   * are refused.
+   */
+  oauth?: Partial<OAuthOptions>;
 }
+
+/** Where click links and OAuth point when the caller names no public URL (tests, tools). */
+const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8787';
 
 const noResolver: HostResolver = {
   resolve: () => Promise.reject(new Error('no resolver configured')),
@@ -79,6 +89,8 @@ export interface Core {
   conversions: ConversionService;
   /** Console sign-in sessions (the console at `/`). */
   consoleSessions: ConsoleSessions;
+  /** The OAuth authorization server: clients, consent, tokens and grants (docs/oauth.md). */
+  oauth: OAuth;
   /** Display receipts: POST /displays and the MCP view's record_display. */
   displays: DisplayService;
   feedback: FeedbackService;
@@ -98,7 +110,7 @@ export interface Core {
 
 export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
-  const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: 'http://127.0.0.1:8787', secrets: [generateClickSecret()] });
+  const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: DEFAULT_PUBLIC_URL, secrets: [generateClickSecret()] });
   const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
   const { batchSize, ...windows } = deps.retention ?? {};
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
@@ -136,12 +148,20 @@ export function createCore(deps: CoreDeps): Core {
   const imageOrigins = new ImageOrigins(deps.catalog);
   const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...deps.requestLog } });
   const auth = new Authenticator({ store: stores.keys, clock, logger });
+  const oauth = createOAuth({
+    store: stores.oauth,
+    clock,
+    logger,
+    rateLimiter,
+    options: { ...deps.oauth, publicBaseUrl: deps.oauth?.publicBaseUrl ?? deps.clickLinks?.publicBaseUrl ?? DEFAULT_PUBLIC_URL },
+  });
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
     auth,
     consoleSessions: new ConsoleSessions({ store: stores.consoleSessions, auth, clock, logger }),
+    oauth,
     rateLimiter,
     webhooks: new WebhookService({
       store: stores.webhooks,

@@ -16,6 +16,11 @@ export interface Principal {
   rateLimitPerMinute: number;
   /** The account's PII policy (docs/search.md); `redact` when absent. */
   piiPolicy?: 'redact' | 'reject';
+  /**
+   * Set when an OAuth access token, not the key itself, authenticated the request: the grant the
+   * token belongs to. `keyId` is then the key that approved the grant (docs/oauth.md).
+   */
+  oauth?: { grantId: string; clientId: string };
 }
 
 /** Text → unit-length vectors. Implemented in src/embed (local ONNX, OpenAI-compatible, transformers.js). */

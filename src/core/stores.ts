@@ -6,6 +6,7 @@ import type { ConsoleSessionStore } from './console/ports.js';
 import type { FeedbackStore } from './feedback/ports.js';
 import type { KeyStore } from './keys/ports.js';
 import type { LearningStore, RankingModelStore } from './learning/ports.js';
+import type { OAuthStore } from './oauth/ports.js';
 import type { RateLimitStore } from './rate-limit/ports.js';
 import type { SearchStore } from './search/ports.js';
 import type { HealthProbe, SecretStore } from './shared-ports.js';
@@ -23,6 +24,7 @@ export interface Stores {
   analytics: AnalyticsStore;
   requestLog: RequestLogStore;
   consoleSessions: ConsoleSessionStore;
+  oauth: OAuthStore;
   learning: LearningStore;
   rankingModels: RankingModelStore;
   health: HealthProbe;

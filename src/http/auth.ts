@@ -3,10 +3,16 @@ import type { Core } from '../core/index.js';
 import { csrfMatches, sessionEndedError } from '../core/console/console-sessions.js';
 import { AppError } from '../core/errors.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
+import { hasScope, type Scope } from '../core/keys/scopes.js';
+import { DEFAULT_SCOPES, type ResourceName } from '../core/oauth/endpoints.js';
+import { ACCESS_TOKEN_PREFIX } from '../core/oauth/secrets.js';
 import { rateLimitedError, type RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
 import type { Principal } from '../core/shared-ports.js';
 
-/** `x-api-key` first; `Authorization: Bearer` for clients (MCP) that only speak bearer tokens. */
+/**
+ * `x-api-key` first; `Authorization: Bearer` for clients (MCP) that only speak bearer tokens. The
+ * credential is an API key or an OAuth access token (`aisle_ot_…`, docs/oauth.md).
+ */
 export function extractApiKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header.trim();
@@ -30,11 +36,62 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The /v1 routes a session opens: what the console manages and shows. The data plane (search, events) takes keys only. */
 const SESSION_SCOPES: ReadonlySet<string> = new Set(['keys:manage', 'webhooks:manage', 'analytics:read']);
 
+/** The protected resource a route belongs to (docs/oauth.md): what an access token must be minted for. */
+function resourceOf(route: string): ResourceName | null {
+  if (route === '/mcp') return 'mcp';
+  return route.startsWith('/v1/') ? 'v1' : null;
+}
+
+/**
+ * An RFC 6750 challenge with the resource's RFC 9728 metadata URL, so an OAuth client (Claude,
+ * ChatGPT) can discover how to obtain a token from any 401 or 403 of /mcp and /v1.
+ */
+function bearerChallenge(core: Core, resource: ResourceName, params: Record<string, string>): Record<string, string> {
+  const parts = Object.entries(params).map(([name, value]) => `${name}="${value}"`);
+  parts.push(`resource_metadata="${core.oauth.endpoints.metadataUrl(resource)}"`);
+  return { 'www-authenticate': `Bearer ${parts.join(', ')}` };
+}
+
+/**
+ * The principal of an API key or an OAuth access token. A refusal is a 401 problem; on /mcp and
+ * /v1 it carries the challenge: without a credential it names the scopes to ask for (the default
+ * connector scopes on /mcp, the route's scope on /v1), with a bad one `error="invalid_token"`.
+ */
+async function authenticate(core: Core, credential: string | undefined, resource: ResourceName | null, scope: Scope | 'any'): Promise<Principal> {
+  if (credential?.startsWith(ACCESS_TOKEN_PREFIX)) {
+    const result = await core.oauth.tokens.authenticate(credential, resource);
+    if (result.ok) return result.principal;
+    const headers = resource === null ? {} : bearerChallenge(core, resource, { error: 'invalid_token' });
+    throw new AppError('invalid_token', result.detail, { headers });
+  }
+  const result = await core.auth.authenticate(credential);
+  if (result.ok) return result.principal;
+  const error = authFailureError(result.reason);
+  if (resource === null) throw error;
+  const hint = resource === 'mcp' ? DEFAULT_SCOPES.join(' ') : scope === 'any' ? undefined : scope;
+  const params: Record<string, string> = result.reason !== 'missing' ? { error: 'invalid_token' } : hint === undefined ? {} : { scope: hint };
+  throw new AppError(error.code, error.detail, { headers: bearerChallenge(core, resource, params) });
+}
+
+/** A missing scope: for an OAuth token a 403 with an RFC 6750 `insufficient_scope` challenge naming it. */
+function checkScope(core: Core, principal: Principal, scope: Scope, resource: ResourceName | null): void {
+  if (principal.oauth === undefined || resource === null) {
+    requireScope(principal, scope);
+    return;
+  }
+  if (hasScope(principal.scopes, scope)) return;
+  throw new AppError('insufficient_scope', `This operation needs the ${scope} scope, which this access token was not granted.`, {
+    extensions: { required_scope: scope },
+    headers: bearerChallenge(core, resource, { error: 'insufficient_scope', scope }),
+  });
+}
+
 /**
  * Authenticates every route that declares a scope, before the body is parsed: the route's guard,
- * then API key → principal, then the shared rate limit, then the route's scope. Order matters: a
- * request that fails its guard or auth costs no rate-limit write, and a 403 for a missing scope
- * still spends budget so scopes cannot be probed for free.
+ * then API key or OAuth access token → principal, then the shared rate limit, then the route's
+ * scope. Order matters: a request that fails its guard or auth costs no rate-limit write, and a
+ * 403 for a missing scope still spends budget so scopes cannot be probed for free. An access
+ * token acts as the key that approved its grant, with its key's rate limit (docs/oauth.md).
  *
  * Without an API key, a console session cookie authenticates the console's routes and the /v1
  * routes it uses (keys, webhooks, analytics; never search, events or /mcp), as the key that
@@ -52,6 +109,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const route = request.routeOptions.url ?? '';
     const cookie = request.cookies[SESSION_COOKIE];
     const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);
+    const resource = resourceOf(route);
     let principal: Principal;
     const sessionRoute = route.startsWith('/console/') || (route.startsWith('/v1/') && SESSION_SCOPES.has(scope));
     if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && sessionRoute))) {
@@ -64,9 +122,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
       request.consoleSession = session;
       principal = session.principal;
     } else {
-      const result = await core.auth.authenticate(apiKey);
-      if (!result.ok) throw authFailureError(result.reason);
-      principal = result.principal;
+      principal = await authenticate(core, apiKey, resource, scope);
     }
     request.principal = principal;
     const decision = await core.rateLimiter.consume(principal);
@@ -74,7 +130,7 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
       setRateLimitHeaders(reply, decision);
       if (!decision.allowed) throw rateLimitedError(decision);
     }
-    if (scope !== 'any') requireScope(principal, scope);
+    if (scope !== 'any') checkScope(core, principal, scope, resource);
   });
 }
 

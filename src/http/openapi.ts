@@ -25,7 +25,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Aisle API',
         version: '1.0.0',
         description:
-          'Contextual product recommendations for AI agents. Authenticate with `x-api-key` (or `Authorization: Bearer`). ' +
+          'Contextual product recommendations for AI agents. Authenticate with `x-api-key` (or `Authorization: Bearer`), ' +
+          'or with an OAuth access token as `Authorization: Bearer` (docs/oauth.md). ' +
           'Errors are RFC 9457 problem+json; every code is listed at /docs/errors.',
       },
       servers: [{ url: '/v1' }],

@@ -77,6 +77,8 @@ export interface TestAppOptions {
   httpTimeouts?: HttpTimeouts;
   /** Bounds on the Postgres pool of a new test database; the defaults when absent. */
   dbTimeouts?: Partial<DatabaseTimeouts>;
+  /** The OAuth authorization server: its public URL, metadata fetcher and registration limit. */
+  oauth?: CoreDeps['oauth'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -95,6 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
     ...(options.rankingModel ? { rankingModel: options.rankingModel } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
   });
   let adminKey = options.shared?.adminKey;

@@ -135,7 +135,17 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
   if (sentId !== undefined && REQUEST_ID.test(sentId) && requestId !== sentId) problems.push('a valid incoming x-request-id was not echoed');
   const contentType = String(res.headers['content-type'] ?? '');
 
-  if (status >= 400 && isMcpPath(req.url) && isJsonRpcError(res.body)) {
+  if (status >= 400 && isOAuthEndpoint(req.url) && isOAuthError(res.body)) {
+    // The OAuth endpoints answer RFC 6749 errors ({error, error_description}) as application/json,
+    // which OAuth clients read; only their 404/405 (no such route) stay problem+json.
+    if (!/^application\/json/.test(contentType)) problems.push(`OAuth error with content-type ${contentType || '(none)'}`);
+    const { error } = JSON.parse(res.body) as { error: string };
+    if (!OAUTH_ERRORS.has(error)) problems.push(`OAuth error ${JSON.stringify(error)} is not one the endpoints answer`);
+    problems.push(...leaks(req, res));
+  } else if (status === 400 && isAuthorizePage(req.url) && contentType.startsWith('text/html')) {
+    // An authorization request that cannot go back to its client is an error page (RFC 6749 §4.1.2.1).
+    problems.push(...leaks(req, res));
+  } else if (status >= 400 && isMcpPath(req.url) && isJsonRpcError(res.body)) {
     // Errors the MCP transport answers itself (406 without the MCP Accept header, 415, a body that is
     // not JSON-RPC) are JSON-RPC error objects, as the Streamable HTTP transport specifies: MCP
     // clients expect that shape there. Auth, Origin/Host, body size and JSON syntax stay problem+json.
@@ -164,10 +174,7 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
       if (typeof body.detail !== 'string') problems.push('detail is not a string');
       if (body.request_id !== requestId) problems.push(`request_id ${JSON.stringify(body.request_id)} != x-request-id ${JSON.stringify(requestId)}`);
     }
-    const sent = `${req.url}\n${decodeSafe(req.url)}\n${req.payload === undefined ? '' : req.payload.toString()}`;
-    for (const leak of LEAKS) {
-      if (leak.re.test(res.body) && !leak.re.test(sent)) problems.push(`body leaks a ${leak.name}`);
-    }
+    problems.push(...leaks(req, res));
     if (status === 405) {
       const allow = String(res.headers.allow ?? '');
       const methods = allow.split(',').map((m) => m.trim()).filter(Boolean);
@@ -186,6 +193,24 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
 }
 
 const isMcpPath = (url: string) => /^\/mcp(?:[?#]|$)/.test(url);
+const isOAuthEndpoint = (url: string) => /^\/oauth\/(?:register|token|revoke)(?:[?#]|$)/.test(url);
+const isAuthorizePage = (url: string) => /^\/oauth\/authorize(?:[?#]|$)/.test(url);
+const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'invalid_target', 'invalid_redirect_uri', 'invalid_client_metadata', 'rate_limited']);
+
+function isOAuthError(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; error_description?: unknown; code?: unknown };
+    return typeof parsed.error === 'string' && parsed.code === undefined && (parsed.error_description === undefined || typeof parsed.error_description === 'string');
+  } catch {
+    return false;
+  }
+}
+
+/** What an error body must never show, unless the request itself contained it and it was echoed. */
+function leaks(req: Req, res: LightMyRequestResponse): string[] {
+  const sent = `${req.url}\n${decodeSafe(req.url)}\n${req.payload === undefined ? '' : req.payload.toString()}`;
+  return LEAKS.filter((leak) => leak.re.test(res.body) && !leak.re.test(sent)).map((leak) => `body leaks a ${leak.name}`);
+}
 
 function isJsonRpcError(body: string): boolean {
   try {
@@ -251,8 +276,11 @@ async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: 
   return res;
 }
 
+/** The status and problem code; on the OAuth endpoints (whose errors have no code) the same status with `invalid_request`. */
 const expectCode = (status: number, code: ErrorCode) => (res: LightMyRequestResponse, body: Record<string, unknown>): string | null =>
-  res.statusCode === status && body.code === code ? null : `expected ${status} ${code}, got ${res.statusCode} ${String(body.code ?? '')}`;
+  res.statusCode === status && (body.code === code || (body.code === undefined && body.error === 'invalid_request'))
+    ? null
+    : `expected ${status} ${code}, got ${res.statusCode} ${String(body.code ?? body.error ?? '')}`;
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries.
@@ -438,6 +466,8 @@ const withRequestId = (headers: Record<string, string>, id: string | undefined) 
 // The route properties.
 
 const describeName = (r: RouteEntry) => `${r.method} ${r.url}`;
+/** Routes that take a form (RFC 6749 §3.2, RFC 7009), and the CORS preflights beside them, which read any body the OAuth plugin parses. */
+const FORM_ROUTES = new Set(['POST /oauth/token', 'POST /oauth/revoke', 'OPTIONS /oauth/register', 'OPTIONS /oauth/token', 'OPTIONS /oauth/revoke']);
 const authenticated = (r: RouteEntry) => r.scope !== null;
 
 describe('route table', () => {
@@ -555,7 +585,8 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
         }
         const nonEmpty = payload.length > 0;
         let expectation: ((res: LightMyRequestResponse, b: Record<string, unknown>) => string | null) | undefined;
-        if (takesBody && nonEmpty && unsupported.includes(ct)) expectation = expectCode(415, 'unsupported_media_type');
+        const formRoute = ct === 'application/x-www-form-urlencoded' && FORM_ROUTES.has(describeName(route));
+        if (takesBody && nonEmpty && unsupported.includes(ct) && !formRoute) expectation = expectCode(415, 'unsupported_media_type');
         else if (takesBody && ct === 'application/json' && malformed && payload.trim() !== '') expectation = expectCode(400, 'invalid_json');
         await send({ method, url: path, headers, payload }, expectation);
       }),

@@ -90,7 +90,10 @@ export class KeyService {
     return toKeyRecord(key, this.deps.clock.now());
   }
 
-  /** Disables (default) or re-enables a key. 409 conflict for revoked/expired keys, 409 last_admin_key. */
+  /**
+   * Disables (default) or re-enables a key. Disabling revokes the OAuth grants it approved.
+   * 409 conflict for revoked/expired keys, 409 last_admin_key.
+   */
   async update(principal: Principal, rawId: string, body: UpdateKeyBody | undefined): Promise<KeyRecord> {
     const target = body?.status ?? 'disabled';
     return this.deps.store.inAccountTransaction(principal.accountId, async (repo) => {
@@ -101,7 +104,11 @@ export class KeyService {
         throw new AppError('conflict', `The key is ${status}; that is final. Create a new key instead.`);
       }
       if (status === target) return toKeyRecord(key, now);
-      if (target === 'disabled') await this.assertNotLastAdmin(repo, key, now);
+      if (target === 'disabled') {
+        await this.assertNotLastAdmin(repo, key, now);
+        // Re-enabling the key later does not bring its apps back: they must be authorized again.
+        await repo.revokeGrants(key.accountId, key.id, now);
+      }
       await repo.setStatus(key.accountId, key.id, target);
       return toKeyRecord({ ...key, status: target }, now);
     });
@@ -135,6 +142,8 @@ export class KeyService {
       const grace = status === 'active' ? body.grace_period_seconds : 0;
       const revokeAt = new Date(now.getTime() + grace * 1000);
       await repo.setStatus(key.accountId, key.id, grace === 0 ? 'revoked' : key.status, revokeAt);
+      // Revoked now: its grants end with it. With a grace period they end when it does (every use re-reads the key).
+      if (grace === 0) await repo.revokeGrants(key.accountId, key.id, now);
       return {
         key: secret,
         metadata: toKeyRecord(storedFrom(row), now),
@@ -144,7 +153,7 @@ export class KeyService {
     });
   }
 
-  /** Permanently deletes a key. 409 last_admin_key when it is the account's last durable admin key. */
+  /** Permanently deletes a key, and with it its OAuth grants and their tokens. 409 last_admin_key when it is the account's last durable admin key. */
   async remove(principal: Principal, rawId: string): Promise<void> {
     await this.deps.store.inAccountTransaction(principal.accountId, async (repo) => {
       const now = this.deps.clock.now();

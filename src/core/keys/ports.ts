@@ -42,6 +42,8 @@ export interface KeyRepository {
   insert(key: NewKey): Promise<void>;
   setStatus(accountId: string, id: string, status: StoredKeyStatus, revokeAt?: Date | null): Promise<void>;
   delete(accountId: string, id: string): Promise<void>;
+  /** Revokes the OAuth grants the key approved, so their tokens end with it (docs/oauth.md). */
+  revokeGrants(accountId: string, keyId: string, at: Date): Promise<void>;
   /** Keys that are active or disabled and not past their revocation or expiry time. */
   countLiveKeys(accountId: string, now: Date): Promise<number>;
   /** Active keys holding `keys:manage` with no pending revocation, other than `excludeId`. */

@@ -9,4 +9,9 @@ export interface RateLimitStore {
   consume(bucket: string, nowMs: number, incrementMs: number, windowMs: number): Promise<{ allowed: boolean; tatMs: number }>;
   /** The bucket's stored theoretical arrival time (ms since epoch), or null when it has none. */
   peek(bucket: string): Promise<number | null>;
+  /**
+   * Deletes up to `limit` buckets named `prefix…` whose arrival time is before `cutoff`: a bucket
+   * fully recovered behaves exactly like one never used. Returns how many went.
+   */
+  pruneRecovered(prefix: string, cutoff: Date, limit: number): Promise<number>;
 }

@@ -2,6 +2,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { RequestLogStore } from '../analytics/ports.js';
 import type { SearchStore } from '../search/ports.js';
+import { REGISTRATION_BUCKET_PREFIX, UNUSED_REGISTRATION_TTL_MS } from '../oauth/clients.js';
+import type { OAuthStore } from '../oauth/ports.js';
+import type { RateLimitStore } from '../rate-limit/ports.js';
 import type { Logger } from '../shared-ports.js';
 import type { WebhookStore } from '../webhooks/ports.js';
 import { SESSION_TTL_MS } from '../search/search-service.js';
@@ -25,6 +28,14 @@ export interface PruneCounts {
   webhookDeliveries: number;
   webhookEvents: number;
   requestLog: number;
+  /** Dynamic client registrations never used for an authorization. */
+  oauthClients: number;
+  oauthCodes: number;
+  /** Grants revoked or ended, with their tokens. */
+  oauthGrants: number;
+  oauthTokens: number;
+  /** Per-address registration rate limits that have fully recovered (as good as no row). */
+  registrationLimits: number;
 }
 
 export interface RetentionDeps {
@@ -32,6 +43,8 @@ export interface RetentionDeps {
     searches: Pick<SearchStore, 'pruneSessions'>;
     webhooks: Pick<WebhookStore, 'pruneDeliveries' | 'pruneEvents'>;
     requestLog: Pick<RequestLogStore, 'pruneBefore'>;
+    oauth: Pick<OAuthStore, 'pruneUnusedClients' | 'pruneCodes' | 'pruneGrants' | 'pruneTokens'>;
+    rateLimits: Pick<RateLimitStore, 'pruneRecovered'>;
   };
   clock: Clock;
   logger: Logger;
@@ -51,6 +64,12 @@ const DAY_MS = 86_400_000;
  */
 export const SESSION_PRUNE_GRACE_MS = 60_000;
 
+/**
+ * Expired OAuth codes and tokens, and ended grants, are kept a day past their end: a code or
+ * refresh token presented again within it still finds its grant to revoke, and logs can name it.
+ */
+export const OAUTH_ENDED_KEEP_MS = DAY_MS;
+
 interface Table {
   name: keyof PruneCounts;
   /** Rows older than now minus this go. */
@@ -59,7 +78,8 @@ interface Table {
 }
 
 /**
- * Deletes what has outlived its window: sessions, webhook history and the request log. Each table
+ * Deletes what has outlived its window: sessions, webhook history, the request log, and OAuth's
+ * unused registrations, expired codes and tokens and ended grants (docs/oauth.md). Each table
  * is pruned in batches of `batchSize` rows, each batch one statement and one short transaction,
  * yielding to the event loop between batches, until a batch comes back short. Deliveries go
  * before events, so the events they leave behind go in the same run. One process of a
@@ -79,6 +99,11 @@ export class Retention {
       { name: 'webhookDeliveries', ageMs: history, prune: (c, n) => stores.webhooks.pruneDeliveries(c, n) },
       { name: 'webhookEvents', ageMs: history, prune: (c, n) => stores.webhooks.pruneEvents(c, n) },
       { name: 'requestLog', ageMs: windows.requestLogDays * DAY_MS, prune: (c, n) => stores.requestLog.pruneBefore(c, n) },
+      { name: 'oauthClients', ageMs: UNUSED_REGISTRATION_TTL_MS, prune: (c, n) => stores.oauth.pruneUnusedClients(c, n) },
+      { name: 'oauthCodes', ageMs: OAUTH_ENDED_KEEP_MS, prune: (c, n) => stores.oauth.pruneCodes(c, n) },
+      { name: 'oauthGrants', ageMs: OAUTH_ENDED_KEEP_MS, prune: (c, n) => stores.oauth.pruneGrants(c, n) },
+      { name: 'oauthTokens', ageMs: OAUTH_ENDED_KEEP_MS, prune: (c, n) => stores.oauth.pruneTokens(c, n) },
+      { name: 'registrationLimits', ageMs: 0, prune: (c, n) => stores.rateLimits.pruneRecovered(REGISTRATION_BUCKET_PREFIX, c, n) },
     ];
   }
 
@@ -114,7 +139,17 @@ export class Retention {
 
   private async pruneAll(): Promise<PruneCounts> {
     const started = this.deps.clock.now().getTime();
-    const counts: PruneCounts = { sessions: 0, webhookDeliveries: 0, webhookEvents: 0, requestLog: 0 };
+    const counts: PruneCounts = {
+      sessions: 0,
+      webhookDeliveries: 0,
+      webhookEvents: 0,
+      requestLog: 0,
+      oauthClients: 0,
+      oauthCodes: 0,
+      oauthGrants: 0,
+      oauthTokens: 0,
+      registrationLimits: 0,
+    };
     const failures: unknown[] = [];
     for (const table of this.tables) {
       if (this.stopping) break;

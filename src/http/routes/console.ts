@@ -22,7 +22,7 @@ import { errorResponses } from '../openapi.js';
  * The console's policy: our own script and stylesheet only, JSON from our own origin, images
  * from the catalog's image origins (product cards in the playground), no framing, no plugins.
  */
-async function setConsoleHeaders(reply: FastifyReply, core: Core): Promise<void> {
+export async function setConsoleHeaders(reply: FastifyReply, core: Core): Promise<void> {
   // Without the catalog's origins the policy is only stricter (product images stay placeholders).
   const origins = await core.imageOrigins().catch(() => [] as string[]);
   const images = ["'self'", ...origins].join(' ');

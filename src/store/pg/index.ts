@@ -10,6 +10,7 @@ import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
 import { PgRankingModelStore } from './ranking-model-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
+import { PgOAuthStore } from './oauth-store.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgRequestLogStore } from './request-log-store.js';
 import { PgSearchStore } from './search-store.js';
@@ -34,6 +35,7 @@ export function createPgStores(db: Db): Stores {
     analytics: new PgAnalyticsStore(db),
     requestLog: new PgRequestLogStore(db),
     consoleSessions: new PgConsoleSessionStore(db),
+    oauth: new PgOAuthStore(db),
     learning: new PgLearningStore(db),
     rankingModels: new PgRankingModelStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },

@@ -94,6 +94,10 @@ class PgKeyRepository implements KeyRepository {
     await this.q.query('DELETE FROM api_keys WHERE account_id = $1 AND id = $2', [accountId, id]);
   }
 
+  async revokeGrants(accountId: string, keyId: string, at: Date): Promise<void> {
+    await this.q.query('UPDATE oauth_grants SET revoked_at = $3 WHERE account_id = $1 AND key_id = $2 AND revoked_at IS NULL', [accountId, keyId, at]);
+  }
+
   async countLiveKeys(accountId: string, now: Date): Promise<number> {
     const rows = await this.q.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND ${LIVE}`, [accountId, now]);
     return rows[0]?.n ?? 0;

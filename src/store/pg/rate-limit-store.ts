@@ -30,6 +30,16 @@ export class PgRateLimitStore implements RateLimitStore {
     return rows[0]?.tat_ms ?? null;
   }
 
+  async pruneRecovered(prefix: string, cutoff: Date, limit: number): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM rate_limits WHERE bucket IN (SELECT bucket FROM rate_limits WHERE starts_with(bucket, $1) AND tat_ms < $2 LIMIT $3) RETURNING 1
+       ) SELECT count(*)::int AS n FROM gone`,
+      [prefix, cutoff.getTime(), limit],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   private async consumeAll(items: readonly Consume[]): Promise<{ allowed: boolean; tatMs: number }[]> {
     const rows = await this.db.query<{ item: number; allowed: boolean; tat: number }>(
       'SELECT item, allowed, tat FROM rate_limit_consume($1::text[], $2::float8[], $3::float8[], $4::float8[])',

@@ -8,6 +8,8 @@ import { SESSION_TTL_MS } from '../../../src/core/search/search-service.js';
 import { eventData } from '../../../src/core/webhooks/events.js';
 import { createLogger } from '../../../src/logger.js';
 import { appendEvent } from '../../../src/store/pg/outbox.js';
+import { PgOAuthStore } from '../../../src/store/pg/oauth-store.js';
+import { PgRateLimitStore } from '../../../src/store/pg/rate-limit-store.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { PgSearchStore } from '../../../src/store/pg/search-store.js';
 import { PgWebhookStore } from '../../../src/store/pg/webhook-store.js';
@@ -34,7 +36,7 @@ const at = (ms: number) => new Date(clock.now().getTime() + ms);
 const logger = createLogger('debug', new LogCapture());
 /** A Retention over the shared test database with the given windows (the defaults otherwise). */
 const retentionWith = (w: Partial<RetentionWindows>, batchSize?: number) =>
-  new Retention({ stores: { searches, webhooks, requestLog: new PgRequestLogStore(t.db) }, clock, logger, windows: { ...DEFAULT_RETENTION, ...w }, ...(batchSize ? { batchSize } : {}) });
+  new Retention({ stores: { searches, webhooks, requestLog: new PgRequestLogStore(t.db), oauth: new PgOAuthStore(t.db), rateLimits: new PgRateLimitStore(t.db) }, clock, logger, windows: { ...DEFAULT_RETENTION, ...w }, ...(batchSize ? { batchSize } : {}) });
 
 /** One search as the search path records it: the search row, its impressions, the session (and any search event). */
 async function recordSearchIn(store: PgSearchStore, accountId: string, sessionId: string, createdAt: Date, queries: string[] = ['q']): Promise<{ impressionIds: string[] }> {

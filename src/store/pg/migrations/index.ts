@@ -10,6 +10,7 @@ import * as m009 from './009-learning.js';
 import * as m010 from './010-ranking-models.js';
 import * as m011 from './011-rate-limit-batch.js';
 import * as m012 from './012-retention.js';
+import * as m013 from './013-oauth.js';
 
 export interface Migration {
   version: number;
@@ -31,6 +32,7 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'ranking-models', sql: m010.sql },
   { version: 11, name: 'rate-limit-batch', sql: m011.sql },
   { version: 12, name: 'retention', sql: m012.sql },
+  { version: 13, name: 'oauth', sql: m013.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
