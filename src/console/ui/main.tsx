@@ -1,20 +1,24 @@
 /**
  * The Aisle console: sign in with an API key (exchanged once for an HttpOnly session cookie; the
- * key is never stored in the browser), then Overview, Keys, Webhooks and Playground. Each section
+ * key is never stored in the browser), then Overview, Keys, Webhooks, Connected apps and
+ * Playground; at /oauth/authorize, the consent view of an OAuth client instead. Each section
  * follows the key's scopes: one the key cannot use says so instead of failing. Bundled by esbuild
  * at the server's first request for it (src/console/assets.ts).
  */
 import 'uplot/dist/uPlot.min.css';
 import '../../mcp/view/cards.css';
 import './styles.css';
-import { render, type ComponentChildren } from 'preact';
+import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { Scope } from '../../core/keys/scopes.js';
 import { api, ApiError, setSession, whenSignedOut } from './api.js';
+import { ConnectedApps } from './apps.js';
+import { ConsentPage } from './consent.js';
 import { Keys } from './keys.js';
 import { Overview } from './overview.js';
 import { Playground } from './playground.js';
+import { SignIn } from './signin.js';
 import { Webhooks } from './webhooks.js';
 import { ErrorMessage, SecretPanel, type Secret } from './widgets.js';
 
@@ -22,6 +26,7 @@ const SECTIONS = [
   { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },
   { id: 'keys', label: 'Keys', scope: 'keys:manage', what: 'manage API keys' },
   { id: 'webhooks', label: 'Webhooks', scope: 'webhooks:manage', what: 'manage webhooks' },
+  { id: 'apps', label: 'Connected apps', scope: 'keys:manage', what: 'see and revoke the apps connected by OAuth' },
   { id: 'playground', label: 'Playground', scope: 'search', what: 'run searches' },
 ] as const satisfies readonly { id: string; label: string; scope: Scope; what: string }[];
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -30,54 +35,6 @@ const sectionFromHash = (): SectionId => {
   const id = location.hash.replace(/^#\/?/, '');
   return SECTIONS.find((s) => s.id === id)?.id ?? 'overview';
 };
-
-function SignIn({ onSignedIn, notice, children }: { onSignedIn: (s: ConsoleSessionInfo) => void; notice: string | null; children?: ComponentChildren }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const field = form.elements.namedItem('api_key') as HTMLInputElement;
-    setBusy(true);
-    setError(null);
-    try {
-      const session = await api<ConsoleSessionInfo>('POST', '/console/session', { api_key: field.value });
-      field.value = '';
-      onSignedIn(session);
-    } catch (err) {
-      setError(err instanceof ApiError ? signInMessage(err) : 'Sign-in failed.');
-      field.focus();
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <main class="signin">
-      <h1>Aisle console</h1>
-      <p>Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.</p>
-      {children}
-      <p class="notice" role="status" hidden={!notice}>{notice}</p>
-      <form onSubmit={submit} autocomplete="off">
-        <label for="api-key">API key</label>
-        {/* one-time-code: browsers honour it where they ignore autocomplete=off, so no password manager offers to keep the key. */}
-        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="one-time-code" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
-        <button type="submit" disabled={busy}>Sign in</button>
-        {error && <p id="signin-error" class="error" role="alert">{error}</p>}
-      </form>
-    </main>
-  );
-}
-
-function signInMessage(err: ApiError): string {
-  switch (err.code) {
-    case 'invalid_api_key':
-      return 'That API key was not accepted: it is not a valid Aisle key, or it has been deleted. Check it and try again.';
-    case 'validation_failed':
-      return 'Enter an API key.';
-    default:
-      return `That API key was not accepted: ${err.detail}`;
-  }
-}
 
 function App() {
   const [session, setSessionState] = useState<ConsoleSessionInfo | null | 'loading'>('loading');
@@ -190,6 +147,8 @@ function App() {
           <Keys session={session} showSecret={setSecret} />
         ) : section === 'webhooks' ? (
           <Webhooks showSecret={setSecret} />
+        ) : section === 'apps' ? (
+          <ConnectedApps />
         ) : (
           <Playground />
         )}
@@ -198,4 +157,5 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById('app')!);
+// The OAuth authorization endpoint serves this same page: there it is the consent view (docs/oauth.md).
+render(location.pathname === '/oauth/authorize' ? <ConsentPage /> : <App />, document.getElementById('app')!);
