@@ -173,12 +173,20 @@ describe.skipIf(!chromiumAvailable)('the OAuth consent view in Chromium', () => 
     await page.context().close();
   });
 
-  it('shows an error page for an unknown client, and no CSP violation anywhere', async () => {
+  it('shows an error page for an unknown client, a link back for a request the client got wrong, and no CSP violation anywhere', async () => {
     const page = await newPage();
     const res = await page.goto(`${base}/oauth/authorize?${authorizeQuery({ client_id: 'nope', redirect_uri: redirectUri, code_challenge: pkcePair().challenge })}`);
     expect(res?.status()).toBe(400);
     expect(await page.getByRole('alert').textContent()).toContain('No client is registered');
     expect(page.url()).toContain('/oauth/authorize');
+    // A request the client got wrong is not redirected by itself: the person follows the link back.
+    const { url, state } = await authorizationUrl({ scope: 'search nonsense' });
+    await page.goto(url);
+    expect(await page.getByRole('alert').textContent()).toContain('invalid_scope');
+    const before = arrivals.length;
+    await page.getByRole('link', { name: `Return to ${new URL(redirectUri).host}` }).click();
+    const back = await arrival(page, before + 1);
+    expect(Object.fromEntries(back)).toMatchObject({ error: 'invalid_scope', state, iss: base });
     await page.context().close();
     expect(cspViolations).toEqual([]);
   });

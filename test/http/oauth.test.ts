@@ -39,6 +39,8 @@ afterAll(async () => t?.close());
 
 const bearer = (token: string, path = '/v1/analytics', method = 'GET') => fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
 const challenge = (res: Response) => res.headers.get('www-authenticate') ?? '';
+/** The error page's link back to the client, as the browser would follow it. */
+const returnLink = (html: string) => new URL(/<a id="return" href="([^"]+)"/.exec(html)![1]!.replaceAll('&#38;', '&'));
 const refresh = (clientId: string, refreshToken: string, extra: Record<string, string> = {}) =>
   postForm(base, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, ...extra });
 
@@ -161,21 +163,20 @@ describe('GET /oauth/authorize', () => {
     ['another response type', { response_type: 'token' }, 'unsupported_response_type'],
     ['an unknown scope', { scope: 'search admin' }, 'invalid_scope'],
     ['another resource', { resource: 'https://elsewhere.example/mcp' }, 'invalid_target'],
-  ])('sends %s back to the client with error, state and iss', async (_what, override, error) => {
+  ])('answers %s with an error page whose link (not a redirect) returns error, state and iss to the client', async (_what, override, error) => {
     const res = await authorizePage(base, { client_id: clientId, redirect_uri: 'https://app.example/cb?tenant=7', code_challenge: codeChallenge, state: 'st 8', ...override });
-    await expectHttp(res, 302);
-    const location = new URL(res.headers.get('location')!);
-    expect(`${location.origin}${location.pathname}`).toBe('https://app.example/cb');
-    expect(Object.fromEntries(location.searchParams)).toMatchObject({ tenant: '7', error, state: 'st 8', iss: base });
+    const back = returnLink(await expectHttp(res, 400));
+    expect(res.headers.get('location')).toBeNull();
+    expect(`${back.origin}${back.pathname}`).toBe('https://app.example/cb');
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ tenant: '7', error, state: 'st 8', iss: base });
   });
 
   it('refuses a parameter sent twice', async () => {
     const query = `client_id=${clientId}&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${codeChallenge}&code_challenge_method=S256`;
-    await expectHttp(await authorizePage(base, query), 400);
+    expect(await expectHttp(await authorizePage(base, query), 400)).not.toContain('id="return"');
     const twice = `client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&code_challenge=${codeChallenge}&code_challenge_method=S256&scope=search&scope=search`;
-    const res = await authorizePage(base, twice);
-    await expectHttp(res, 302);
-    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    const back = returnLink(await expectHttp(await authorizePage(base, twice), 400));
+    expect(back.searchParams.get('error')).toBe('invalid_request');
   });
 });
 

@@ -143,7 +143,7 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
     if (!OAUTH_ERRORS.has(error)) problems.push(`OAuth error ${JSON.stringify(error)} is not one the endpoints answer`);
     problems.push(...leaks(req, res));
   } else if (status === 400 && isAuthorizePage(req.url) && contentType.startsWith('text/html')) {
-    // An authorization request that cannot go back to its client is an error page (RFC 6749 §4.1.2.1).
+    // A refused authorization request is an error page, never a redirect (docs/oauth.md).
     problems.push(...leaks(req, res));
   } else if (status >= 400 && isMcpPath(req.url) && isJsonRpcError(res.body)) {
     // Errors the MCP transport answers itself (406 without the MCP Accept header, 415, a body that is

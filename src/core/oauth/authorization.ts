@@ -22,8 +22,9 @@ export interface AuthorizationRequest {
 
 /**
  * What /oauth/authorize does with a request (RFC 6749 §4.1.2.1): an unknown client or a
- * redirect URI it did not register is an error page and never a redirect; any other error goes
- * back to the client's redirect URI with `state` and `iss`.
+ * redirect URI it did not register is refused outright; any other error is addressed to the
+ * client's redirect URI with `state` and `iss`, which the error page offers as a link rather than
+ * a redirect (anyone may register a redirect URI: RFC 9700 §4.11.2, docs/oauth.md).
  */
 export type AuthorizeCheck =
   | { kind: 'invalid'; reason: string }
