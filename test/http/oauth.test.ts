@@ -120,6 +120,14 @@ describe('POST /oauth/register', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('refuses a form body with 415, whatever its size, without reading it', async () => {
+    for (const size of [20, 20_000]) {
+      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `redirect_uris=${'a'.repeat(size)}` });
+      expect(await json(res, 415), String(size)).toMatchObject({ error: 'invalid_request' });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('answers malformed JSON in OAuth form, not problem+json', async () => {
     const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris":' });
     expect(await json(res, 400)).toMatchObject({ error: 'invalid_request' });

@@ -466,8 +466,8 @@ const withRequestId = (headers: Record<string, string>, id: string | undefined) 
 // The route properties.
 
 const describeName = (r: RouteEntry) => `${r.method} ${r.url}`;
-/** Routes that take a form (RFC 6749 §3.2, RFC 7009), and the CORS preflights beside them, which read any body the OAuth plugin parses. */
-const FORM_ROUTES = new Set(['POST /oauth/token', 'POST /oauth/revoke', 'OPTIONS /oauth/register', 'OPTIONS /oauth/token', 'OPTIONS /oauth/revoke']);
+/** Routes that take a form (RFC 6749 §3.2, RFC 7009); anywhere else a form body is an unsupported media type. */
+const FORM_ROUTES = new Set(['POST /oauth/token', 'POST /oauth/revoke']);
 const authenticated = (r: RouteEntry) => r.scope !== null;
 
 describe('route table', () => {

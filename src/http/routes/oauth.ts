@@ -106,23 +106,22 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { 
   await app.register(async (endpoints) => {
     registerOAuthErrors(endpoints);
     allowAnyOrigin(endpoints, ['/oauth/register', '/oauth/token', '/oauth/revoke'], 'POST');
-    endpoints.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
-      try {
-        done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8')));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    });
     const options = { config: { public: true }, bodyLimit: OAUTH_BODY_LIMIT, schema: { hide: true } };
 
-    endpoints.post('/oauth/register', options, async (req, reply) => {
-      // RFC 7591 registers with JSON; the form parser here serves the token and revocation endpoints only.
-      if ((req.headers['content-type'] ?? '').toLowerCase().startsWith(FORM)) throw new AppError('unsupported_media_type', 'Send the registration as application/json.');
-      return sendOutcome(reply, await core.oauth.clients.register(req.body, req.ip), 201);
+    // RFC 7591 registers with JSON: no form parser in this scope, so a form is a 415 before its body is read.
+    endpoints.post('/oauth/register', options, async (req, reply) => sendOutcome(reply, await core.oauth.clients.register(req.body, req.ip), 201));
+
+    // The token and revocation endpoints take forms (RFC 6749 §3.2, RFC 7009 §2.1).
+    await endpoints.register(async (forms) => {
+      forms.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) => {
+        try {
+          done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8')));
+        } catch (err) {
+          done(err as Error, undefined);
+        }
+      });
+      forms.post('/oauth/token', options, async (req, reply) => sendOutcome(reply, await core.oauth.tokens.token(formOf(req))));
+      forms.post('/oauth/revoke', options, async (req, reply) => sendOutcome(reply, await core.oauth.tokens.revoke(formOf(req))));
     });
-
-    endpoints.post('/oauth/token', options, async (req, reply) => sendOutcome(reply, await core.oauth.tokens.token(formOf(req))));
-
-    endpoints.post('/oauth/revoke', options, async (req, reply) => sendOutcome(reply, await core.oauth.tokens.revoke(formOf(req))));
   });
 };
