@@ -73,17 +73,19 @@ async function authenticate(core: Core, credential: string | undefined, resource
   throw new AppError(error.code, error.detail, { headers: bearerChallenge(core, resource, params) });
 }
 
-/** A missing scope: for an OAuth token a 403 with an RFC 6750 `insufficient_scope` challenge naming it. */
-function checkScope(core: Core, principal: Principal, scope: Scope, resource: ResourceName | null): void {
-  if (principal.oauth === undefined || resource === null) {
-    requireScope(principal, scope);
-    return;
-  }
-  if (hasScope(principal.scopes, scope)) return;
+/** An OAuth access token without `scope`: 403 with an RFC 6750 `insufficient_scope` challenge naming it. Keys pass. */
+export function checkTokenScope(core: Core, principal: Principal, scope: Scope, resource: ResourceName): void {
+  if (principal.oauth === undefined || hasScope(principal.scopes, scope)) return;
   throw new AppError('insufficient_scope', `This operation needs the ${scope} scope, which this access token was not granted.`, {
     extensions: { required_scope: scope },
     headers: bearerChallenge(core, resource, { error: 'insufficient_scope', scope }),
   });
+}
+
+/** A missing scope: for an OAuth token a 403 with the challenge, for a key the plain 403. */
+function checkScope(core: Core, principal: Principal, scope: Scope, resource: ResourceName | null): void {
+  if (principal.oauth === undefined || resource === null) requireScope(principal, scope);
+  else checkTokenScope(core, principal, scope, resource);
 }
 
 /**

@@ -122,12 +122,17 @@ export async function authorizeClient(base: string, browser: ConsoleBrowser, opt
   return { clientId: client.client_id, redirectUri, tokens };
 }
 
-/** A JSON-RPC tools/list over POST /mcp with a bearer token, as a 2025-11-25 client sends it (answered as JSON or one SSE event). */
-export async function mcpToolsList(base: string, token: string): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+/** One JSON-RPC request over POST /mcp with a bearer token, as a 2025-11-25 client sends it (answered as JSON or one SSE event). */
+export async function mcpRequest(
+  base: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await res.text();
   const payload = res.headers.get('content-type')?.startsWith('text/event-stream') ? (/^data: (.*)$/m.exec(text)?.[1] ?? '{}') : text;
@@ -139,3 +144,6 @@ export async function mcpToolsList(base: string, token: string): Promise<{ statu
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+/** tools/list over POST /mcp with a bearer token. */
+export const mcpToolsList = (base: string, token: string) => mcpRequest(base, token, 'tools/list');

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/core/oauth/secrets.js';
+import { TOOL_SCOPES } from '../../src/mcp/tool-scopes.js';
 import { createKey, ManualClock, type TestApp } from '../helpers/app.js';
 import {
   authorizeClient,
@@ -13,6 +14,7 @@ import {
   consent,
   expectHttp,
   json,
+  mcpRequest,
   mcpToolsList,
   pkcePair,
   postForm,
@@ -407,6 +409,73 @@ describe('tokens at the resource', () => {
         expect(await json(await bearer(tokens.access_token), 401)).toMatchObject({ code: 'invalid_token' });
       }
     }
+  });
+});
+
+describe('tokens at /mcp', () => {
+  const mcpChallenge = (params: string) => `Bearer ${params}, resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+  const callTool = (token: string, name: string, args: Record<string, unknown> = {}) => mcpRequest(base, token, 'tools/call', { name, arguments: args });
+
+  it('refuse a token minted for /v1 with a 401 invalid_token challenge', async () => {
+    const { tokens } = await authorizeClient(base, admin, { resource: `${base}/v1`, scope: 'analytics:read' });
+    await expectHttp(await bearer(tokens.access_token), 200);
+    const refused = await mcpToolsList(base, tokens.access_token);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining(`${base}/v1`) });
+    expect(refused.headers.get('www-authenticate')).toBe(mcpChallenge('error="invalid_token"'));
+  });
+
+  it('refuse an expired token and a revoked one with a 401 invalid_token challenge', async () => {
+    const { clientId, tokens } = await authorizeClient(base, admin);
+    expect((await mcpToolsList(base, tokens.access_token)).status).toBe(200);
+    clock.advance(HOUR);
+    const expired = await mcpToolsList(base, tokens.access_token);
+    expect(expired.status, JSON.stringify(expired.body)).toBe(401);
+    expect(expired.body).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('expired') });
+    expect(expired.headers.get('www-authenticate')).toBe(mcpChallenge('error="invalid_token"'));
+
+    const next = await json<Tokens>(await refresh(clientId, tokens.refresh_token), 200);
+    expect((await mcpToolsList(base, next.access_token)).status).toBe(200);
+    await expectHttp(await postForm(base, '/oauth/revoke', { token: next.access_token, client_id: clientId }), 200);
+    const revoked = await mcpToolsList(base, next.access_token);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(401);
+    expect(revoked.body).toMatchObject({ code: 'invalid_token' });
+    expect(revoked.headers.get('www-authenticate')).toBe(mcpChallenge('error="invalid_token"'));
+  });
+
+  it('answer a tool outside the grant with a 403 insufficient_scope challenge before it runs, and the tools inside it as usual', async () => {
+    const { tokens } = await authorizeClient(base, admin, { scope: 'search analytics:read' });
+    expect(tokens.scope).toBe('search analytics:read');
+    const allowed = await callTool(tokens.access_token, 'get_analytics');
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    expect(allowed.body.result).toMatchObject({ structuredContent: expect.any(Object) });
+    expect(allowed.body.result).not.toHaveProperty('isError');
+
+    const refused = await callTool(tokens.access_token, 'record_click', { impression_id: 'imp_4c2001a5-7fd8-4ff6-b77e-0a5a298afc84' });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'insufficient_scope', required_scope: 'events:write' });
+    expect(refused.headers.get('www-authenticate')).toBe(mcpChallenge('error="insufficient_scope", scope="events:write"'));
+    // An unknown tool needs no scope: the MCP error says it does not exist.
+    const unknown = await callTool(tokens.access_token, 'drop_tables');
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(200);
+    expect(unknown.body.error).toMatchObject({ code: -32602 });
+  });
+
+  it('leave an API key without the scope the tool result it always had', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'search key', scopes: ['search'] });
+    const res = await callTool(key, 'get_analytics');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const result = res.body.result as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[1]!.text)).toMatchObject({ code: 'insufficient_scope', status: 403 });
+  });
+
+  it('know the scope of every tool the server lists', async () => {
+    const { tokens } = await authorizeClient(base, admin);
+    const listed = await mcpToolsList(base, tokens.access_token);
+    const names = (listed.body.result as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect([...names].sort()).toEqual(Object.keys(TOOL_SCOPES).sort());
   });
 });
 

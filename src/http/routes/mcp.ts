@@ -4,7 +4,8 @@ import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import { createInProcessApi } from '../../mcp/in-process-api.js';
 import { buildMcpServer } from '../../mcp/server.js';
-import { principalOf } from '../auth.js';
+import { scopeOfMessage } from '../../mcp/tool-scopes.js';
+import { checkTokenScope, principalOf } from '../auth.js';
 
 export interface McpHttpOptions {
   /** Origins allowed besides none at all (non-browser clients send no Origin). */
@@ -116,6 +117,10 @@ export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions
   }, async (req, reply) => {
     // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
     if (Array.isArray(req.body)) return refuseBatch(reply);
+    // An OAuth token calling a tool outside its grant gets the HTTP scope challenge its client
+    // steps up from (docs/oauth.md); a key gets the tool's insufficient_scope result as before.
+    const needed = scopeOfMessage(req.body);
+    if (needed !== undefined) checkTokenScope(core, principalOf(req), needed, 'mcp');
     const api = createInProcessApi(core, { principal: principalOf(req) });
     const server = buildMcpServer(api, { logger: req.log, requestId: () => String(req.id) });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
