@@ -61,7 +61,14 @@ const envSchema = z.object({
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
   AISLE_EMBEDDING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
-  AISLE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // The OAuth issuer (RFC 8414 §2: no query or fragment) and the base of click links.
+  AISLE_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => {
+      const url = new URL(u);
+      return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    }, 'must have no query, fragment or user info: it is the OAuth issuer and the base of click links')
+    .optional(),
   AISLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AISLE_API_KEY: z.string().trim().min(1).optional(),
   AISLE_MCP_ALLOWED_ORIGINS: commaList.optional(),

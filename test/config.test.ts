@@ -19,6 +19,13 @@ describe('loadConfig: click links', () => {
     expect(() => loadConfig({ AISLE_CLICK_SECRET: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ AISLE_PUBLIC_URL: 'ftp://x' })).toThrow(ConfigError);
   });
+
+  it.each(['https://aisle.example.com/?tenant=1', 'https://aisle.example.com/#x', 'https://user:pw@aisle.example.com'])(
+    'refuses AISLE_PUBLIC_URL %s, which cannot be an OAuth issuer',
+    (url) => {
+      expect(() => loadConfig({ AISLE_PUBLIC_URL: url })).toThrow(/AISLE_PUBLIC_URL.*no query, fragment or user info/s);
+    },
+  );
 });
 
 describe('loadConfig: request log', () => {
