@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -62,6 +63,20 @@ export async function signIn(base: string, apiKey: string): Promise<ConsoleBrows
 /** POST /oauth/register (RFC 7591). */
 export function register(base: string, body: unknown): Promise<Response> {
   return fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/**
+ * POST /oauth/register over a socket bound to another loopback source address (127.0.0.2, …):
+ * the server sees a second client address without a proxy in between.
+ */
+export function registerFrom(base: string, localAddress: string, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}/oauth/register`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject).end(JSON.stringify(body));
+  });
 }
 
 /** A form POST to the token or revocation endpoint. */

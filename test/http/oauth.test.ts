@@ -7,18 +7,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/core/oauth/secrets.js';
 import { TOOL_SCOPES } from '../../src/mcp/tool-scopes.js';
-import { createKey, ManualClock, type TestApp } from '../helpers/app.js';
+import { createKey, createTestApp, ManualClock, type TestApp } from '../helpers/app.js';
 import {
   authorizeClient,
   authorizePage,
   consent,
   expectHttp,
+  freePort,
   json,
   mcpRequest,
   mcpToolsList,
   pkcePair,
   postForm,
   register,
+  registerFrom,
   signIn,
   startOAuthApp,
   type ConsoleBrowser,
@@ -412,6 +414,28 @@ describe('tokens at the resource', () => {
   });
 });
 
+describe('tokens of a key that ends later', () => {
+  it('work while a rotated key’s grace lasts and stop when it runs out, as for a key that expires', async () => {
+    const admin = { 'x-api-key': t.adminKey, 'content-type': 'application/json' };
+    const rotated = await createKey(t.app, t.adminKey, { name: 'rotated with grace', scopes: ['analytics:read'] });
+    const expiring = await createKey(t.app, t.adminKey, { name: 'expiring', scopes: ['analytics:read'], expires_at: new Date(clock.now().getTime() + 120_000).toISOString() });
+    const apps = [];
+    for (const { key } of [rotated, expiring]) apps.push(await authorizeClient(base, await signIn(base, key), { resource: `${base}/v1`, scope: 'analytics:read' }));
+    await expectHttp(await fetch(`${base}/v1/keys/${rotated.id}/rotate`, { method: 'POST', headers: admin, body: '{"grace_period_seconds":60}' }), 201);
+    for (const app of apps) await expectHttp(await bearer(app.tokens.access_token), 200);
+    const during = await json<Tokens>(await refresh(apps[0]!.clientId, apps[0]!.tokens.refresh_token), 200);
+
+    clock.advance(61_000);
+    expect(await json(await bearer(during.access_token), 401)).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('no longer works') });
+    expect(await json(await refresh(apps[0]!.clientId, during.refresh_token), 400)).toMatchObject({ error: 'invalid_grant' });
+    await expectHttp(await bearer(apps[1]!.tokens.access_token), 200);
+
+    clock.advance(60_000);
+    expect(await json(await bearer(apps[1]!.tokens.access_token), 401)).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('no longer works') });
+    expect(await json(await refresh(apps[1]!.clientId, apps[1]!.tokens.refresh_token), 400)).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
 describe('tokens at /mcp', () => {
   const mcpChallenge = (params: string) => `Bearer ${params}, resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
   const callTool = (token: string, name: string, args: Record<string, unknown> = {}) => mcpRequest(base, token, 'tools/call', { name, arguments: args });
@@ -566,6 +590,47 @@ describe('OAuth retention', () => {
   });
 });
 
+describe('OAuth behind a proxy that serves Aisle under an https path', () => {
+  const PUBLIC = 'https://aisle.example.com/shop';
+  let proxied: TestApp;
+  let local: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    local = `http://127.0.0.1:${port}`;
+    proxied = await createTestApp({ clock, oauth: { publicBaseUrl: `${PUBLIC}/` } });
+    await proxied.app.listen({ host: '127.0.0.1', port });
+  });
+  afterAll(async () => proxied?.close());
+
+  it('derives the issuer, endpoints, resources and metadata URLs from the public URL, and its tokens work', async () => {
+    // The proxy forwards /shop/* without the prefix, and the well-known paths unchanged.
+    const unauthorized = await fetch(`${local}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await expectHttp(unauthorized, 401);
+    expect(challenge(unauthorized)).toBe('Bearer scope="search events:write", resource_metadata="https://aisle.example.com/.well-known/oauth-protected-resource/shop/mcp"');
+    const prm = await json(await fetch(`${local}/.well-known/oauth-protected-resource/shop/mcp`), 200);
+    expect(prm).toMatchObject({ resource: `${PUBLIC}/mcp`, authorization_servers: [PUBLIC] });
+    expect(await json(await fetch(`${local}/.well-known/oauth-protected-resource/shop/v1`), 200)).toMatchObject({ resource: `${PUBLIC}/v1` });
+    const as = await json(await fetch(`${local}/.well-known/oauth-authorization-server/shop`), 200);
+    expect(as).toMatchObject({ issuer: PUBLIC, authorization_endpoint: `${PUBLIC}/oauth/authorize`, token_endpoint: `${PUBLIC}/oauth/token`, registration_endpoint: `${PUBLIC}/oauth/register` });
+    await expectHttp(await fetch(`${local}/.well-known/oauth-authorization-server`), 404);
+
+    const redirectUri = 'https://app.example/callback';
+    const client = await json<{ client_id: string }>(await register(local, { redirect_uris: [redirectUri] }), 201);
+    const { verifier, challenge: codeChallenge } = pkcePair();
+    const owner = await signIn(local, proxied.adminKey);
+    const params = { client_id: client.client_id, redirect_uri: redirectUri, code_challenge: codeChallenge, state: 'p', resource: `${PUBLIC}/mcp` };
+    await expectHttp(await authorizePage(local, params), 200);
+    const back = await consent(owner, params);
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ state: 'p', iss: PUBLIC });
+    const form = { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier, resource: `${PUBLIC}/mcp/` };
+    const tokens = await json<Tokens>(await postForm(local, '/oauth/token', form), 200);
+    expect((await mcpToolsList(local, tokens.access_token)).status).toBe(200);
+    // The resource as the server sees it locally is not the public one.
+    const page = await authorizePage(local, { ...params, resource: `${local}/mcp` });
+    expect(returnLink(await expectHttp(page, 400)).searchParams.get('error')).toBe('invalid_target');
+  });
+});
+
 describe('POST /oauth/register rate limit', () => {
   let limited: TestApp;
   let limitedBase: string;
@@ -574,18 +639,27 @@ describe('POST /oauth/register rate limit', () => {
   });
   afterAll(async () => limited?.close());
 
-  it('answers 429 with Retry-After past the per-address limit, and registers again once it recovers', async () => {
+  it('answers 429 with Retry-After past the limit of one address, not of another, and registers again once it recovers', async () => {
     for (let i = 0; i < 3; i++) await expectHttp(await register(limitedBase, { redirect_uris: [REDIRECT] }), 201);
     const refused = await register(limitedBase, { redirect_uris: [REDIRECT] });
     expect(await json(refused, 429)).toMatchObject({ error: 'rate_limited' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await limited.db.query('SELECT 1 FROM oauth_clients')).toHaveLength(3);
+    // Another address has its own budget, and spends it alone.
+    for (let i = 0; i < 3; i++) {
+      const other = await registerFrom(limitedBase, '127.0.0.2', { redirect_uris: [REDIRECT] });
+      expect(other.status, other.body).toBe(201);
+    }
+    const otherRefused = await registerFrom(limitedBase, '127.0.0.2', { redirect_uris: [REDIRECT] });
+    expect(otherRefused.status, otherRefused.body).toBe(429);
+    expect(JSON.parse(otherRefused.body)).toMatchObject({ error: 'rate_limited' });
+    expect(await limited.db.query('SELECT 1 FROM oauth_clients')).toHaveLength(6);
     clock.advance(20_000);
     await expectHttp(await register(limitedBase, { redirect_uris: [REDIRECT] }), 201);
     // A recovered bucket is as good as none: retention drops it.
     expect((await limited.core.retention.prune()).registrationLimits).toBe(0);
     clock.advance(61_000);
-    expect((await limited.core.retention.prune()).registrationLimits).toBe(1);
+    expect((await limited.core.retention.prune()).registrationLimits).toBe(2);
     expect(await limited.db.query(`SELECT 1 FROM rate_limits WHERE bucket LIKE 'oauth-register:%'`)).toHaveLength(0);
   });
 });
