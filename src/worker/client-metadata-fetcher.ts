@@ -78,7 +78,11 @@ export class HttpClientMetadataFetcher implements ClientMetadataFetcher {
       });
       if (res.statusCode !== 200) {
         await res.body.dump();
-        return failed(res.statusCode >= 300 && res.statusCode < 400 ? `it answered a redirect (HTTP ${res.statusCode}), which is not followed` : `it answered HTTP ${res.statusCode}`);
+        return failed(
+          res.statusCode >= 300 && res.statusCode < 400
+            ? `it answered a redirect (HTTP ${res.statusCode}), which is not followed`
+            : `it answered HTTP ${res.statusCode}`,
+        );
       }
       const body = await readAtMost(res.body, MAX_DOCUMENT_BYTES);
       if (body === null) return failed(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);

@@ -38,7 +38,11 @@ export class HttpTransport implements Transport {
 
   constructor(private readonly options: HttpTransportOptions) {
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-    this.agent = guardedAgent({ allowPrivate: options.allowPrivate, connectTimeoutMs: this.timeoutMs, ...(options.lookupAll ? { lookupAll: options.lookupAll } : {}) });
+    this.agent = guardedAgent({
+      allowPrivate: options.allowPrivate,
+      connectTimeoutMs: this.timeoutMs,
+      ...(options.lookupAll ? { lookupAll: options.lookupAll } : {}),
+    });
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -80,7 +84,10 @@ async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   }
   body.destroy();
   // Cut on a byte boundary, then drop a split UTF-8 sequence at the end.
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.concat(chunks)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 /** One line on why a request got no answer: refused by the SSRF guard, timed out, or the connection failed. */

@@ -50,7 +50,13 @@ async function authorizationUrl(options: { scope?: string; name?: string } = {})
   const client = await json<{ client_id: string }>(await register(base, { client_name: options.name ?? 'Claude', redirect_uris: [redirectUri] }), 201);
   const { verifier, challenge } = pkcePair();
   const state = `state-${Math.random()}`;
-  const query = authorizeQuery({ client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, state, ...(options.scope ? { scope: options.scope } : {}) });
+  const query = authorizeQuery({
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    state,
+    ...(options.scope ? { scope: options.scope } : {}),
+  });
   return { url: `${base}/oauth/authorize?${query}`, clientId: client.client_id, verifier, state };
 }
 
@@ -106,7 +112,13 @@ describe.skipIf(!chromiumAvailable)('the OAuth consent view in Chromium', () => 
     expect(back.get('state')).toBe(state);
     expect(back.get('iss')).toBe(base);
     const tokens = await json<Tokens>(
-      await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code: back.get('code')!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+      await postForm(base, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code: back.get('code')!,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
       200,
     );
     expect((await mcpToolsList(base, tokens.access_token)).status).toBe(200);
@@ -139,7 +151,13 @@ describe.skipIf(!chromiumAvailable)('the OAuth consent view in Chromium', () => 
     await page.getByRole('button', { name: 'Allow' }).click();
     const back = await arrival(page, 3);
     const tokens = await json<Tokens>(
-      await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code: back.get('code')!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+      await postForm(base, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code: back.get('code')!,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
       200,
     );
 
@@ -175,7 +193,9 @@ describe.skipIf(!chromiumAvailable)('the OAuth consent view in Chromium', () => 
 
   it('shows an error page for an unknown client, a link back for a request the client got wrong, and no CSP violation anywhere', async () => {
     const page = await newPage();
-    const res = await page.goto(`${base}/oauth/authorize?${authorizeQuery({ client_id: 'nope', redirect_uri: redirectUri, code_challenge: pkcePair().challenge })}`);
+    const res = await page.goto(
+      `${base}/oauth/authorize?${authorizeQuery({ client_id: 'nope', redirect_uri: redirectUri, code_challenge: pkcePair().challenge })}`,
+    );
     expect(res?.status()).toBe(400);
     expect(await page.getByRole('alert').textContent()).toContain('No client is registered');
     expect(page.url()).toContain('/oauth/authorize');

@@ -49,14 +49,22 @@ export interface ConsoleBrowser {
 }
 
 export async function signIn(base: string, apiKey: string): Promise<ConsoleBrowser> {
-  const res = await fetch(`${base}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+  const res = await fetch(`${base}/console/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ api_key: apiKey }),
+  });
   const session = await json<{ csrf_token: string }>(res, 201);
   const cookie = /aisle_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
   return {
     cookie,
     get: (path) => fetch(`${base}${path}`, { headers: { cookie, accept: 'application/json' } }),
     post: (path, body) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'x-csrf-token': session.csrf_token, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': session.csrf_token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
   };
 }
 
@@ -73,7 +81,10 @@ export function registerFrom(base: string, localAddress: string, body: unknown):
   return new Promise((resolve, reject) => {
     const req = request(`${base}/oauth/register`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } }, (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (text += chunk))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject).end(JSON.stringify(body));
   });
@@ -81,7 +92,11 @@ export function registerFrom(base: string, localAddress: string, body: unknown):
 
 /** A form POST to the token or revocation endpoint. */
 export function postForm(base: string, path: string, form: Record<string, string>): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
 }
 
 export interface AuthorizeParams {
@@ -131,7 +146,13 @@ export async function authorizeClient(base: string, browser: ConsoleBrowser, opt
   const back = await consent(browser, params);
   const code = back.searchParams.get('code')!;
   const tokens = await json<Tokens>(
-    await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier }),
+    await postForm(base, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: client.client_id,
+      code_verifier: verifier,
+    }),
     200,
   );
   return { clientId: client.client_id, redirectUri, tokens };
@@ -146,7 +167,12 @@ export async function mcpRequest(
 ): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await res.text();

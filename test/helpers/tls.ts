@@ -55,6 +55,8 @@ export class HttpsDocuments {
 }
 
 /** Answers `body` as JSON with the given extra headers. */
-export const jsonDocument = (body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
-};
+export const jsonDocument =
+  (body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+  };

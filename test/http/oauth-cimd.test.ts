@@ -18,8 +18,10 @@ let guardedBase: string;
 const fetchers: HttpClientMetadataFetcher[] = [];
 
 /** The document at `path`, naming itself unless told otherwise. */
-const selfNamed = (path: string, extra: Record<string, unknown> = {}): Handler => (req, res) =>
-  jsonDocument({ client_id: docs.url(path), client_name: 'Metadata Client', redirect_uris: [REDIRECT], ...extra })(req, res);
+const selfNamed =
+  (path: string, extra: Record<string, unknown> = {}): Handler =>
+  (req, res) =>
+    jsonDocument({ client_id: docs.url(path), client_name: 'Metadata Client', redirect_uris: [REDIRECT], ...extra })(req, res);
 
 beforeAll(async () => {
   docs = await HttpsDocuments.start({
@@ -57,14 +59,26 @@ describe('Client ID Metadata Documents', () => {
     const browser = await signIn(base, t.adminKey);
     const query = new URLSearchParams({ response_type: 'code', code_challenge_method: 'S256', ...params }).toString();
     const described = await json<{ client: Record<string, unknown> }>(await browser.get(`/console/oauth/authorize?${query}`), 200);
-    expect(described.client).toEqual({ client_id: clientId, name: 'Metadata Client', kind: 'metadata_document', redirect_uri: REDIRECT, redirect_host: '127.0.0.1:33418' });
+    expect(described.client).toEqual({
+      client_id: clientId,
+      name: 'Metadata Client',
+      kind: 'metadata_document',
+      redirect_uri: REDIRECT,
+      redirect_host: '127.0.0.1:33418',
+    });
     const code = (await consent(browser, params)).searchParams.get('code')!;
-    const tokens = await json<Tokens>(await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }), 200);
+    const tokens = await json<Tokens>(
+      await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+      200,
+    );
     expect((await mcpToolsList(base, tokens.access_token)).status).toBe(200);
     const refreshed = await postForm(base, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
     await expectHttp(refreshed, 200);
     expect(await t.db.query('SELECT 1 FROM oauth_clients')).toHaveLength(0);
-    const grants = await json<{ data: { client_id: string; client_name: string }[] }>(await fetch(`${base}/v1/oauth/grants`, { headers: { 'x-api-key': t.adminKey } }), 200);
+    const grants = await json<{ data: { client_id: string; client_name: string }[] }>(
+      await fetch(`${base}/v1/oauth/grants`, { headers: { 'x-api-key': t.adminKey } }),
+      200,
+    );
     expect(grants.data).toEqual([expect.objectContaining({ client_id: clientId, client_name: 'Metadata Client' })]);
   });
 
@@ -82,7 +96,11 @@ describe('Client ID Metadata Documents', () => {
   });
 
   it('refuse a redirect URI the document does not list', async () => {
-    const res = await authorizePage(base, { client_id: docs.url('/oauth/client.json'), redirect_uri: 'https://evil.example/cb', code_challenge: pkcePair().challenge });
+    const res = await authorizePage(base, {
+      client_id: docs.url('/oauth/client.json'),
+      redirect_uri: 'https://evil.example/cb',
+      code_challenge: pkcePair().challenge,
+    });
     expect(await expectHttp(res, 400)).toContain('not one this client registered');
   });
 
@@ -104,7 +122,11 @@ describe('Client ID Metadata Documents', () => {
     expect(await expectHttp(res, 400)).toContain('loopback address (127.0.0.1)');
     expect(docs.connections).toBe(before);
     // Nor can the token endpoint be reached with it: nothing was authorized.
-    const token = await postForm(guardedBase, '/oauth/token', { grant_type: 'refresh_token', refresh_token: 'aisle_rt_x', client_id: docs.url('/oauth/client.json') });
+    const token = await postForm(guardedBase, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: 'aisle_rt_x',
+      client_id: docs.url('/oauth/client.json'),
+    });
     expect(await json(token, 400)).toMatchObject({ error: 'invalid_grant' });
   });
 });

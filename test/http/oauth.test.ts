@@ -55,7 +55,10 @@ describe('OAuth discovery', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const header = challenge(res);
     expect(header).toBe(`Bearer scope="search events:write", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
-    const prm = await json<{ resource: string; authorization_servers: string[]; scopes_supported: string[] }>(await fetch(/resource_metadata="([^"]+)"/.exec(header)![1]!), 200);
+    const prm = await json<{ resource: string; authorization_servers: string[]; scopes_supported: string[] }>(
+      await fetch(/resource_metadata="([^"]+)"/.exec(header)![1]!),
+      200,
+    );
     expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], bearer_methods_supported: ['header'] });
     expect(prm.scopes_supported).toEqual(['search', 'events:write', 'analytics:read']);
     expect(await json(await fetch(`${base}/.well-known/oauth-protected-resource`), 200)).toEqual(prm);
@@ -90,7 +93,10 @@ describe('OAuth discovery', () => {
   });
 
   it('lets a browser-based client read the metadata and call the endpoints from another origin', async () => {
-    const preflight = await fetch(`${base}/.well-known/oauth-authorization-server`, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'GET' } });
+    const preflight = await fetch(`${base}/.well-known/oauth-authorization-server`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'GET' },
+    });
     await expectHttp(preflight, 204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
@@ -102,10 +108,20 @@ describe('OAuth discovery', () => {
 describe('POST /oauth/register', () => {
   it('registers a public client and answers its metadata, never a secret', async () => {
     const body = await json<Record<string, unknown>>(
-      await register(base, { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'client_secret_post', logo_uri: 'https://x/y.png' }),
+      await register(base, {
+        client_name: 'Claude',
+        redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+        token_endpoint_auth_method: 'client_secret_post',
+        logo_uri: 'https://x/y.png',
+      }),
       201,
     );
-    expect(body).toMatchObject({ client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(body).toMatchObject({
+      client_name: 'Claude',
+      redirect_uris: ['https://claude.ai/api/mcp/auth_callback'],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     expect(body.client_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body).not.toHaveProperty('client_secret');
   });
@@ -126,7 +142,11 @@ describe('POST /oauth/register', () => {
 
   it('refuses a form body with 415, whatever its size, without reading it', async () => {
     for (const size of [20, 20_000]) {
-      const res = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `redirect_uris=${'a'.repeat(size)}` });
+      const res = await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `redirect_uris=${'a'.repeat(size)}`,
+      });
       expect(await json(res, 415), String(size)).toMatchObject({ error: 'invalid_request' });
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
@@ -143,7 +163,12 @@ describe('GET /oauth/authorize', () => {
   let clientId: string;
   const { challenge: codeChallenge } = pkcePair();
   beforeAll(async () => {
-    clientId = (await json<{ client_id: string }>(await register(base, { client_name: 'Authorize test', redirect_uris: [REDIRECT, 'https://app.example/cb?tenant=7'] }), 201)).client_id;
+    clientId = (
+      await json<{ client_id: string }>(
+        await register(base, { client_name: 'Authorize test', redirect_uris: [REDIRECT, 'https://app.example/cb?tenant=7'] }),
+        201,
+      )
+    ).client_id;
   });
 
   it('serves the console page for a valid request, uncached and under the console policy', async () => {
@@ -157,7 +182,11 @@ describe('GET /oauth/authorize', () => {
   it.each([
     ['an unknown client', (id: string) => ({ client_id: `${id.slice(0, -4)}0000`, redirect_uri: REDIRECT }), 'No client is registered'],
     ['a malformed client id', () => ({ client_id: 'nope', redirect_uri: REDIRECT }), 'No client is registered'],
-    ['a redirect URI it did not register', (id: string) => ({ client_id: id, redirect_uri: 'http://127.0.0.1:33419/callback' }), 'not one this client registered'],
+    [
+      'a redirect URI it did not register',
+      (id: string) => ({ client_id: id, redirect_uri: 'http://127.0.0.1:33419/callback' }),
+      'not one this client registered',
+    ],
     ['a redirect URI that only starts the same', (id: string) => ({ client_id: id, redirect_uri: `${REDIRECT}/x` }), 'not one this client registered'],
     ['no redirect URI', (id: string) => ({ client_id: id, redirect_uri: '' }), 'redirect_uri'],
   ])('answers %s with a 400 error page, never a redirect', async (_what, params, reason) => {
@@ -176,7 +205,13 @@ describe('GET /oauth/authorize', () => {
     ['an unknown scope', { scope: 'search admin' }, 'invalid_scope'],
     ['another resource', { resource: 'https://elsewhere.example/mcp' }, 'invalid_target'],
   ])('answers %s with an error page whose link (not a redirect) returns error, state and iss to the client', async (_what, override, error) => {
-    const res = await authorizePage(base, { client_id: clientId, redirect_uri: 'https://app.example/cb?tenant=7', code_challenge: codeChallenge, state: 'st 8', ...override });
+    const res = await authorizePage(base, {
+      client_id: clientId,
+      redirect_uri: 'https://app.example/cb?tenant=7',
+      code_challenge: codeChallenge,
+      state: 'st 8',
+      ...override,
+    });
     const back = returnLink(await expectHttp(res, 400));
     expect(res.headers.get('location')).toBeNull();
     expect(`${back.origin}${back.pathname}`).toBe('https://app.example/cb');
@@ -198,7 +233,13 @@ describe('consent (the console JSON routes)', () => {
   beforeAll(async () => {
     clientId = (await json<{ client_id: string }>(await register(base, { client_name: 'Consent test', redirect_uris: [REDIRECT] }), 201)).client_id;
   });
-  const params = (scope?: string) => ({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: codeChallenge, state: 'abc', ...(scope ? { scope } : {}) });
+  const params = (scope?: string) => ({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: codeChallenge,
+    state: 'abc',
+    ...(scope ? { scope } : {}),
+  });
   const query = (scope?: string) => new URLSearchParams({ response_type: 'code', code_challenge_method: 'S256', ...params(scope) }).toString();
 
   it('describes the request to the signed-in owner: the client, its redirect host, the default scopes', async () => {
@@ -206,7 +247,10 @@ describe('consent (the console JSON routes)', () => {
     expect(described).toEqual({
       client: { client_id: clientId, name: 'Consent test', kind: 'registered', redirect_uri: REDIRECT, redirect_host: '127.0.0.1:33418' },
       resource: `${base}/mcp`,
-      scopes: [{ scope: 'search', grantable: true }, { scope: 'events:write', grantable: true }],
+      scopes: [
+        { scope: 'search', grantable: true },
+        { scope: 'events:write', grantable: true },
+      ],
       granted: ['search', 'events:write'],
     });
   });
@@ -227,8 +271,15 @@ describe('consent (the console JSON routes)', () => {
   it('grants only what the key holds, shows the rest as not grantable, and never grants keys:manage', async () => {
     const { key } = await createKey(t.app, t.adminKey, { name: 'search only', scopes: ['search', 'keys:manage'] });
     const owner = await signIn(base, key);
-    const described = await json<{ scopes: unknown; granted: unknown }>(await owner.get(`/console/oauth/authorize?${query('search analytics:read keys:manage')}`), 200);
-    expect(described.scopes).toEqual([{ scope: 'search', grantable: true }, { scope: 'analytics:read', grantable: false }, { scope: 'keys:manage', grantable: false }]);
+    const described = await json<{ scopes: unknown; granted: unknown }>(
+      await owner.get(`/console/oauth/authorize?${query('search analytics:read keys:manage')}`),
+      200,
+    );
+    expect(described.scopes).toEqual([
+      { scope: 'search', grantable: true },
+      { scope: 'analytics:read', grantable: false },
+      { scope: 'keys:manage', grantable: false },
+    ]);
     expect(described.granted).toEqual(['search']);
     const refused = await owner.post(`/console/oauth/authorize?${query('analytics:read keys:manage')}`, { decision: 'approve' });
     expect((await json(refused, 403)).code).toBe('insufficient_scope');
@@ -255,7 +306,14 @@ describe('POST /oauth/token', () => {
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ state: 'flow', iss: base });
     const code = back.searchParams.get('code')!;
     expect(code).toMatch(/^aisle_ac_[0-9A-Za-z]{36}$/);
-    const res = await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier, resource: `${base}/mcp` });
+    const res = await postForm(base, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id,
+      code_verifier: verifier,
+      resource: `${base}/mcp`,
+    });
     const tokens = await json<Tokens>(res, 200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'search events:write' });
@@ -298,11 +356,22 @@ describe('POST /oauth/token', () => {
   it('refuses a reused code and revokes the tokens it produced', async () => {
     const client = await json<{ client_id: string }>(await register(base, { redirect_uris: [REDIRECT] }), 201);
     const { verifier, challenge: codeChallenge } = pkcePair();
-    const code = (await consent(admin, { client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: codeChallenge, resource: `${base}/v1`, scope: 'analytics:read' })).searchParams.get('code')!;
+    const code = (
+      await consent(admin, {
+        client_id: client.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: codeChallenge,
+        resource: `${base}/v1`,
+        scope: 'analytics:read',
+      })
+    ).searchParams.get('code')!;
     const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier };
     const tokens = await json<Tokens>(await postForm(base, '/oauth/token', form), 200);
     await expectHttp(await bearer(tokens.access_token), 200);
-    expect(await json(await postForm(base, '/oauth/token', form), 400)).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('already used') });
+    expect(await json(await postForm(base, '/oauth/token', form), 400)).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('already used'),
+    });
     expect(await json(await bearer(tokens.access_token), 401)).toMatchObject({ code: 'invalid_token' });
     expect(await json(await refresh(client.client_id, tokens.refresh_token), 400)).toMatchObject({ error: 'invalid_grant' });
   });
@@ -318,8 +387,18 @@ describe('POST /oauth/token', () => {
     const client = await json<{ client_id: string }>(await register(base, { redirect_uris: [REDIRECT, 'http://127.0.0.1:33418/other'] }), 201);
     const { verifier, challenge: codeChallenge } = pkcePair();
     const code = (await consent(admin, { client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: codeChallenge })).searchParams.get('code')!;
-    const changes: Record<string, string> = override === 'other-client' ? { client_id: (await json<{ client_id: string }>(await register(base, { redirect_uris: [REDIRECT] }), 201)).client_id } : override;
-    const res = await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier, ...changes });
+    const changes: Record<string, string> =
+      override === 'other-client'
+        ? { client_id: (await json<{ client_id: string }>(await register(base, { redirect_uris: [REDIRECT] }), 201)).client_id }
+        : override;
+    const res = await postForm(base, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id,
+      code_verifier: verifier,
+      ...changes,
+    });
     expect(await json(res, status)).toMatchObject({ error });
   });
 
@@ -328,16 +407,30 @@ describe('POST /oauth/token', () => {
     const { verifier, challenge: codeChallenge } = pkcePair();
     const code = (await consent(admin, { client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: codeChallenge })).searchParams.get('code')!;
     clock.advance(5 * 60_000 + 1);
-    const res = await postForm(base, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, code_verifier: verifier });
+    const res = await postForm(base, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id,
+      code_verifier: verifier,
+    });
     expect(await json(res, 400)).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
   });
 
   it('answers malformed requests in RFC 6749 form', async () => {
     expect(await json(await postForm(base, '/oauth/token', {}), 400)).toMatchObject({ error: 'invalid_request' });
     expect(await json(await postForm(base, '/oauth/token', { grant_type: 'password' }), 400)).toMatchObject({ error: 'unsupported_grant_type' });
-    const asJson = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"refresh_token"}' });
+    const asJson = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
     expect(await json(asJson, 415)).toMatchObject({ error: 'invalid_request' });
-    const twice = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=refresh_token&grant_type=refresh_token' });
+    const twice = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&grant_type=refresh_token',
+    });
     expect(await json(twice, 400)).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('more than once') });
   });
 });
@@ -352,7 +445,9 @@ describe('tokens at the resource', () => {
     expect(ok.headers.get('ratelimit-policy')).toBe('"default";q=77;w=60');
     const refused = await bearer(tokens.access_token, '/v1/clicks/6f0c2d0e-0000-4000-8000-000000000000', 'POST');
     expect(await json(refused, 403)).toMatchObject({ code: 'insufficient_scope', required_scope: 'events:write' });
-    expect(challenge(refused)).toBe(`Bearer error="insufficient_scope", scope="events:write", resource_metadata="${base}/.well-known/oauth-protected-resource/v1"`);
+    expect(challenge(refused)).toBe(
+      `Bearer error="insufficient_scope", scope="events:write", resource_metadata="${base}/.well-known/oauth-protected-resource/v1"`,
+    );
     // Tokens never open the console's own routes.
     expect((await json(await bearer(tokens.access_token, '/console/session'), 401)).code).toBe('session_expired');
   });
@@ -407,7 +502,10 @@ describe('tokens at the resource', () => {
       expect(await json(await refresh(clientId, tokens.refresh_token), 400), end).toMatchObject({ error: 'invalid_grant' });
       if (end === 'disable') {
         // Enabling the key again does not bring the app back.
-        await expectHttp(await fetch(`${base}/v1/keys/${id}`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"status":"active"}' }), 200);
+        await expectHttp(
+          await fetch(`${base}/v1/keys/${id}`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{"status":"active"}' }),
+          200,
+        );
         expect(await json(await bearer(tokens.access_token), 401)).toMatchObject({ code: 'invalid_token' });
       }
     }
@@ -418,9 +516,14 @@ describe('tokens of a key that ends later', () => {
   it('work while a rotated key’s grace lasts and stop when it runs out, as for a key that expires', async () => {
     const admin = { 'x-api-key': t.adminKey, 'content-type': 'application/json' };
     const rotated = await createKey(t.app, t.adminKey, { name: 'rotated with grace', scopes: ['analytics:read'] });
-    const expiring = await createKey(t.app, t.adminKey, { name: 'expiring', scopes: ['analytics:read'], expires_at: new Date(clock.now().getTime() + 120_000).toISOString() });
+    const expiring = await createKey(t.app, t.adminKey, {
+      name: 'expiring',
+      scopes: ['analytics:read'],
+      expires_at: new Date(clock.now().getTime() + 120_000).toISOString(),
+    });
     const apps = [];
-    for (const { key } of [rotated, expiring]) apps.push(await authorizeClient(base, await signIn(base, key), { resource: `${base}/v1`, scope: 'analytics:read' }));
+    for (const { key } of [rotated, expiring])
+      apps.push(await authorizeClient(base, await signIn(base, key), { resource: `${base}/v1`, scope: 'analytics:read' }));
     await expectHttp(await fetch(`${base}/v1/keys/${rotated.id}/rotate`, { method: 'POST', headers: admin, body: '{"grace_period_seconds":60}' }), 201);
     for (const app of apps) await expectHttp(await bearer(app.tokens.access_token), 200);
     const during = await json<Tokens>(await refresh(apps[0]!.clientId, apps[0]!.tokens.refresh_token), 200);
@@ -431,7 +534,10 @@ describe('tokens of a key that ends later', () => {
     await expectHttp(await bearer(apps[1]!.tokens.access_token), 200);
 
     clock.advance(60_000);
-    expect(await json(await bearer(apps[1]!.tokens.access_token), 401)).toMatchObject({ code: 'invalid_token', detail: expect.stringContaining('no longer works') });
+    expect(await json(await bearer(apps[1]!.tokens.access_token), 401)).toMatchObject({
+      code: 'invalid_token',
+      detail: expect.stringContaining('no longer works'),
+    });
     expect(await json(await refresh(apps[1]!.clientId, apps[1]!.tokens.refresh_token), 400)).toMatchObject({ error: 'invalid_grant' });
   });
 });
@@ -533,14 +639,24 @@ describe('GET and DELETE /v1/oauth/grants', () => {
     clock.advance(1000);
     const second = await authorizeClient(base, owner, { name: 'Second app', resource: `${base}/v1`, scope: 'analytics:read' });
     const key = { 'x-api-key': account.firstKey.key };
-    const page = await json<{ data: { id: string; client_name: string; redirect_host: string; scopes: string[]; resource: string }[]; has_more: boolean; next_cursor: string | null }>(
-      await fetch(`${base}/v1/oauth/grants?limit=1`, { headers: key }),
+    const page = await json<{
+      data: { id: string; client_name: string; redirect_host: string; scopes: string[]; resource: string }[];
+      has_more: boolean;
+      next_cursor: string | null;
+    }>(await fetch(`${base}/v1/oauth/grants?limit=1`, { headers: key }), 200);
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]).toMatchObject({
+      client_name: 'Second app',
+      redirect_host: '127.0.0.1:33418',
+      scopes: ['analytics:read'],
+      resource: `${base}/v1`,
+      key_id: account.firstKey.metadata.id,
+    });
+    expect(page.has_more).toBe(true);
+    const rest = await json<{ data: { id: string; client_name: string }[] }>(
+      await fetch(`${base}/v1/oauth/grants?limit=1&cursor=${page.next_cursor}`, { headers: key }),
       200,
     );
-    expect(page.data).toHaveLength(1);
-    expect(page.data[0]).toMatchObject({ client_name: 'Second app', redirect_host: '127.0.0.1:33418', scopes: ['analytics:read'], resource: `${base}/v1`, key_id: account.firstKey.metadata.id });
-    expect(page.has_more).toBe(true);
-    const rest = await json<{ data: { id: string; client_name: string }[] }>(await fetch(`${base}/v1/oauth/grants?limit=1&cursor=${page.next_cursor}`, { headers: key }), 200);
     expect(rest.data.map((g) => g.client_name)).toEqual(['First app']);
 
     // The console lists them with its session too; another account sees none of them.
@@ -606,12 +722,19 @@ describe('OAuth behind a proxy that serves Aisle under an https path', () => {
     // The proxy forwards /shop/* without the prefix, and the well-known paths unchanged.
     const unauthorized = await fetch(`${local}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     await expectHttp(unauthorized, 401);
-    expect(challenge(unauthorized)).toBe('Bearer scope="search events:write", resource_metadata="https://aisle.example.com/.well-known/oauth-protected-resource/shop/mcp"');
+    expect(challenge(unauthorized)).toBe(
+      'Bearer scope="search events:write", resource_metadata="https://aisle.example.com/.well-known/oauth-protected-resource/shop/mcp"',
+    );
     const prm = await json(await fetch(`${local}/.well-known/oauth-protected-resource/shop/mcp`), 200);
     expect(prm).toMatchObject({ resource: `${PUBLIC}/mcp`, authorization_servers: [PUBLIC] });
     expect(await json(await fetch(`${local}/.well-known/oauth-protected-resource/shop/v1`), 200)).toMatchObject({ resource: `${PUBLIC}/v1` });
     const as = await json(await fetch(`${local}/.well-known/oauth-authorization-server/shop`), 200);
-    expect(as).toMatchObject({ issuer: PUBLIC, authorization_endpoint: `${PUBLIC}/oauth/authorize`, token_endpoint: `${PUBLIC}/oauth/token`, registration_endpoint: `${PUBLIC}/oauth/register` });
+    expect(as).toMatchObject({
+      issuer: PUBLIC,
+      authorization_endpoint: `${PUBLIC}/oauth/authorize`,
+      token_endpoint: `${PUBLIC}/oauth/token`,
+      registration_endpoint: `${PUBLIC}/oauth/register`,
+    });
     await expectHttp(await fetch(`${local}/.well-known/oauth-authorization-server`), 404);
 
     const redirectUri = 'https://app.example/callback';
@@ -622,7 +745,14 @@ describe('OAuth behind a proxy that serves Aisle under an https path', () => {
     await expectHttp(await authorizePage(local, params), 200);
     const back = await consent(owner, params);
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ state: 'p', iss: PUBLIC });
-    const form = { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirectUri, client_id: client.client_id, code_verifier: verifier, resource: `${PUBLIC}/mcp/` };
+    const form = {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: redirectUri,
+      client_id: client.client_id,
+      code_verifier: verifier,
+      resource: `${PUBLIC}/mcp/`,
+    };
     const tokens = await json<Tokens>(await postForm(local, '/oauth/token', form), 200);
     expect((await mcpToolsList(local, tokens.access_token)).status).toBe(200);
     // The resource as the server sees it locally is not the public one.

@@ -111,7 +111,7 @@ describe('freshnessMs', () => {
     [{ 'cache-control': 'no-store' }, 0],
     [{ 'cache-control': 'no-cache, max-age=60' }, 0],
     [{ expires: 'Wed, 25 Nov 2026 10:10:00 GMT', date: 'Wed, 25 Nov 2026 10:00:00 GMT' }, 600_000],
-    [{ expires: '0' , date: 'Wed, 25 Nov 2026 10:00:00 GMT' }, 0],
+    [{ expires: '0', date: 'Wed, 25 Nov 2026 10:00:00 GMT' }, 0],
     [{ expires: 'not a date' }, 0],
   ])('reads %j as %i ms', (headers, ms) => {
     expect(freshnessMs(headers)).toBe(ms);

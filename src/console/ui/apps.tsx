@@ -19,7 +19,9 @@ export function ConnectedApps() {
   return (
     <div class="apps">
       <ErrorMessage error={error} />
-      <p class="live" role="status">{status}</p>
+      <p class="live" role="status">
+        {status}
+      </p>
       <p class="muted">
         Apps such as Claude or ChatGPT connect to Aisle by OAuth: the account owner approves them, and each acts as the key that approved it, with the scopes
         granted. A connected app never sees the key.
@@ -32,19 +34,42 @@ export function ConnectedApps() {
         <div class="table-wrap">
           <table data-table="apps">
             <thead>
-              <tr><th scope="col">App</th><th scope="col">Returns to</th><th scope="col">Scopes</th><th scope="col">For</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
+              <tr>
+                <th scope="col">App</th>
+                <th scope="col">Returns to</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">For</th>
+                <th scope="col">Connected</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {grants.map((g) => (
                 <tr key={g.id} data-grant-id={g.id}>
-                  <td>{appName(g)}<div class="muted small"><code>{g.client_id}</code></div></td>
+                  <td>
+                    {appName(g)}
+                    <div class="muted small">
+                      <code>{g.client_id}</code>
+                    </div>
+                  </td>
                   <td>{g.redirect_host}</td>
-                  <td class="scopes">{g.scopes.map((s) => <div key={s} title={SCOPE_TEXT[s]}><code>{s}</code></div>)}</td>
+                  <td class="scopes">
+                    {g.scopes.map((s) => (
+                      <div key={s} title={SCOPE_TEXT[s]}>
+                        <code>{s}</code>
+                      </div>
+                    ))}
+                  </td>
                   <td>{resourceLabel(g)}</td>
                   <td>{fmtTime(g.created_at)}</td>
                   <td>{fmtAgo(g.last_used_at)}</td>
                   <td class="actions">
-                    <button type="button" class="danger" aria-label={`Revoke ${appName(g)}`} onClick={() => setConfirmRevoke(g)}>Revoke</button>
+                    <button type="button" class="danger" aria-label={`Revoke ${appName(g)}`} onClick={() => setConfirmRevoke(g)}>
+                      Revoke
+                    </button>
                   </td>
                 </tr>
               ))}

@@ -42,38 +42,66 @@ function Request({ session, request, onSignOut }: { session: ConsoleSessionInfo;
       </p>
       <dl class="facts">
         <dt>Returns you to</dt>
-        <dd><strong data-redirect-host>{client.redirect_host}</strong></dd>
+        <dd>
+          <strong data-redirect-host>{client.redirect_host}</strong>
+        </dd>
         <dt>Client</dt>
         <dd>
           {client.kind === 'metadata_document' ? (
-            <>described by its own metadata at <code>{client.client_id}</code></>
+            <>
+              described by its own metadata at <code>{client.client_id}</code>
+            </>
           ) : (
-            <>registered itself as <code>{client.client_id}</code>; its name is not verified</>
+            <>
+              registered itself as <code>{client.client_id}</code>; its name is not verified
+            </>
           )}
         </dd>
       </dl>
       <h2>It will be able to</h2>
       {request.granted.length > 0 ? (
         <ul class="scope-list" data-granted>
-          {request.granted.map((s) => <li key={s}>{SCOPE_TEXT[s]} <code>{s}</code></li>)}
+          {request.granted.map((s) => (
+            <li key={s}>
+              {SCOPE_TEXT[s]} <code>{s}</code>
+            </li>
+          ))}
         </ul>
       ) : (
-        <p class="notice" role="status">Nothing: the key you signed in with holds none of the scopes this app asks for. Sign in with another key, or deny.</p>
+        <p class="notice" role="status">
+          Nothing: the key you signed in with holds none of the scopes this app asks for. Sign in with another key, or deny.
+        </p>
       )}
       {refused.length > 0 && (
         <p class="notice" data-refused>
-          It also asked for {refused.map((s, i) => <span key={s}>{i > 0 && ', '}<code>{s}</code></span>)}, which will not be granted: {NOT_GRANTABLE_WHY}.
+          It also asked for{' '}
+          {refused.map((s, i) => (
+            <span key={s}>
+              {i > 0 && ', '}
+              <code>{s}</code>
+            </span>
+          ))}
+          , which will not be granted: {NOT_GRANTABLE_WHY}.
         </p>
       )}
       <p class="muted small">Revoke it any time under Connected apps. Its access also ends when this key is disabled, rotated or deleted.</p>
       <ErrorMessage error={error} />
-      <p class="live" role="status">{busy}</p>
+      <p class="live" role="status">
+        {busy}
+      </p>
       <div class="actions">
-        <button type="button" class="secondary" disabled={busy !== null} onClick={() => void decide('deny')}>Deny</button>
-        <button type="button" disabled={busy !== null || request.granted.length === 0} onClick={() => void decide('approve')}>Allow</button>
+        <button type="button" class="secondary" disabled={busy !== null} onClick={() => void decide('deny')}>
+          Deny
+        </button>
+        <button type="button" disabled={busy !== null || request.granted.length === 0} onClick={() => void decide('approve')}>
+          Allow
+        </button>
       </div>
       <p class="small">
-        Not the right key? <button type="button" class="link" onClick={onSignOut}>Sign in with another key</button>
+        Not the right key?{' '}
+        <button type="button" class="link" onClick={onSignOut}>
+          Sign in with another key
+        </button>
       </p>
     </main>
   );
@@ -125,11 +153,31 @@ export function ConsentPage() {
       </main>
     );
   }
-  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
+  if (session === 'loading')
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
   if (session === null) {
     const intro = <p>An app asks to connect to Aisle. Sign in with the API key it should act as; the key itself is never shared with the app.</p>;
-    return <SignIn title="Connect an app to Aisle" intro={intro} notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }} />;
+    return (
+      <SignIn
+        title="Connect an app to Aisle"
+        intro={intro}
+        notice={notice}
+        onSignedIn={(s) => {
+          setNotice(null);
+          adopt(s);
+        }}
+      />
+    );
   }
-  if (request === null) return <p class="loading" role="status">Loading the request…</p>;
+  if (request === null)
+    return (
+      <p class="loading" role="status">
+        Loading the request…
+      </p>
+    );
   return <Request session={session} request={request} onSignOut={() => void signOut()} />;
 }

@@ -91,13 +91,33 @@ function App() {
     return (
       <main class="signin">
         <h1>Aisle console</h1>
-        <p class="error" role="alert">The console could not reach the server's session check: {loadError.detail}</p>
-        <button type="button" onClick={checkSession}>Try again</button>
+        <p class="error" role="alert">
+          The console could not reach the server's session check: {loadError.detail}
+        </p>
+        <button type="button" onClick={checkSession}>
+          Try again
+        </button>
       </main>
     );
   }
-  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
-  if (session === null) return <SignIn notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }}>{secretPanel}</SignIn>;
+  if (session === 'loading')
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
+  if (session === null)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(s) => {
+          setNotice(null);
+          adopt(s);
+        }}
+      >
+        {secretPanel}
+      </SignIn>
+    );
 
   // Signed out only once the server says so (204, or 401: the session had already ended).
   const signOut = async () => {
@@ -118,19 +138,27 @@ function App() {
   return (
     <>
       <header class="top">
-        <a class="brand" href="#/overview">Aisle</a>
+        <a class="brand" href="#/overview">
+          Aisle
+        </a>
         <nav aria-label="Sections">
           <ul>
             {SECTIONS.map((s) => (
               <li key={s.id}>
-                <a href={`#/${s.id}`} aria-current={s.id === section ? 'page' : undefined}>{s.label}</a>
+                <a href={`#/${s.id}`} aria-current={s.id === section ? 'page' : undefined}>
+                  {s.label}
+                </a>
               </li>
             ))}
           </ul>
         </nav>
         <div class="who">
-          <span class="key-name" title={`Signed in with key “${session.key.name}” (…${session.key.hint})`}>{session.key.name} <span class="hint">…{session.key.hint}</span></span>
-          <button type="button" class="secondary" onClick={signOut}>Sign out</button>
+          <span class="key-name" title={`Signed in with key “${session.key.name}” (…${session.key.hint})`}>
+            {session.key.name} <span class="hint">…{session.key.hint}</span>
+          </span>
+          <button type="button" class="secondary" onClick={signOut}>
+            Sign out
+          </button>
         </div>
       </header>
       <main id="content" class="content">

@@ -7,7 +7,13 @@ import { api, ApiError } from './api.js';
  * The sign-in form: the API key goes once to POST /console/session and is forgotten. The console
  * and the OAuth consent view share it; `intro` says why the key is asked for.
  */
-export function SignIn({ onSignedIn, notice, title = 'Aisle console', intro, children }: {
+export function SignIn({
+  onSignedIn,
+  notice,
+  title = 'Aisle console',
+  intro,
+  children,
+}: {
   onSignedIn: (s: ConsoleSessionInfo) => void;
   notice: string | null;
   title?: string;
@@ -36,15 +42,36 @@ export function SignIn({ onSignedIn, notice, title = 'Aisle console', intro, chi
   return (
     <main class="signin">
       <h1>{title}</h1>
-      {intro ?? <p>Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.</p>}
+      {intro ?? (
+        <p>
+          Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.
+        </p>
+      )}
       {children}
-      <p class="notice" role="status" hidden={!notice}>{notice}</p>
+      <p class="notice" role="status" hidden={!notice}>
+        {notice}
+      </p>
       <form onSubmit={submit} autocomplete="off">
         <label for="api-key">API key</label>
         {/* one-time-code: browsers honour it where they ignore autocomplete=off, so no password manager offers to keep the key. */}
-        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="one-time-code" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
-        <button type="submit" disabled={busy}>Sign in</button>
-        {error && <p id="signin-error" class="error" role="alert">{error}</p>}
+        <input
+          id="api-key"
+          name="api_key"
+          type="password"
+          required
+          spellcheck={false}
+          autocomplete="one-time-code"
+          placeholder="aisle_sk_…"
+          aria-describedby={error ? 'signin-error' : undefined}
+        />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        {error && (
+          <p id="signin-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   );

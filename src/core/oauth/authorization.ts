@@ -80,7 +80,9 @@ export class Authorizations {
       url: redirectWith(uri, this.deps.endpoints.issuer, state, { error, error_description: description }),
     });
     if (!stateParam.ok || state !== stateParam.value) return fail('invalid_request', `state must be sent once, at most ${MAX_STATE_LENGTH} characters.`);
-    const [responseType, challenge, method, scope, resource] = ['response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource'].map((n) => param(query, n)) as [Param, Param, Param, Param, Param];
+    const [responseType, challenge, method, scope, resource] = ['response_type', 'code_challenge', 'code_challenge_method', 'scope', 'resource'].map((n) =>
+      param(query, n),
+    ) as [Param, Param, Param, Param, Param];
     if (!responseType.ok || !challenge.ok || !method.ok || !scope.ok) return fail('invalid_request', 'A parameter was sent more than once.');
     if (responseType.value === undefined) return fail('invalid_request', 'response_type is required (code).');
     if (responseType.value !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
@@ -100,7 +102,13 @@ export class Authorizations {
     const request = await this.validRequest(query);
     const { client } = request;
     return {
-      client: { client_id: client.clientId, name: client.name, kind: client.kind, redirect_uri: request.redirectUri, redirect_host: redirectHost(request.redirectUri) },
+      client: {
+        client_id: client.clientId,
+        name: client.name,
+        kind: client.kind,
+        redirect_uri: request.redirectUri,
+        redirect_host: redirectHost(request.redirectUri),
+      },
       resource: this.deps.endpoints.resources[request.resource],
       scopes: request.scopes.map((scope) => ({ scope, grantable: grantable(principal, scope) })),
       granted: request.scopes.filter((s) => grantable(principal, s)),
@@ -115,10 +123,16 @@ export class Authorizations {
   async decide(principal: Principal, query: AuthorizeQuery, decision: ConsentDecision): Promise<{ redirect_to: string }> {
     const request = await this.validRequest(query);
     const { issuer } = this.deps.endpoints;
-    if (decision === 'deny') return { redirect_to: redirectWith(request.redirectUri, issuer, request.state, { error: 'access_denied', error_description: 'The account owner declined.' }) };
+    if (decision === 'deny')
+      return {
+        redirect_to: redirectWith(request.redirectUri, issuer, request.state, { error: 'access_denied', error_description: 'The account owner declined.' }),
+      };
     const granted = request.scopes.filter((s) => grantable(principal, s));
     if (granted.length === 0) {
-      throw new AppError('insufficient_scope', `The key you signed in with cannot grant any of the scopes this app asks for (${request.scopes.join(', ')}). Sign in with a key that holds them.`);
+      throw new AppError(
+        'insufficient_scope',
+        `The key you signed in with cannot grant any of the scopes this app asks for (${request.scopes.join(', ')}). Sign in with a key that holds them.`,
+      );
     }
     const code = newCode();
     const now = this.deps.clock.now();

@@ -75,7 +75,11 @@ export class ClientRegistry {
     if (looksLikeUrl(clientId)) return this.fromMetadataDocument(clientId);
     const row = isUuid(clientId) ? await this.deps.store.findClient(clientId) : null;
     const expired = row !== null && row.authorizedAt === null && row.createdAt.getTime() + UNUSED_REGISTRATION_TTL_MS <= this.deps.clock.now().getTime();
-    if (row === null || expired) return { ok: false, reason: 'No client is registered with this client_id (a registration never used expires after 24 hours). The app should register again.' };
+    if (row === null || expired)
+      return {
+        ok: false,
+        reason: 'No client is registered with this client_id (a registration never used expires after 24 hours). The app should register again.',
+      };
     return { ok: true, client: { clientId: row.clientId, name: row.clientName, redirectUris: row.redirectUris, kind: 'registered' } };
   }
 
@@ -95,7 +99,10 @@ export class ClientRegistry {
   async register(body: unknown, address: string): Promise<OAuthOutcome<RegisteredClientResponse>> {
     const decision = await this.deps.rateLimiter.consumeBucket(`${REGISTRATION_BUCKET_PREFIX}${address}`, this.deps.registrationsPerMinute);
     if (decision !== null && !decision.allowed) {
-      return { ...oauthFailure('rate_limited', `Too many registrations from this address; retry in ${decision.retryAfterSeconds} s.`, 429), retryAfterSeconds: decision.retryAfterSeconds };
+      return {
+        ...oauthFailure('rate_limited', `Too many registrations from this address; retry in ${decision.retryAfterSeconds} s.`, 429),
+        retryAfterSeconds: decision.retryAfterSeconds,
+      };
     }
     const parsed = ClientMetadataSchema.safeParse(body ?? {});
     if (!parsed.success) {
@@ -106,7 +113,13 @@ export class ClientRegistry {
     const problem = checkClientMetadata(parsed.data);
     if (problem !== null) return problem;
     const now = this.deps.clock.now();
-    const client = { clientId: newId(), clientName: parsed.data.client_name ?? null, redirectUris: parsed.data.redirect_uris, createdAt: now, authorizedAt: null };
+    const client = {
+      clientId: newId(),
+      clientName: parsed.data.client_name ?? null,
+      redirectUris: parsed.data.redirect_uris,
+      createdAt: now,
+      authorizedAt: null,
+    };
     await this.deps.store.insertClient(client);
     return {
       ok: true,
@@ -163,6 +176,7 @@ function checkClientMetadata(m: ClientMetadata): OAuthFailure | null {
 function secretProblem(doc: ClientMetadata & Record<string, unknown>): OAuthFailure | null {
   if ('client_secret' in doc || 'client_secret_expires_at' in doc) return oauthFailure('invalid_client_metadata', 'it must not contain a client_secret.');
   const method = doc.token_endpoint_auth_method;
-  if (method !== undefined && method !== 'none') return oauthFailure('invalid_client_metadata', `token_endpoint_auth_method ${method} is not supported (only none).`);
+  if (method !== undefined && method !== 'none')
+    return oauthFailure('invalid_client_metadata', `token_endpoint_auth_method ${method} is not supported (only none).`);
   return null;
 }

@@ -69,7 +69,9 @@ export class TokenService {
         return invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
       }
       // Any attempt consumes the code, so a wrong verifier cannot be followed by another guess.
-      const refused = this.codeProblem(stored, clientId, redirectUri, verifier, resource, now) ?? (effectiveStatus(key, now) === 'active' ? null : invalidGrant('The API key that approved this authorization no longer works.'));
+      const refused =
+        this.codeProblem(stored, clientId, redirectUri, verifier, resource, now) ??
+        (effectiveStatus(key, now) === 'active' ? null : invalidGrant('The API key that approved this authorization no longer works.'));
       if (refused !== null) {
         await repo.markCodeUsed(hash, now, null);
         return refused;
@@ -151,14 +153,17 @@ export class TokenService {
    * token's scopes that the key still holds. Accepted only at the resource it was minted for.
    */
   async authenticate(raw: string, resource: ResourceName | null): Promise<AccessTokenResult> {
-    if (!isAccessToken(raw)) return { ok: false, reason: 'malformed', detail: 'The access token is not an Aisle token (aisle_ot_ followed by 36 characters with a valid checksum).' };
+    if (!isAccessToken(raw))
+      return { ok: false, reason: 'malformed', detail: 'The access token is not an Aisle token (aisle_ot_ followed by 36 characters with a valid checksum).' };
     const found = await this.lookup(raw);
     if (found === null || found.token.kind !== 'access') return { ok: false, reason: 'unknown', detail: 'Unknown access token.' };
     const now = this.deps.clock.now();
     const { token, grant, key } = found;
-    if (token.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired', detail: 'The access token has expired; use the refresh token for a new one.' };
+    if (token.expiresAt.getTime() <= now.getTime())
+      return { ok: false, reason: 'expired', detail: 'The access token has expired; use the refresh token for a new one.' };
     if (grant.revokedAt !== null) return { ok: false, reason: 'revoked', detail: 'The authorization behind this token was revoked.' };
-    if (effectiveStatus(key, now) !== 'active') return { ok: false, reason: 'key_inactive', detail: 'The API key that approved this app no longer works, which ends its access.' };
+    if (effectiveStatus(key, now) !== 'active')
+      return { ok: false, reason: 'key_inactive', detail: 'The API key that approved this app no longer works, which ends its access.' };
     if (resource === null || this.deps.endpoints.resources[resource] !== grant.resource) {
       return { ok: false, reason: 'wrong_resource', detail: `This access token was issued for ${grant.resource} and is not accepted here.` };
     }

@@ -15,7 +15,10 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * chooses to follow it: see oauth.md on why it is not an automatic redirect.
  */
 function refusalPage(reason: string, assetVersion: string, back?: string): string {
-  const link = back === undefined ? '' : `<p><a id="return" href="${escapeHtml(back)}" rel="noreferrer">Return to ${escapeHtml(new URL(back).host)}</a> to tell the app.</p>`;
+  const link =
+    back === undefined
+      ? ''
+      : `<p><a id="return" href="${escapeHtml(back)}" rel="noreferrer">Return to ${escapeHtml(new URL(back).host)}</a> to tell the app.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Authorization refused · Aisle</title><link rel="stylesheet" href="/console/assets/app.${assetVersion}.css"></head>
@@ -47,14 +50,23 @@ export const oauthConsentRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (
     return reply.send(html);
   });
 
-  app.get('/console/oauth/authorize', {
-    config: { scope: 'any', consoleOnly: true },
-    schema: { hide: true, tags, response: { 200: ConsentDescriptionSchema, ...errorResponses(400) } },
-  }, async (req, reply) => reply.header('cache-control', 'no-store').send(await core.oauth.authorizations.describe(principalOf(req), req.query as AuthorizeQuery)));
+  app.get(
+    '/console/oauth/authorize',
+    {
+      config: { scope: 'any', consoleOnly: true },
+      schema: { hide: true, tags, response: { 200: ConsentDescriptionSchema, ...errorResponses(400) } },
+    },
+    async (req, reply) =>
+      reply.header('cache-control', 'no-store').send(await core.oauth.authorizations.describe(principalOf(req), req.query as AuthorizeQuery)),
+  );
 
-  app.post('/console/oauth/authorize', {
-    config: { scope: 'any', consoleOnly: true },
-    schema: { hide: true, tags, body: ConsentDecisionBodySchema, response: { 200: ConsentRedirectSchema, ...errorResponses(400) } },
-  }, async (req, reply) =>
-    reply.header('cache-control', 'no-store').send(await core.oauth.authorizations.decide(principalOf(req), req.query as AuthorizeQuery, req.body.decision)));
+  app.post(
+    '/console/oauth/authorize',
+    {
+      config: { scope: 'any', consoleOnly: true },
+      schema: { hide: true, tags, body: ConsentDecisionBodySchema, response: { 200: ConsentRedirectSchema, ...errorResponses(400) } },
+    },
+    async (req, reply) =>
+      reply.header('cache-control', 'no-store').send(await core.oauth.authorizations.decide(principalOf(req), req.query as AuthorizeQuery, req.body.decision)),
+  );
 };

@@ -56,7 +56,11 @@ function registerOAuthErrors(app: FastifyInstance): void {
     if (e.status >= 500) request.log.error({ err: e.cause ?? error }, 'OAuth request failed');
     for (const [name, value] of Object.entries(e.headers)) reply.header(name, value);
     const body =
-      e.status === 503 ? { error: 'temporarily_unavailable' } : e.status >= 500 ? { error: 'server_error' } : { error: 'invalid_request', error_description: e.detail };
+      e.status === 503
+        ? { error: 'temporarily_unavailable' }
+        : e.status >= 500
+          ? { error: 'server_error' }
+          : { error: 'invalid_request', error_description: e.detail };
     return noStore(reply).code(e.status).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
   });
 }

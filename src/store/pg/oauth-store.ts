@@ -15,7 +15,20 @@ import type { PageCursor } from '../../core/shared-ports.js';
 import type { Db, Queryable } from './db.js';
 import { KEY_COLUMNS_OF_K, toStoredKey, type KeyRow } from './key-store.js';
 
-const GRANT_COLUMNS = ['id', 'account_id', 'key_id', 'client_id', 'client_name', 'redirect_uri', 'scopes', 'resource', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'];
+const GRANT_COLUMNS = [
+  'id',
+  'account_id',
+  'key_id',
+  'client_id',
+  'client_name',
+  'redirect_uri',
+  'scopes',
+  'resource',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'revoked_at',
+];
 /** The grant's columns as `g_<name>`, beside the key's own (which share several names). */
 const GRANT_AS_G = GRANT_COLUMNS.map((c) => `g.${c} AS g_${c}`).join(', ');
 
@@ -77,7 +90,20 @@ const TOKEN_SELECT = `SELECT t.token_hash, t.kind AS t_kind, t.scopes AS t_scope
   FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id JOIN accounts a ON a.id = k.account_id
   WHERE t.token_hash = $1`;
 
-const CODE_COLUMNS = ['account_id', 'key_id', 'client_id', 'client_name', 'redirect_uri', 'code_challenge', 'scopes', 'resource', 'created_at', 'expires_at', 'used_at', 'grant_id'];
+const CODE_COLUMNS = [
+  'account_id',
+  'key_id',
+  'client_id',
+  'client_name',
+  'redirect_uri',
+  'code_challenge',
+  'scopes',
+  'resource',
+  'created_at',
+  'expires_at',
+  'used_at',
+  'grant_id',
+];
 const CODE_SELECT = `SELECT c.code_hash, ${CODE_COLUMNS.map((col) => `c.${col} AS c_${col}`).join(', ')}, ${KEY_COLUMNS_OF_K}, a.pii_policy
   FROM oauth_codes c JOIN api_keys k ON k.id = c.key_id JOIN accounts a ON a.id = k.account_id
   WHERE c.code_hash = $1`;
@@ -88,7 +114,15 @@ const LIVE_GRANT = `g.revoked_at IS NULL AND g.expires_at > $2 AND k.status = 'a
 
 function toTokenWithGrant(r: TokenRow): TokenWithGrant {
   return {
-    token: { tokenHash: r.token_hash, grantId: r.g_id, kind: r.t_kind, scopes: r.t_scopes as Scope[], createdAt: r.t_created_at, expiresAt: r.t_expires_at, usedAt: r.t_used_at },
+    token: {
+      tokenHash: r.token_hash,
+      grantId: r.g_id,
+      kind: r.t_kind,
+      scopes: r.t_scopes as Scope[],
+      createdAt: r.t_created_at,
+      expiresAt: r.t_expires_at,
+      usedAt: r.t_used_at,
+    },
     grant: toGrant(r),
     key: keyOf(r),
   };
@@ -158,10 +192,14 @@ class PgOAuthRepository implements OAuthRepository {
 
   async insertTokens(tokens: readonly NewToken[]): Promise<void> {
     for (const t of tokens) {
-      await this.q.query(
-        'INSERT INTO oauth_tokens (token_hash, grant_id, kind, scopes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [t.tokenHash, t.grantId, t.kind, t.scopes, t.createdAt, t.expiresAt],
-      );
+      await this.q.query('INSERT INTO oauth_tokens (token_hash, grant_id, kind, scopes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        t.tokenHash,
+        t.grantId,
+        t.kind,
+        t.scopes,
+        t.createdAt,
+        t.expiresAt,
+      ]);
     }
   }
 }
@@ -175,10 +213,13 @@ export class PgOAuthStore implements OAuthStore {
   }
 
   async insertClient(c: RegisteredClient): Promise<void> {
-    await this.db.query(
-      'INSERT INTO oauth_clients (client_id, client_name, redirect_uris, created_at, authorized_at) VALUES ($1, $2, $3, $4, $5)',
-      [c.clientId, c.clientName, c.redirectUris, c.createdAt, c.authorizedAt],
-    );
+    await this.db.query('INSERT INTO oauth_clients (client_id, client_name, redirect_uris, created_at, authorized_at) VALUES ($1, $2, $3, $4, $5)', [
+      c.clientId,
+      c.clientName,
+      c.redirectUris,
+      c.createdAt,
+      c.authorizedAt,
+    ]);
   }
 
   async findClient(clientId: string): Promise<RegisteredClient | null> {
@@ -187,7 +228,9 @@ export class PgOAuthStore implements OAuthStore {
       [clientId],
     );
     const r = rows[0];
-    return r ? { clientId: r.client_id, clientName: r.client_name, redirectUris: r.redirect_uris, createdAt: r.created_at, authorizedAt: r.authorized_at } : null;
+    return r
+      ? { clientId: r.client_id, clientName: r.client_name, redirectUris: r.redirect_uris, createdAt: r.created_at, authorizedAt: r.authorized_at }
+      : null;
   }
 
   async insertCode(c: NewCode): Promise<void> {
@@ -226,7 +269,13 @@ export class PgOAuthStore implements OAuthStore {
   async listGrants(accountId: string, now: Date, limit: number, after: PageCursor | null): Promise<StoredGrant[]> {
     const base = `SELECT ${GRANT_AS_G} FROM oauth_grants g JOIN api_keys k ON k.id = g.key_id WHERE g.account_id = $1 AND ${LIVE_GRANT}`;
     const rows = after
-      ? await this.db.query<GrantRow>(`${base} AND (g.created_at, g.id) < ($3, $4) ORDER BY g.created_at DESC, g.id DESC LIMIT $5`, [accountId, now, after.createdAt, after.id, limit])
+      ? await this.db.query<GrantRow>(`${base} AND (g.created_at, g.id) < ($3, $4) ORDER BY g.created_at DESC, g.id DESC LIMIT $5`, [
+          accountId,
+          now,
+          after.createdAt,
+          after.id,
+          limit,
+        ])
       : await this.db.query<GrantRow>(`${base} ORDER BY g.created_at DESC, g.id DESC LIMIT $3`, [accountId, now, limit]);
     return rows.map(toGrant);
   }
