@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../core/shared-ports.js';
 import type { AisleApi } from './api.js';
 import { registerProductCardsView } from './app-view.js';
@@ -21,15 +21,30 @@ const INSTRUCTIONS =
 export interface McpServerOptions {
   logger: Logger;
   requestId(): string;
+  /**
+   * Registers more on each server after Aisle's own tools, resources and prompt. Only the MCP
+   * conformance run uses it, for the suite's fixtures (tools/conformance/serve.ts); `npm start`
+   * and the stdio server never pass it.
+   */
+  extend?(server: McpServer): void;
 }
 
 /**
  * One MCP server for one caller: every tool, the rules resource and the prompt, over `api` (the
- * in-process core bound to a principal or key, or a remote Aisle). Stdio builds one per process,
+ * in-process core bound to a principal or key, or a remote Aisle). The SDK serves it on every
+ * protocol era it speaks (2026-07-28 and the 2025 revisions). Stdio builds one per connection,
  * POST /mcp one per request, so no server ever serves two callers.
  */
 export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Aisle', version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Aisle', version: MCP_SERVER_VERSION },
+    {
+      instructions: INSTRUCTIONS,
+      // The lists never change while a server lives (the SDK's default says they may), so a
+      // 2026-07-28 subscriptions/listen is acknowledged and closed at once instead of held open.
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    },
+  );
   const ctx: ToolContext = { api, logger: options.logger, requestId: options.requestId };
   registerSearchProductsTool(server, ctx);
   registerRecordClickTool(server, ctx);
@@ -38,5 +53,6 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerRecordDisplayTool(server, ctx);
   registerProductCardsView(server, api);
   registerGuidance(server);
+  options.extend?.(server);
   return server;
 }

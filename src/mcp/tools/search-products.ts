@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type SearchResponse } from '../../core/schemas/search.js';
 import { PRODUCT_CARDS_URI } from '../app-view.js';
