@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Logger } from '../core/shared-ports.js';
 import type { AisleApi } from './api.js';
 import { registerProductCardsView } from './app-view.js';
@@ -22,11 +22,21 @@ export interface McpServerOptions {
   logger: Logger;
   requestId(): string;
   /**
-   * Registers more on each server after Aisle's own tools, resources and prompt. Only the MCP
-   * conformance run uses it, for the suite's fixtures (tools/conformance/serve.ts); `npm start`
-   * and the stdio server never pass it.
+   * More on each server after Aisle's own tools, resources and prompt. Only the MCP conformance
+   * run passes one, for the suite's fixtures (tools/conformance/run.ts); `npm start` and the stdio
+   * server never do.
    */
-  extend?(server: McpServer): void;
+  extension?: McpServerExtension;
+}
+
+type ServerOptions = NonNullable<ConstructorParameters<typeof McpServer>[1]>;
+
+export interface McpServerExtension {
+  /** Declared beside Aisle's own capabilities. */
+  capabilities?: ServerCapabilities;
+  /** The 2026-07-28 multi-round-trip state check (Aisle's own tools use no requestState). */
+  requestState?: ServerOptions['requestState'];
+  register(server: McpServer): void;
 }
 
 /**
@@ -42,7 +52,13 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
       instructions: INSTRUCTIONS,
       // The lists never change while a server lives (the SDK's default says they may), so a
       // 2026-07-28 subscriptions/listen is acknowledged and closed at once instead of held open.
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      capabilities: {
+        ...options.extension?.capabilities,
+        tools: { listChanged: false },
+        resources: { ...options.extension?.capabilities?.resources, listChanged: false },
+        prompts: { listChanged: false },
+      },
+      ...(options.extension?.requestState === undefined ? {} : { requestState: options.extension.requestState }),
     },
   );
   const ctx: ToolContext = { api, logger: options.logger, requestId: options.requestId };
@@ -53,6 +69,6 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerRecordDisplayTool(server, ctx);
   registerProductCardsView(server, api);
   registerGuidance(server);
-  options.extend?.(server);
+  options.extension?.register(server);
   return server;
 }

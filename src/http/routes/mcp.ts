@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, ProtocolError, WebStandardStreamableHTTPServerTransport, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
@@ -128,7 +128,7 @@ type ServerParts = Parameters<typeof buildMcpServer>;
  * no notifications. GET and DELETE get 405 from the not-found handler, which is what the
  * transport specifies for a server without sessions or server-initiated messages.
  */
-export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extend'> }> = async (app, { core, options, server: serverOptions }) => {
+export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extension'> }> = async (app, { core, options, server: serverOptions }) => {
   // The SDK's factory gets the web Request it was handed; this finds the Fastify request's parts by it.
   const parts = new WeakMap<Request, ServerParts>();
   const factory: McpServerFactory = ({ requestInfo }) => {
@@ -138,7 +138,12 @@ export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions
   };
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
-    onerror: (err) => app.log.warn({ err }, 'MCP handler refused or failed a request'),
+    // It reports the requests it refuses (a caller's mistake: headers and body disagree, an
+    // unsupported revision) as well as its own failures.
+    onerror: (err) =>
+      err instanceof ProtocolError || err.message.startsWith('Rejected inbound request')
+        ? app.log.debug({ err }, 'MCP request refused')
+        : app.log.error({ err }, 'MCP request failed'),
   });
   app.addHook('onClose', () => modern.close());
 
