@@ -182,6 +182,17 @@ describe('stdio MCP server (README commands)', () => {
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, line.slice(0, 200)).toBe('2.0');
   }, 120_000);
 
+  it('answers a 2026-07-28 client that only discovers, and ends, without opening the data directory', async () => {
+    // What the throw-away copy of a version probe sees: server/discover, then stdin closed.
+    const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir }, { LOG_LEVEL: 'info' });
+    const client = await connect(transport, '2026-07-28 (SDK 2)');
+    await client.close();
+    expect(await transport.exited).toBe(0);
+    const messages = transport.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    expect(messages, transport.stderr).toContain('MCP server shutting down');
+    expect(messages).not.toContain('MCP server running the core in-process');
+  }, 60_000);
+
   it('serves a 2026-07-28 client that first probes the version in a throw-away copy of the server', async () => {
     // versionNegotiation auto: the SDK spawns a sibling for server/discover and kills it (SIGKILL 1 s
     // after SIGTERM) before spawning the server it keeps; the sibling must not hold the database.
