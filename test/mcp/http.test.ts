@@ -5,7 +5,7 @@ import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { CLIENT_ERAS, callTool, connectHttp, ERA_VERSION, problem, protocolOf, structured, text, type AnyClient, type CallToolResult } from '../helpers/mcp.js';
+import { CLIENT_ERAS, callTool, connectHttp, ERA_VERSION, hostCallTool, problem, protocolOf, structured, text, type AnyClient, type CallToolResult } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 let sample: SampleCatalog;
@@ -71,6 +71,56 @@ describe.each(CLIENT_ERAS)('POST /mcp, client %s', (era) => {
       const refused = await callTool(client, 'record_click', { impression_id: 'yesterday' });
       expect(problem(refused)).toMatchObject({ code: 'validation_failed' });
     }
+  });
+});
+
+describe('POST /mcp, an SDK 1.x client on 2025-11-25 and an SDK 2 client on 2026-07-28 together', () => {
+  it("lists the same tools to both and serves their calls side by side on one running server, each acting on the other's searches", async () => {
+    // One server, listening on 127.0.0.1 in this process; each client over its own HTTP connections.
+    const headers = { 'x-api-key': t.adminKey };
+    const [legacy, modern] = await Promise.all([
+      connectHttp('2025-11-25 (SDK 1.x)', `${base}/mcp`, { headers, name: 'legacy host' }),
+      connectHttp('2026-07-28 (SDK 2)', `${base}/mcp`, { headers, name: 'modern host' }),
+    ]);
+    clients.push(legacy, modern);
+    expect([protocolOf(legacy), protocolOf(modern)]).toEqual(['2025-11-25', '2026-07-28']);
+
+    const [listedLegacy, listedModern] = await Promise.all([legacy.listTools(), modern.listTools()]);
+    expect(listedLegacy.tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
+    expect(listedModern.tools).toEqual(listedLegacy.tools);
+
+    // Both search at once; each then clicks the other's first result and votes on the other's search.
+    const [fromLegacy, fromModern] = await Promise.all([
+      hostCallTool(legacy, 'search_products', { query: 'camping tent', limit: 3, min_relevance_score: 0 }),
+      hostCallTool(modern, 'search_products', { query: 'running shoes', limit: 3, min_relevance_score: 0 }),
+    ]);
+    const [legacySearch, modernSearch] = [fromLegacy, fromModern].map((r) => SearchResponseSchema.parse(structured(r)));
+    expect(text(fromModern)).toContain(modernSearch!.results[0]!.click_url);
+    const [modernClick, legacyClick] = await Promise.all([
+      hostCallTool(modern, 'record_click', { impression_id: legacySearch!.results[0]!.impression_id }),
+      hostCallTool(legacy, 'record_click', { impression_id: modernSearch!.results[0]!.impression_id }),
+    ]);
+    const clicks = [ClickSchema.parse(structured(modernClick)), ClickSchema.parse(structured(legacyClick))];
+    expect(clicks.map((c) => [c.request_id, c.duplicate])).toEqual([
+      [legacySearch!.request_id, false],
+      [modernSearch!.request_id, false],
+    ]);
+    // A click the other client recorded is the same click, not a second one.
+    const repeat = ClickSchema.parse(structured(await hostCallTool(legacy, 'record_click', { impression_id: legacySearch!.results[0]!.impression_id })));
+    expect(repeat).toMatchObject({ click_id: clicks[0]!.click_id, duplicate: true });
+    const votes = await Promise.all([
+      hostCallTool(modern, 'submit_feedback', { request_id: legacySearch!.request_id, product_id: legacySearch!.results[1]!.product_id, relevant: false }),
+      hostCallTool(legacy, 'submit_feedback', { request_id: modernSearch!.request_id, product_id: modernSearch!.results[1]!.product_id, relevant: true }),
+    ]);
+    for (const vote of votes) expect(vote.isError ?? false, text(vote)).toBe(false);
+
+    // Both read the same figures, and the same errors come back on both revisions.
+    clock.advance(1000);
+    const [legacyFigures, modernFigures] = await Promise.all([hostCallTool(legacy, 'get_analytics', {}), hostCallTool(modern, 'get_analytics', {})]);
+    expect(structured(modernFigures)).toEqual(structured(legacyFigures));
+    const refusals = await Promise.all([legacy, modern].map((client) => hostCallTool(client, 'search_products', { query: 'tent', limit: 50 })));
+    for (const refusal of refusals) expect(problem(refusal)).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'limit' }] });
+    await Promise.all([legacy, modern].map((client) => expect(callTool(client, 'delete_everything', {})).rejects.toMatchObject({ code: -32602 })));
   });
 });
 
