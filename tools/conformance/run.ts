@@ -29,15 +29,17 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 const cli = command({
   name: 'conformance',
-  usage: `Usage: npm run conformance -- [--requirements 2026-07-28,2025-11-25] [--suite DIR] [--out DIR]
+  usage: `Usage: npm run conformance -- [--requirements 2026-07-28,2025-11-25] [--suite DIR] [--out DIR] [--without-fixtures]
 
 Runs ${SUITE} (server scenarios) against Aisle's /mcp, once per requirement set.
   --requirements LIST  requirement sets to run, comma-separated (default: ${REQUIREMENT_SETS.join(',')})
   --suite DIR          a folder where the suite is installed (npm install --prefix DIR ${SUITE});
                        default: install it into a temporary folder
   --out DIR            keep the suite's per-scenario checks.json files there
+  --without-fixtures   Aisle's own tools only, no baselines: shows which scenarios need the
+                       suite's fixtures (they fail without them; docs/mcp.md lists them)
 Needs Node 22 or later (the suite uses fs.globSync).`,
-  options: { requirements: { type: 'string' }, suite: { type: 'string' }, out: { type: 'string' } },
+  options: { requirements: { type: 'string' }, suite: { type: 'string' }, out: { type: 'string' }, 'without-fixtures': { type: 'boolean' } },
 });
 
 /** Runs `command` with this process's stdio; resolves with its exit code. */
@@ -66,7 +68,7 @@ async function startKeyProxy(target: AddressInfo, key: string): Promise<{ port: 
 }
 
 /** Aisle on an empty embedded database in `dataDir` (no sample catalog: the suite calls no Aisle tool). */
-async function startAisle(config: Config, dataDir: string) {
+async function startAisle(config: Config, dataDir: string, withFixtures: boolean) {
   const isolated: Config = {
     ...config,
     dataDir,
@@ -78,7 +80,7 @@ async function startAisle(config: Config, dataDir: string) {
   const runtime = await openRuntime(isolated, logger);
   const created = await runtime.core.accounts.ensureDefault();
   if (created === null) throw new Error(`a fresh data directory ${dataDir} already had an account`);
-  const { app } = await buildApp({ core: runtime.core, logger, mcpServer: { extension: conformanceFixtures() } });
+  const { app } = await buildApp({ core: runtime.core, logger, ...(withFixtures ? { mcpServer: { extension: conformanceFixtures() } } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const proxy = await startKeyProxy(app.server.address() as AddressInfo, created.firstKey.key);
   return {
@@ -107,12 +109,14 @@ async function main(): Promise<number> {
       if ((await run('npm', ['install', '--prefix', suiteDir, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', SUITE])) !== 0) throw new CliError(EXIT.unavailable, `npm install ${SUITE} failed (is the npm registry reachable?)`);
     }
     const suite = join(suiteDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-    const aisle = await startAisle(config, join(scratch, 'data'));
+    const withFixtures = cli.values['without-fixtures'] !== true;
+    const aisle = await startAisle(config, join(scratch, 'data'), withFixtures);
     const failed: string[] = [];
     try {
       for (const set of sets) {
         process.stdout.write(`\n== conformance ${set}: ${aisle.url} ==\n`);
-        const args = [suite, 'server', '--url', aisle.url, '--requirements', set, '--expected-failures', join(HERE, `baseline-${set}.yml`), '--timeout', '5000'];
+        const args = [suite, 'server', '--url', aisle.url, '--requirements', set, '--timeout', '5000'];
+        if (withFixtures) args.push('--expected-failures', join(HERE, `baseline-${set}.yml`));
         if (cli.values.out !== undefined) args.push('-o', join(cli.values.out, set));
         if ((await run(process.execPath, args)) !== 0) failed.push(set);
       }
