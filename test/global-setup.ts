@@ -29,7 +29,9 @@ function isolateTempDirs(): () => Promise<void> {
     if (left.length > 0) {
       // vitest reports an error thrown here but still exits 0, so the exit code is set directly.
       process.exitCode = 1;
-      throw new Error(`tests left ${left.length} temporary director${left.length === 1 ? 'y' : 'ies'} behind: ${left.join(', ')} (use tempDir() from test/helpers/process.ts)`);
+      throw new Error(
+        `tests left ${left.length} temporary director${left.length === 1 ? 'y' : 'ies'} behind: ${left.join(', ')} (use tempDir() from test/helpers/process.ts)`,
+      );
     }
   };
 }

@@ -93,7 +93,11 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(webhookRoutes, { prefix: '/v1', core: options.core });
   await app.register(analyticsRoutes, { prefix: '/v1', core: options.core });
   await app.register(consoleRoutes, { core: options.core });
-  await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_ONLY_MCP, ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }) });
+  await app.register(mcpRoutes, {
+    core: options.core,
+    options: options.mcp ?? LOCAL_ONLY_MCP,
+    ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }),
+  });
   await app.ready();
   return { app, routes };
 }

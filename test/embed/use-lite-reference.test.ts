@@ -28,10 +28,9 @@ async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Arr
   const mask = new BigInt64Array(texts.length * seq);
   ids.forEach((row, b) => row.forEach((id, t) => ((inputIds[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
   const dims = [texts.length, seq];
-  const out = await reference.run(
-    { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) },
-    ['sentence_embedding'],
-  );
+  const out = await reference.run({ input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) }, [
+    'sentence_embedding',
+  ]);
   const data = out.sentence_embedding?.data as Float32Array;
   return texts.map((_, i) => data.slice(i * 512, (i + 1) * 512));
 }
@@ -51,5 +50,4 @@ describe(`use-lite ONNX build vs the reference ONNX in ../shared/models${referen
     }
     console.info(`use-lite vs reference: max |diff| ${worst.toExponential(2)} over ${variedSentences.length} sentences`);
   });
-
 });

@@ -29,7 +29,9 @@ const FORWARDED = ['accept', 'content-type', 'authorization', 'mcp-protocol-vers
  */
 export async function startHostOrigin(page: string, aisleBase: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    handle(req, res, page, aisleBase).catch((err: unknown) => res.writeHead(502, { 'content-type': 'text/plain' }).end(`test host origin: ${(err as Error).message}`));
+    handle(req, res, page, aisleBase).catch((err: unknown) =>
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`test host origin: ${(err as Error).message}`),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

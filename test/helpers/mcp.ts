@@ -1,6 +1,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Client, ReadBuffer, serializeMessage, StreamableHTTPClientTransport, type CallToolResult, type FetchLike, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ReadBuffer,
+  serializeMessage,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type FetchLike,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema as V1CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -29,7 +38,11 @@ export function newClient(era: ClientEra, name = 'aisle test'): AnyClient {
  * `fetch` replaces the network (an in-process handler). The 2025 clients negotiate in initialize,
  * the 2026-07-28 one only sends requests that carry the revision.
  */
-export async function connectHttp(era: ClientEra, url: string | URL, options: { headers?: Record<string, string>; fetch?: FetchLike; name?: string } = {}): Promise<AnyClient> {
+export async function connectHttp(
+  era: ClientEra,
+  url: string | URL,
+  options: { headers?: Record<string, string>; fetch?: FetchLike; name?: string } = {},
+): Promise<AnyClient> {
   const client = newClient(era, options.name);
   const init = { requestInit: { headers: options.headers ?? {} }, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) };
   if (client instanceof Client) await client.connect(new StreamableHTTPClientTransport(new URL(url), init));
@@ -44,7 +57,11 @@ export function protocolOf(client: AnyClient): string | undefined {
 }
 
 /** The revision each client era must end up speaking. */
-export const ERA_VERSION: Record<ClientEra, string> = { '2025-11-25 (SDK 1.x)': '2025-11-25', '2025-06-18 (SDK 2)': '2025-06-18', '2026-07-28 (SDK 2)': '2026-07-28' };
+export const ERA_VERSION: Record<ClientEra, string> = {
+  '2025-11-25 (SDK 1.x)': '2025-11-25',
+  '2025-06-18 (SDK 2)': '2025-06-18',
+  '2026-07-28 (SDK 2)': '2026-07-28',
+};
 
 /**
  * A stdio client transport over a child we spawn ourselves, like the SDK's StdioClientTransport,

@@ -11,7 +11,19 @@ import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
 import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { CLIENT_ERAS, callTool, connectHttp, ERA_VERSION, hostCallTool, problem, protocolOf, structured, text, type AnyClient, type ClientEra } from '../helpers/mcp.js';
+import {
+  CLIENT_ERAS,
+  callTool,
+  connectHttp,
+  ERA_VERSION,
+  hostCallTool,
+  problem,
+  protocolOf,
+  structured,
+  text,
+  type AnyClient,
+  type ClientEra,
+} from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 let sample: SampleCatalog;
@@ -69,7 +81,9 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
       const { tools } = await admin.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-      expect(Object.keys(byName.search_products!.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'limit', 'filters', 'detail', 'session_id']));
+      expect(Object.keys(byName.search_products!.inputSchema.properties!)).toEqual(
+        expect.arrayContaining(['query', 'limit', 'filters', 'detail', 'session_id']),
+      );
       expect(byName.search_products!.inputSchema.properties).not.toHaveProperty('stream');
       expect(byName.search_products!.inputSchema.required).toEqual(['query']);
       expect(byName.record_click!.inputSchema.required).toEqual(['impression_id']);
@@ -185,7 +199,9 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
       expect(after.impressions - before.impressions).toBe(results.length);
       expect(after.clicks - before.clicks).toBe(1);
       const top = await callTool(admin, 'get_analytics', { metric: 'top_products' });
-      expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(expect.objectContaining({ product_id: results[1]!.product_id }));
+      expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(
+        expect.objectContaining({ product_id: results[1]!.product_id }),
+      );
       const ctr = await callTool(admin, 'get_analytics', { metric: 'ctr', granularity: 'day' });
       expect(structured(ctr)).toMatchObject({ metric: 'ctr', granularity: 'day' });
       expect(text(ctr)).toMatch(/^ctr \d/);
@@ -208,7 +224,11 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
       const search = tools.find((x) => x.name === 'search_products')!;
       expect(search._meta).toMatchObject({ ui: { resourceUri: PRODUCT_CARDS_URI }, 'ui/resourceUri': PRODUCT_CARDS_URI });
       const read = await admin.readResource({ uri: PRODUCT_CARDS_URI });
-      const content = read.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+      const content = read.contents[0] as unknown as {
+        mimeType: string;
+        text: string;
+        _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } };
+      };
       expect(content.mimeType).toBe('text/html;profile=mcp-app');
       expect(content.text).toMatch(/^<!doctype html>/);
       expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import/i);
@@ -237,12 +257,20 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
       const { results } = await search(admin, { query: 'hiking backpack', limit: 3, min_relevance_score: 0 });
       const ids = results.map((r) => r.impression_id);
       const first = await hostCallTool(admin, 'record_display', { impression_ids: [ids[0], `imp_${ids[1]}`] });
-      expect(first.structuredContent).toMatchObject({ displays: [{ impression_id: ids[0], first_receipt: true }, { impression_id: ids[1], first_receipt: true }] });
+      expect(first.structuredContent).toMatchObject({
+        displays: [
+          { impression_id: ids[0], first_receipt: true },
+          { impression_id: ids[1], first_receipt: true },
+        ],
+      });
       clock.advance(1000);
       const again = structured<{ displays: { impression_id: string; first_receipt: boolean; displayed_at: string }[] }>(
         await callTool(admin, 'record_display', { impression_ids: [ids[1], ids[2], ids[1]] }),
       );
-      expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([[ids[1], false], [ids[2], true]]);
+      expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([
+        [ids[1], false],
+        [ids[2], true],
+      ]);
       expect(again.displays[0]!.displayed_at).toBe((first.structuredContent as typeof again).displays[1]!.displayed_at);
       clock.advance(1000);
       const after = structured<{ metrics: { displayed_impressions: number; display_rate: number } }>(await callTool(admin, 'get_analytics', {})).metrics;

@@ -154,7 +154,9 @@ describe('stdio MCP server (README commands)', () => {
 
     for (let i = 0; i < 100; i++) {
       const args: [string, Record<string, unknown>] =
-        i % 4 === 0 ? ['record_click', { impression_id: 'nope' }] : ['search_products', { query: ['tent', 'kettle', 'yoga mat'][i % 3], limit: 1 + (i % 10), detail: i % 2 ? 'full' : 'compact' }];
+        i % 4 === 0
+          ? ['record_click', { impression_id: 'nope' }]
+          : ['search_products', { query: ['tent', 'kettle', 'yoga mat'][i % 3], limit: 1 + (i % 10), detail: i % 2 ? 'full' : 'compact' }];
       const result = await callTool(client, ...args);
       expect(result.isError ?? false).toBe(i % 4 === 0);
     }
@@ -171,16 +173,20 @@ describe('stdio MCP server (README commands)', () => {
     expect(logs.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'MCP server running the core in-process')).toBe(true);
   }, 180_000);
 
-  it.each(['2026-07-28 (SDK 2)', '2025-06-18 (SDK 2)'] as const)('gives a %s client the same tool results', async (era) => {
-    const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir });
-    const client = await connect(transport, era);
-    expect(await scenario(client)).toEqual(remoteResults);
-    await client.close();
-    expect(await transport.exited).toBe(0);
-    const lines = transport.stdout.split('\n').filter((l) => l !== '');
-    expect(lines.length).toBeGreaterThan(10);
-    for (const line of lines) expect((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, line.slice(0, 200)).toBe('2.0');
-  }, 120_000);
+  it.each(['2026-07-28 (SDK 2)', '2025-06-18 (SDK 2)'] as const)(
+    'gives a %s client the same tool results',
+    async (era) => {
+      const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir });
+      const client = await connect(transport, era);
+      expect(await scenario(client)).toEqual(remoteResults);
+      await client.close();
+      expect(await transport.exited).toBe(0);
+      const lines = transport.stdout.split('\n').filter((l) => l !== '');
+      expect(lines.length).toBeGreaterThan(10);
+      for (const line of lines) expect((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, line.slice(0, 200)).toBe('2.0');
+    },
+    120_000,
+  );
 
   it('answers a 2026-07-28 client that only discovers, and ends, without opening the data directory', async () => {
     // What the throw-away copy of a version probe sees: server/discover, then stdin closed.
@@ -188,7 +194,10 @@ describe('stdio MCP server (README commands)', () => {
     const client = await connect(transport, '2026-07-28 (SDK 2)');
     await client.close();
     expect(await transport.exited).toBe(0);
-    const messages = transport.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    const messages = transport.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { msg?: string }).msg);
     expect(messages, transport.stderr).toContain('MCP server shutting down');
     expect(messages).not.toContain('MCP server running the core in-process');
   }, 60_000);

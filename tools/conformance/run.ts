@@ -55,11 +55,16 @@ async function run(commandName: string, args: string[]): Promise<number> {
  */
 async function startKeyProxy(target: AddressInfo, key: string): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const upstream = request({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${key}` } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', (err) => res.headersSent ? res.destroy(err) : res.writeHead(502, { 'content-type': 'text/plain' }).end(`conformance proxy: ${err.message}`));
+    const upstream = request(
+      { host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${key}` } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err) =>
+      res.headersSent ? res.destroy(err) : res.writeHead(502, { 'content-type': 'text/plain' }).end(`conformance proxy: ${err.message}`),
+    );
     req.pipe(upstream);
   });
   server.listen(0, '127.0.0.1');
@@ -106,7 +111,8 @@ async function main(): Promise<number> {
     let suiteDir = cli.values.suite;
     if (suiteDir === undefined) {
       suiteDir = join(scratch, 'suite');
-      if ((await run('npm', ['install', '--prefix', suiteDir, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', SUITE])) !== 0) throw new CliError(EXIT.unavailable, `npm install ${SUITE} failed (is the npm registry reachable?)`);
+      if ((await run('npm', ['install', '--prefix', suiteDir, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', SUITE])) !== 0)
+        throw new CliError(EXIT.unavailable, `npm install ${SUITE} failed (is the npm registry reachable?)`);
     }
     const suite = join(suiteDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
     const withFixtures = cli.values['without-fixtures'] !== true;

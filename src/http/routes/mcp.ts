@@ -1,6 +1,13 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createMcpHandler, isLegacyRequest, ProtocolError, WebStandardStreamableHTTPServerTransport, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
@@ -71,7 +78,10 @@ function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void 
     throw new AppError('origin_not_allowed', `Origin ${origin.slice(0, 200)} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
   }
   if (!hostAllowed(req.headers.host, options.allowedHosts)) {
-    throw new AppError('host_not_allowed', `Host ${req.headers.host?.slice(0, 200) ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`);
+    throw new AppError(
+      'host_not_allowed',
+      `Host ${req.headers.host?.slice(0, 200) ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`,
+    );
   }
 }
 
@@ -112,7 +122,10 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  */
 function refuseBatch(reply: FastifyReply): FastifyReply {
   const message = 'JSON-RPC batches are not accepted: send one message per POST (MCP removed batching in 2025-06-18).';
-  return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+  return reply
+    .code(400)
+    .type('application/json')
+    .send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
 }
 
 /** What the per-request server is built with: the caller's in-process API, its log and request id. */
@@ -128,7 +141,10 @@ type ServerParts = Parameters<typeof buildMcpServer>;
  * no notifications. GET and DELETE get 405 from the not-found handler, which is what the
  * transport specifies for a server without sessions or server-initiated messages.
  */
-export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extension'> }> = async (app, { core, options, server: serverOptions }) => {
+export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extension'> }> = async (
+  app,
+  { core, options, server: serverOptions },
+) => {
   // The SDK's factory gets the web Request it was handed; this finds the Fastify request's parts by it.
   const parts = new WeakMap<Request, ServerParts>();
   const factory: McpServerFactory = ({ requestInfo }) => {
@@ -147,18 +163,22 @@ export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions
   });
   app.addHook('onClose', () => modern.close());
 
-  app.post('/mcp', {
-    config: { scope: 'any', guard: (req) => checkOriginAndHost(req, options) },
-    schema: { hide: true },
-  }, async (req, reply) => {
-    // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
-    if (Array.isArray(req.body)) return refuseBatch(reply);
-    const request = toWebRequest(req);
-    const api = createInProcessApi(core, { principal: principalOf(req) });
-    parts.set(request, [api, { logger: req.log, requestId: () => String(req.id), ...serverOptions }]);
-    if (await isLegacyRequest(request, req.body)) return sendWebResponse(reply, await serveLegacy(factory, request, req.body));
-    return sendWebResponse(reply, await modern.fetch(request, { parsedBody: req.body }));
-  });
+  app.post(
+    '/mcp',
+    {
+      config: { scope: 'any', guard: (req) => checkOriginAndHost(req, options) },
+      schema: { hide: true },
+    },
+    async (req, reply) => {
+      // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
+      if (Array.isArray(req.body)) return refuseBatch(reply);
+      const request = toWebRequest(req);
+      const api = createInProcessApi(core, { principal: principalOf(req) });
+      parts.set(request, [api, { logger: req.log, requestId: () => String(req.id), ...serverOptions }]);
+      if (await isLegacyRequest(request, req.body)) return sendWebResponse(reply, await serveLegacy(factory, request, req.body));
+      return sendWebResponse(reply, await modern.fetch(request, { parsedBody: req.body }));
+    },
+  );
 };
 
 /** A 2025-era message: a fresh server and transport for this one request, answered as JSON. */

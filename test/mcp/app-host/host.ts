@@ -51,7 +51,11 @@ async function connect(era: RunOptions['era'], apiKey: string): Promise<HostClie
   if (era === '2026-07-28') {
     const client = new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
-    return { listTools: () => client.listTools(), readResource: (p) => client.readResource(p), callTool: (params) => client.request({ method: 'tools/call', params }) };
+    return {
+      listTools: () => client.listTools(),
+      readResource: (p) => client.readResource(p),
+      callTool: (params) => client.request({ method: 'tools/call', params }),
+    };
   }
   const client = new V1Client(info);
   await client.connect(new V1StreamableHTTPClientTransport(url, { requestInit }));
@@ -68,7 +72,11 @@ async function run(options: RunOptions): Promise<void> {
   const tool = tools.find((t) => t.name === 'search_products')!;
   const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
   if (!uri) throw new Error('search_products has no _meta.ui.resourceUri');
-  const resource = (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string; _meta?: { ui?: { csp?: { resourceDomains?: string[] } } } };
+  const resource = (await client.readResource({ uri })).contents[0] as {
+    text: string;
+    mimeType: string;
+    _meta?: { ui?: { csp?: { resourceDomains?: string[] } } };
+  };
   if (resource.mimeType !== 'text/html;profile=mcp-app') throw new Error(`unexpected MIME type ${resource.mimeType}`);
   state.resourceBytes = new TextEncoder().encode(resource.text).length;
 

@@ -60,12 +60,17 @@ describe('PgRateLimitStore.consume', () => {
     const store = new PgRateLimitStore(db);
     const keys = ['b', 'a', 'C', 'a-1', 'é'].map(bucket);
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     // Limits that do not divide the window (7, 13 per minute) make increments with long binary fractions.
     const limits = [7, 13, 60, 1, 1000];
     const calls = Array.from({ length: 400 }, (_, i) => {
       const k = Math.floor(random() * keys.length);
-      return { bucket: keys[k]!, nowMs: NOW + i * 97 + Math.floor(random() * 50), incrementMs: (WINDOW / limits[k]!) * (1 + Math.floor(random() * 3)), windowMs: WINDOW };
+      return {
+        bucket: keys[k]!,
+        nowMs: NOW + i * 97 + Math.floor(random() * 50),
+        incrementMs: (WINDOW / limits[k]!) * (1 + Math.floor(random() * 3)),
+        windowMs: WINDOW,
+      };
     });
     const results = await Promise.all(calls.map((c) => consume(store, c)));
     expect(results).toEqual(sequentialGcra(calls));
