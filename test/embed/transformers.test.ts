@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
 import { resolveTransformersModel } from '../../src/embed/transformers.js';
+import { openSharedEmbedder } from '../helpers/search.js';
 import { cosine, hasReference, referenceDir, referenceSkipNote, tempDir } from './helpers.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let viaTransformers: QueuedEmbedder;
-let viaUseLite: QueuedEmbedder;
+let viaUseLite: Embedder;
 
 beforeAll(async () => {
   if (!hasReference) return;
   dir = await tempDir('transformers');
   viaTransformers = await createEmbedder({ provider: 'transformers', model: referenceDir, cacheDir: dir.path, dimensions: 512 });
-  viaUseLite = await createEmbedder({ provider: 'use-lite', cacheDir: dir.path });
+  viaUseLite = await openSharedEmbedder();
 });
 
 afterAll(async () => {

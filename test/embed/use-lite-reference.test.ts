@@ -1,23 +1,21 @@
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createUseLiteProvider, type UseLiteProvider } from '../../src/embed/use-lite/provider.js';
-import { hasReference, maxAbsDiff, referenceOnnx, referenceSkipNote, tempDir, variedSentences } from './helpers.js';
+import { hasReference, maxAbsDiff, referenceOnnx, referenceSkipNote, variedSentences } from './helpers.js';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
 let ours: UseLiteProvider;
 let reference: ort.InferenceSession;
 
 beforeAll(async () => {
   if (!hasReference) return;
-  dir = await tempDir('use-lite-ref');
-  ours = await createUseLiteProvider({ cacheDir: dir.path });
+  // The model the suite built (helpers/suite-fixtures.ts), by the code under test.
+  ours = await createUseLiteProvider({ cacheDir: inject('modelCacheDir') });
   reference = await ort.InferenceSession.create(referenceOnnx);
 });
 
 afterAll(async () => {
   await ours?.close();
   await reference?.release();
-  await dir?.remove();
 });
 
 /** Runs the reference file directly on our tokenizer's ids, padded into one batch. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 const evalDir = resolve('../shared/eval');
 const present = existsSync(join(evalDir, 'ndcg.mjs'));
@@ -27,7 +27,7 @@ interface EvalJson {
 }
 
 async function runEval(args: string[]): Promise<EvalJson> {
-  const child = runTs('tools/eval.ts', [...args, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
+  const child = runTs('tools/eval.ts', [...args, '--eval-dir', evalDir], childEnv(await seededDataDir('eval-data', { catalog: false })));
   expect(await child.exited, child.stderr()).toBe(0);
   return JSON.parse(child.stdout().split('\n').find((l) => l.startsWith('BENCH_JSON '))!.slice('BENCH_JSON '.length)) as EvalJson;
 }
@@ -69,7 +69,7 @@ describe('npm run eval, calibrate and simulate: mistakes and unreadable input', 
     const set = labelledSet(dir, 'broken', ['espresso machine', 'garden hose']);
     writeFileSync(join(set, 'queries_dev.jsonl'), '{"query_id":"q0","query":"espresso machine"}\n{"query_id":"q1","query":"garden hose"\n');
     const missing = join(dir, 'no-such-set');
-    const env = childEnv(tempDir('eval-cli-data'));
+    const env = childEnv(await seededDataDir('eval-cli-data', { catalog: false }));
     const [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken] = await Promise.all([
       runToEnd('tools/eval.ts', [], env),
       runToEnd('tools/eval.ts', ['--set', missing], env),
