@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 
 async function ingest(dataDir: string, ...args: string[]) {
   const child = runTs('tools/ingest.ts', [...args, '--json'], childEnv(dataDir));
@@ -80,7 +81,8 @@ describe('npm run ingest', () => {
   });
 });
 
-const AMAZON = resolve('../shared/data/catalogs/amazon-sample-2020/sample.csv');
+const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');
+const amazon = needsShared([AMAZON]);
 const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
 
 describe('npm run ingest: mistakes and unreadable input', () => {
@@ -153,7 +155,8 @@ describe('npm run ingest: mistakes and unreadable input', () => {
     expect(JSON.parse(fixed.stdout)).toMatchObject({ read: 2, imported: 2, skipped: 0, dryRun: true });
   });
 
-  it.skipIf(!existsSync(AMAZON))(`recognises the Amazon 2020 sample export by its header and reads it with its preset (needs ${AMAZON}; skipped when ../shared is absent)`, async () => {
+  it.skipIf(amazon.skip)(`recognises the Amazon 2020 sample export by its header and reads it with its preset${amazon.note}`, async () => {
+    amazon.check();
     const dir = await seededDataDir('ingest-amazon', { catalog: false });
     const r = await run(dir, [AMAZON, '--dry-run', '--json']);
     expect(r.code, show(r)).toBe(0);

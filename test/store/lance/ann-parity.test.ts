@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { productEmbeddingText, toEmbeddingInput } from '../../../src/core/catalog/embedding-text.js';
 import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
 import type { CatalogRow } from '../../../src/core/catalog/ports.js';
@@ -16,6 +14,7 @@ import { readJsonl } from '../../../tools/bench/shared-data.js';
 import { seededRandom } from '../../helpers/catalog.js';
 import { tempDir } from '../../helpers/process.js';
 import { openSharedEmbedder } from '../../helpers/search.js';
+import { needsShared, sharedPath } from '../../helpers/shared.js';
 
 /**
  * The ANN index path against exact search on one catalog, searched both ways: the catalog is
@@ -29,9 +28,9 @@ import { openSharedEmbedder } from '../../helpers/search.js';
 const CATALOG_SIZE = 3_000;
 /** Below the catalog's size: the import builds the index. */
 const ANN_THRESHOLD = 1_000;
-const EVAL = resolve(fileURLToPath(new URL('../../..', import.meta.url)), '../shared/data/eval');
-const REAL = existsSync(join(EVAL, 'crowdflower/products.jsonl')) && existsSync(join(EVAL, 'homedepot/products.jsonl'));
-if (!REAL) console.warn(`ann-parity: ${EVAL} is absent; measuring on the sample catalog scaled with generated variants instead of real vectors`);
+const EVAL = sharedPath('data/eval');
+const realData = needsShared([join(EVAL, 'crowdflower/products.jsonl'), join(EVAL, 'homedepot/products.jsonl')]);
+if (realData.skip) console.warn(`ann-parity: ${EVAL} is absent; measuring on the sample catalog scaled with generated variants instead of real vectors`);
 
 async function embedAll(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
@@ -89,9 +88,13 @@ describe('ANN index path against exact search (3,000 products, index built)', ()
   let exact: LanceCatalogStore;
   let queries: string[];
 
+  // Without ../shared the generated catalog stands in, unless AISLE_REQUIRE_SHARED=1: then each test fails.
+  beforeEach(realData.check);
+
   beforeAll(async () => {
+    if (!realData.present && !realData.skip) return;
     embedder = await openSharedEmbedder();
-    const built = REAL ? await realCatalog(embedder) : await generatedCatalog(embedder);
+    const built = realData.present ? await realCatalog(embedder) : await generatedCatalog(embedder);
     queries = built.queries;
     const uri = join(dir, 'catalog');
     indexed = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: ANN_THRESHOLD, annIndex: 'ivf_hnsw_sq' });
