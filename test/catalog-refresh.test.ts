@@ -6,7 +6,7 @@ import type { CatalogRow } from '../src/core/catalog/ports.js';
 import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { LogCapture } from './helpers/app.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
-import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
+import { childEnv, runTs, seededDataDir, type Child } from './helpers/process.js';
 import { createLogger } from '../src/logger.js';
 
 const DIMS = 16;
@@ -99,7 +99,7 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
   });
 
   it('serves products that `npm run ingest` in another process adds to its catalog', { timeout: 180_000 }, async () => {
-    const dataDir = tempDir('refresh');
+    const dataDir = await seededDataDir('refresh');
     const env = childEnv(dataDir, { AISLE_CATALOG_REFRESH_MS: '500', LOG_LEVEL: 'info' });
     const server = runTs('src/main.ts', [], env);
     children.push(server);

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 
 async function ingest(dataDir: string, ...args: string[]) {
   const child = runTs('tools/cli/ingest.ts', [...args, '--json'], childEnv(dataDir));
@@ -17,7 +18,7 @@ const product = (i: number, extra: Record<string, unknown> = {}) =>
 
 describe('npm run ingest', () => {
   it('imports the valid rows of a messy file, reports each skip reason, and upserts on re-import', async () => {
-    const dir = tempDir('ingest');
+    const dir = await seededDataDir('ingest', { catalog: false });
     const file = join(dir, 'feed.jsonl');
     const lines = Array.from({ length: 40 }, (_, i) => product(i));
     lines[3] = '{"title": "broken json",';
@@ -50,7 +51,7 @@ describe('npm run ingest', () => {
   });
 
   it('says which vector index it built and the recall@100 it measured against exact search', async () => {
-    const dir = tempDir('ingest-ann');
+    const dir = await seededDataDir('ingest-ann', { catalog: false });
     const file = join(dir, 'feed.jsonl');
     const kinds = ['lantern', 'tent', 'stove', 'sleeping bag', 'backpack', 'water filter'];
     writeFileSync(file, `${Array.from({ length: 60 }, (_, i) => product(i, { title: `Trail ${kinds[i % kinds.length]} model ${i}` })).join('\n')}\n`);
@@ -69,7 +70,7 @@ describe('npm run ingest', () => {
   });
 
   it('exits 1 and leaves the catalog alone when nothing is valid', async () => {
-    const dir = tempDir('ingest-bad');
+    const dir = await seededDataDir('ingest-bad', { catalog: false });
     const file = join(dir, 'bad.jsonl');
     writeFileSync(file, 'not json\n{"price": 1}\n');
     const result = await ingest(dir, file);
@@ -80,7 +81,8 @@ describe('npm run ingest', () => {
   });
 });
 
-const AMAZON = resolve('../shared/data/catalogs/amazon-sample-2020/sample.csv');
+const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');
+const amazon = needsShared([AMAZON]);
 const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
 
 describe('npm run ingest: mistakes and unreadable input', () => {
@@ -139,7 +141,7 @@ describe('npm run ingest: mistakes and unreadable input', () => {
   });
 
   it('names the columns closest to a title and suggests a --mapping that then reads the file', async () => {
-    const dir = tempDir('ingest-mapping');
+    const dir = await seededDataDir('ingest-mapping', { catalog: false });
     const file = join(dir, 'export.csv');
     writeFileSync(file, 'Item Title,Selling Price,Product Link,Picture\nTrail lantern,19.99,https://shop.test/l,https://shop.test/l.jpg\nCamp stove,49.00,https://shop.test/s,https://shop.test/s.jpg\n');
     const failed = await run(dir, [file, '--dry-run']);
@@ -153,8 +155,9 @@ describe('npm run ingest: mistakes and unreadable input', () => {
     expect(JSON.parse(fixed.stdout)).toMatchObject({ read: 2, imported: 2, skipped: 0, dryRun: true });
   });
 
-  it.skipIf(!existsSync(AMAZON))(`recognises the Amazon 2020 sample export by its header and reads it with its preset (needs ${AMAZON}; skipped when ../shared is absent)`, async () => {
-    const dir = tempDir('ingest-amazon');
+  it.skipIf(amazon.skip)(`recognises the Amazon 2020 sample export by its header and reads it with its preset${amazon.note}`, async () => {
+    amazon.check();
+    const dir = await seededDataDir('ingest-amazon', { catalog: false });
     const r = await run(dir, [AMAZON, '--dry-run', '--json']);
     expect(r.code, show(r)).toBe(0);
     expect(r.stderr).toContain(`ingest: ${AMAZON} has the header of PromptCloud's Amazon US sample export (2020); reading it with --preset amazon-2020\n`);
