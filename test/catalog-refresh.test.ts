@@ -81,7 +81,9 @@ describe('startCatalogRefresh', () => {
     const reader = await open(uri);
     const before = (await reader.info())!;
     let warmed = 0;
-    const { refresh, logs } = refreshOf(reader, 0, async () => void (warmed += 1));
+    const { refresh, logs } = refreshOf(reader, 0, async () => {
+      warmed += 1;
+    });
     await importRows(writer, 0, 5, 'other-model');
     expect(await refresh.check()).toBe(false);
     expect(await refresh.check()).toBe(false);

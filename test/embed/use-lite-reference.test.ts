@@ -27,7 +27,12 @@ async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Arr
   const seq = Math.max(...ids.map((row) => row.length));
   const inputIds = new BigInt64Array(texts.length * seq);
   const mask = new BigInt64Array(texts.length * seq);
-  ids.forEach((row, b) => row.forEach((id, t) => ((inputIds[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
+  for (const [b, row] of ids.entries()) {
+    for (const [t, id] of row.entries()) {
+      inputIds[b * seq + t] = BigInt(id);
+      mask[b * seq + t] = 1n;
+    }
+  }
   const dims = [texts.length, seq];
   const out = await reference.run(
     { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) },

@@ -219,7 +219,10 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     const limited = await createKey(t.app, t.adminKey, { name: 'limited', scopes: ['webhooks:manage'], rate_limit_per_minute: RATE_LIMIT });
     const started = Date.now();
     const statuses = await Promise.all(
-      Array.from({ length: 4 * RATE_LIMIT }, (_, i) => fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => (await r.arrayBuffer(), r.status))),
+      Array.from({ length: 4 * RATE_LIMIT }, (_, i) => fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      })),
     );
     const elapsed = Date.now() - started;
     const ok = statuses.filter((s) => s === 200).length;

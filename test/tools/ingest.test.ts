@@ -35,7 +35,7 @@ describe('npm run ingest', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.summary).toMatchObject({ read: 40, imported: 36, updated: 0, skipped: 4 });
     expect(first.summary?.skippedByReason).toEqual({ invalid_json: 1, missing_title: 1, invalid_price: 1, not_an_object: 1 });
-    expect((first.summary?.catalog as { productCount: number }).productCount).toBe(36);
+    expect((first.summary?.catalog as { productCount: number } | undefined)?.productCount).toBe(36);
 
     writeFileSync(file, `${[product(0, { price: 99 }), product(100)].join('\n')}\n`);
     const second = await ingest(dir, file);
