@@ -49,7 +49,10 @@ export function startCatalogRefresh(deps: {
     if (!moved) return false;
     const info = await catalog.info();
     await deps.warm();
-    logger.info({ version: info?.version ?? null, products: info?.productCount ?? 0, ms: Math.round(performance.now() - started) }, 'serving a new catalog version');
+    logger.info(
+      { version: info?.version ?? null, products: info?.productCount ?? 0, ms: Math.round(performance.now() - started) },
+      'serving a new catalog version',
+    );
     return true;
   }
 

@@ -36,7 +36,9 @@ export async function runPrimary(config: Config, logger: Logger, hooks: PrimaryH
       if (announced) return;
       announced = true;
       const url = `http://${address.address ?? config.host}:${address.port}`;
-      process.stderr.write(`Aisle listening on ${url} with ${config.apiProcesses} API processes (console ${url}/, API ${url}/v1, MCP ${url}/mcp, docs ${url}/docs)\n`);
+      process.stderr.write(
+        `Aisle listening on ${url} with ${config.apiProcesses} API processes (console ${url}/, API ${url}/v1, MCP ${url}/mcp, docs ${url}/docs)\n`,
+      );
       if (createdKeyNotice) process.stderr.write(`Open ${url}/ and sign in with this key\n`);
     });
     child.on('exit', (code, signal) => {

@@ -2,11 +2,14 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const commaList = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const commaList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 /** A bound in milliseconds; 0 turns it off. */
 const timeoutMs = (max: number) => z.coerce.number().int().min(0).max(max);
@@ -37,7 +40,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   AISLE_DATA_DIR: z.string().min(1).default('./.aisle'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: timeoutMs(600_000).default(DEFAULT_TIMEOUTS.databaseConnectMs),
   DATABASE_STATEMENT_TIMEOUT_MS: timeoutMs(3_600_000).default(DEFAULT_TIMEOUTS.databaseStatementMs),
@@ -68,7 +74,12 @@ const envSchema = z.object({
   AISLE_MCP_ALLOWED_HOSTS: commaList.optional(),
   AISLE_CLICK_SECRET: z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.length > 0 && list.every((s) => s.length >= 32), 'a comma-separated list of secrets of at least 32 characters each, newest first')
     .optional(),
   AISLE_AFFILIATE_CONFIG: z.string().min(1).optional(),
@@ -83,7 +94,12 @@ const envSchema = z.object({
   AISLE_SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
   AISLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   AISLE_LEARNING: booleanFlag.default(true),
-  AISLE_LEARNING_INTERVAL_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(3_600_000),
+  AISLE_LEARNING_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
   AISLE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /** Set by the primary process for each API process it starts (0, 1, …); not for operators. */
   AISLE_PROCESS_INDEX: z.coerce.number().int().min(0).optional(),

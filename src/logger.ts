@@ -40,5 +40,15 @@ export function createLogger(level: string, destination: DestinationStream = pin
 export function createProcessLogger(level: string, format: 'auto' | 'json' | 'pretty'): Logger {
   const readable = format === 'pretty' || (format === 'auto' && process.stderr.isTTY === true);
   if (!readable) return createLogger(level);
-  return createLogger(level, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,service' }));
+  return createLogger(
+    level,
+    pretty({
+      destination: 2,
+      sync: true,
+      colorize: process.stderr.isTTY === true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,service',
+    }),
+  );
 }

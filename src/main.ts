@@ -14,7 +14,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createProcessLogger(config.logLevel, config.logFormat);
   if (config.apiProcessesIgnored !== undefined) {
-    logger.warn({ requested: config.apiProcessesIgnored }, 'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more');
+    logger.warn(
+      { requested: config.apiProcessesIgnored },
+      'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more',
+    );
   }
   if (cluster.isPrimary && config.apiProcesses > 1) {
     await runPrimary(config, logger, { prepare: () => prepareDeployment(config, logger) });
@@ -36,7 +39,13 @@ async function main(): Promise<void> {
   const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp, timeouts: { ...config.httpTimeouts, closeMs } });
   const delivery = config.webhooks.inProcessWorker && leader ? createDeliveryWorker(config, db, logger) : null;
   // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
-  const refresh = startCatalogRefresh({ catalog: runtime.catalog, embedder: runtime.embedder, warm: () => core.search().warm(), logger, intervalMs: config.catalog.refreshMs });
+  const refresh = startCatalogRefresh({
+    catalog: runtime.catalog,
+    embedder: runtime.embedder,
+    warm: () => core.search().warm(),
+    logger,
+    intervalMs: config.catalog.refreshMs,
+  });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -72,7 +81,16 @@ async function main(): Promise<void> {
   // proposal or decision on the same candidate model.
   if (leader) core.retention.start(RETENTION_INTERVAL_MS);
   if (leader) core.ranking?.start(config.learningIntervalMs);
-  logger.info({ address, database: db.kind, dataDir: db.kind === 'pglite' ? config.dataDir : undefined, processes: inCluster ? config.apiProcesses : 1, processIndex: config.processIndex }, 'Aisle is listening');
+  logger.info(
+    {
+      address,
+      database: db.kind,
+      dataDir: db.kind === 'pglite' ? config.dataDir : undefined,
+      processes: inCluster ? config.apiProcesses : 1,
+      processIndex: config.processIndex,
+    },
+    'Aisle is listening',
+  );
   // In a cluster the primary announces the address once, for all processes.
   if (inCluster) return;
   process.stderr.write(`Aisle listening on ${address} (console ${address}/, API ${address}/v1, MCP ${address}/mcp, docs ${address}/docs)\n`);

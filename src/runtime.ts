@@ -37,7 +37,13 @@ export function openEmbedder(config: Config): Promise<Embedder> {
 
 /** The configured catalog (a local directory under the data dir by default, or an s3:// URI). */
 export function openCatalog(config: Config): Promise<LanceCatalogStore> {
-  return LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: config.catalog.uri, annThreshold: config.catalog.annThreshold, annIndex: config.catalog.annIndex, cacheBytes: config.catalog.cacheBytes });
+  return LanceCatalogStore.open({
+    recallDepth: RETRIEVAL_DEPTH,
+    uri: config.catalog.uri,
+    annThreshold: config.catalog.annThreshold,
+    annIndex: config.catalog.annIndex,
+    cacheBytes: config.catalog.cacheBytes,
+  });
 }
 
 /** Errors that mean "fix the configuration or the environment": printed as one message, no stack. */
@@ -63,13 +69,17 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
   }
   const feed = await readFeed(SAMPLE_CATALOG, {});
   const summary = await importCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: true });
-  logger.info({ products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs }, 'loaded the sample catalog (data/sample-catalog.jsonl)');
+  logger.info(
+    { products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs },
+    'loaded the sample catalog (data/sample-catalog.jsonl)',
+  );
   if (summary.rankingModel) logger.info(summary.rankingModel, 'cold-start ranking model for the sample catalog');
 }
 
 /** Why `model` serves, for the start-up log. */
 function rankingModelReason(model: RankingModel | null): string {
-  if (model === null) return 'no model is stored for this embedding model: the hand-set fallback serves (npm run ingest fits one from the catalog, npm run calibrate one from labelled data)';
+  if (model === null)
+    return 'no model is stored for this embedding model: the hand-set fallback serves (npm run ingest fits one from the catalog, npm run calibrate one from labelled data)';
   return isColdStartModel(model)
     ? 'fitted from the catalog itself at import (cold start); npm run calibrate on labelled data replaces it'
     : 'fitted on labelled data (npm run calibrate)';
@@ -129,13 +139,17 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
   try {
     await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
     const rankingModel = await readRankingModel(catalog, embedder.model);
-    logger.info({ rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) }, 'ranking model and relevance calibration');
+    logger.info(
+      { rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) },
+      'ranking model and relevance calibration',
+    );
     const stores = createPgStores(db);
     // Without AISLE_CLICK_SECRET the first process generates one and every later start (and every
     // process on the same database) reuses it, so links already handed out keep working.
-    const clickSecrets = config.clickLinks.secrets.length > 0
-      ? config.clickLinks.secrets
-      : [await stores.secrets.getOrCreate('click_link', generateClickSecret, systemClock.now())];
+    const clickSecrets =
+      config.clickLinks.secrets.length > 0
+        ? config.clickLinks.secrets
+        : [await stores.secrets.getOrCreate('click_link', generateClickSecret, systemClock.now())];
     const core = createCore({
       stores,
       clickLinks: { publicBaseUrl: config.clickLinks.publicBaseUrl, secrets: clickSecrets },
@@ -171,7 +185,16 @@ export async function openLearningRuntime(config: Config, logger: Logger): Promi
   const { db, catalog, embedder, close } = await openParts(config);
   try {
     const rankingModel = await readRankingModel(catalog, embedder.model);
-    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: config.defaultRateLimitPerMinute, catalog, embedder, rankingModel, learning: true });
+    const core = createCore({
+      stores: createPgStores(db),
+      clock: systemClock,
+      logger,
+      defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
+      catalog,
+      embedder,
+      rankingModel,
+      learning: true,
+    });
     return { core, close };
   } catch (err) {
     await close();

@@ -30,7 +30,11 @@ async function importRows(store: LanceCatalogStore, from: number, to: number, mo
   await writer.commit();
 }
 
-function refreshOf(reader: LanceCatalogStore, intervalMs: number, warm: () => Promise<void> = () => reader.warm()): { refresh: CatalogRefresh; logs: LogCapture } {
+function refreshOf(
+  reader: LanceCatalogStore,
+  intervalMs: number,
+  warm: () => Promise<void> = () => reader.warm(),
+): { refresh: CatalogRefresh; logs: LogCapture } {
   const logs = new LogCapture();
   const refresh = startCatalogRefresh({ catalog: reader, embedder, warm, logger: createLogger('info', logs), intervalMs });
   cleanups.push(() => refresh.stop());
@@ -119,7 +123,10 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
     expect(await titles()).not.toContain('Quokka Stargazer Telescope');
 
     const feed = join(dataDir, 'new-products.jsonl');
-    writeFileSync(feed, `${JSON.stringify({ id: 'quokka-1', title: 'Quokka Stargazer Telescope', description: 'A refractor telescope for quokka-watching at night.', price: 199, currency: 'USD', url: 'https://shop.example.com/quokka' })}\n`);
+    writeFileSync(
+      feed,
+      `${JSON.stringify({ id: 'quokka-1', title: 'Quokka Stargazer Telescope', description: 'A refractor telescope for quokka-watching at night.', price: 199, currency: 'USD', url: 'https://shop.example.com/quokka' })}\n`,
+    );
     const ingest = runTs('tools/cli/ingest.ts', [feed], env);
     children.push(ingest);
     expect(await ingest.exited, ingest.stderr()).toBe(0);

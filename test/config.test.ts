@@ -50,7 +50,11 @@ describe('loadConfig: MCP', () => {
 
   it('allows the server’s own origin and local hosts by default, and what the operator lists', () => {
     expect(loadConfig({}).mcp).toMatchObject({ allowedOrigins: ['http://127.0.0.1:8787'], allowedHosts: ['localhost', '127.0.0.1', '[::1]'] });
-    const configured = loadConfig({ AISLE_PUBLIC_URL: 'https://aisle.example.com', HOST: '0.0.0.0', AISLE_MCP_ALLOWED_ORIGINS: 'https://agent.example/, https://b.example' });
+    const configured = loadConfig({
+      AISLE_PUBLIC_URL: 'https://aisle.example.com',
+      HOST: '0.0.0.0',
+      AISLE_MCP_ALLOWED_ORIGINS: 'https://agent.example/, https://b.example',
+    });
     expect(configured.mcp.allowedOrigins).toEqual(['https://aisle.example.com', 'https://agent.example', 'https://b.example']);
     expect(configured.mcp.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'aisle.example.com']);
     expect(loadConfig({ AISLE_MCP_ALLOWED_HOSTS: 'api.example.com:443,internal' }).mcp.allowedHosts).toEqual(['api.example.com:443', 'internal']);

@@ -30,7 +30,9 @@ function isolateTempDirs(): { run: string; check: () => Promise<void> } {
       if (left.length > 0) {
         // vitest reports an error thrown here but still exits 0, so the exit code is set directly.
         process.exitCode = 1;
-        throw new Error(`tests left ${left.length} temporary director${left.length === 1 ? 'y' : 'ies'} behind: ${left.join(', ')} (use tempDir() from test/helpers/process.ts)`);
+        throw new Error(
+          `tests left ${left.length} temporary director${left.length === 1 ? 'y' : 'ies'} behind: ${left.join(', ')} (use tempDir() from test/helpers/process.ts)`,
+        );
       }
     },
   };
@@ -54,10 +56,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await dropTemplate();
     const after = await Promise.all(shared.map(fingerprint));
     const changed = shared.filter((_, i) => after[i] !== before[i]);
-    const leftBehind = await temp.check().then(() => null, (err: unknown) => err);
+    const leftBehind = await temp.check().then(
+      () => null,
+      (err: unknown) => err,
+    );
     if (changed.length > 0) {
       process.exitCode = 1;
-      throw new Error(`tests wrote into fixtures that every file shares read-only: ${changed.join(', ')} (copy them first: openSampleCatalog({ copy: true }), seededDataDir())`);
+      throw new Error(
+        `tests wrote into fixtures that every file shares read-only: ${changed.join(', ')} (copy them first: openSampleCatalog({ copy: true }), seededDataDir())`,
+      );
     }
     if (leftBehind) throw leftBehind;
   };

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { childEnv, runToEnd, tempDir } from './helpers/process.js';
 
 /** Logs one line through createProcessLogger in a child process whose stderr is a pipe (not a terminal). */
-const logOnce = (format: string) =>
-  runToEnd('test/fixtures/log-once.ts', [format], childEnv(tempDir('logger')));
+const logOnce = (format: string) => runToEnd('test/fixtures/log-once.ts', [format], childEnv(tempDir('logger')));
 
 describe('createProcessLogger', () => {
   it('writes JSON lines when stderr is not a terminal (auto) or when asked (json)', async () => {

@@ -30,13 +30,18 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     // An empty catalog gets the sample products on first start.
     expect(server.stderr()).toMatch(/"products":\d{3},"skipped":0,.*loaded the sample catalog/);
     // ... and a ranking model fitted from them, which serves, and the log says why.
-    expect(server.stderr()).toMatch(/"rankingModel":"cold-start \(catalog 501 products, \d+ synthetic requests\)","reason":"fitted from the catalog itself at import[^"]*","msg":"ranking model and relevance calibration"/);
+    expect(server.stderr()).toMatch(
+      /"rankingModel":"cold-start \(catalog 501 products, \d+ synthetic requests\)","reason":"fitted from the catalog itself at import[^"]*","msg":"ranking model and relevance calibration"/,
+    );
     const list = await fetch(`${base}/v1/keys`, { headers: { 'x-api-key': key! } });
     expect(list.status).toBe(200);
     expect(((await list.json()) as { data: { name: string }[] }).data[0]?.name).toBe('default admin');
     expect(server.stdout()).toBe('');
     // A first start going as planned warns of nothing (LanceDB's own log included): every line is an info line or ours.
-    const warnings = server.stderr().split('\n').filter((line) => /\bWARN\b|"level":(40|50|60)/.test(line));
+    const warnings = server
+      .stderr()
+      .split('\n')
+      .filter((line) => /\bWARN\b|"level":(40|50|60)/.test(line));
     expect(warnings).toEqual([]);
 
     // PGlite is single-process: a second server on the same directory must refuse, clearly.
@@ -48,11 +53,20 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const body = JSON.stringify({ name: 'in flight' });
     const port = Number(new URL(base!).port);
     const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/keys', headers: { 'x-api-key': key!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/keys',
+          headers: { 'x-api-key': key!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 5));
       setTimeout(() => {

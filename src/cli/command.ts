@@ -125,11 +125,12 @@ export function command<const O extends OptionsConfig>(spec: CommandSpec<O>): Co
       const raw = (values as Record<string, unknown>)[flag];
       if (raw === undefined) return bounds.default as number;
       const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      const fits = Number.isFinite(value)
-        && (!bounds.integer || Number.isInteger(value))
-        && (!bounds.positive || value > 0)
-        && (bounds.min === undefined || value >= bounds.min)
-        && (bounds.max === undefined || value <= bounds.max);
+      const fits =
+        Number.isFinite(value) &&
+        (!bounds.integer || Number.isInteger(value)) &&
+        (!bounds.positive || value > 0) &&
+        (bounds.min === undefined || value >= bounds.min) &&
+        (bounds.max === undefined || value <= bounds.max);
       if (!fits) exit(new UsageError(`--${flag} must be ${describeBounds(bounds)}, not ${JSON.stringify(raw)}`));
       return value;
     },

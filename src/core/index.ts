@@ -104,7 +104,13 @@ export function createCore(deps: CoreDeps): Core {
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
   const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
   const models = learning
-    ? new RankingModels({ store: stores.rankingModels, scope: deps.embedder!.model, base: deps.rankingModel ?? FALLBACK_MODEL, logger, refreshMs: deps.rankingLearning?.refreshMs ?? 10_000 })
+    ? new RankingModels({
+        store: stores.rankingModels,
+        scope: deps.embedder!.model,
+        base: deps.rankingModel ?? FALLBACK_MODEL,
+        logger,
+        refreshMs: deps.rankingLearning?.refreshMs ?? 10_000,
+      })
     : null;
   const ranking = models
     ? new RankingLearner({
@@ -150,7 +156,13 @@ export function createCore(deps: CoreDeps): Core {
       resolver: deps.webhooks?.resolver ?? noResolver,
     }),
     health: stores.health,
-    clicks: new ClickService({ store: stores.clicks, clock, links: clickLinks, affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
+    clicks: new ClickService({
+      store: stores.clicks,
+      clock,
+      links: clickLinks,
+      affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG,
+      ...(deps.catalog ? { catalog: deps.catalog } : {}),
+    }),
     conversions: new ConversionService({ store: stores.clicks, clock }),
     displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,

@@ -36,7 +36,11 @@ const CLOSE_FROM = 0.5;
 
 /** Lower-case words of a header: "ProductName", "product_name" and "Product Name" all give product, name. */
 const words = (name: string): string[] =>
-  name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
 
 /**
  * How much a header looks like a field name, 0–1: the larger of the share of words they have in
@@ -55,8 +59,7 @@ export function nameSimilarity(header: string, name: string): number {
   return Math.max(shared, spelling >= NEAR_SPELLING ? spelling : 0);
 }
 
-const fieldScore = (header: string, field: Exclude<ProductField, 'id'>): number =>
-  Math.max(...FIELD_NAMES[field].map((name) => nameSimilarity(header, name)));
+const fieldScore = (header: string, field: Exclude<ProductField, 'id'>): number => Math.max(...FIELD_NAMES[field].map((name) => nameSimilarity(header, name)));
 
 export interface MappingSuggestion {
   /** The columns most like a title, best first (at most three; none when no column is at all alike). */
@@ -72,7 +75,10 @@ export interface MappingSuggestion {
 export function suggestMapping(header: readonly string[], mapped: ReadonlySet<ProductField>, usedColumns: ReadonlySet<number>): MappingSuggestion {
   const free = header.map((name, index) => ({ name, index })).filter((c) => !usedColumns.has(c.index) && c.name.trim() !== '');
   const titleScores = free.map((c) => ({ ...c, score: fieldScore(c.name, 'title') })).sort((p, q) => q.score - p.score);
-  const closestToTitle = titleScores.filter((c) => c.score >= CLOSE_FROM).slice(0, 3).map((c) => c.name);
+  const closestToTitle = titleScores
+    .filter((c) => c.score >= CLOSE_FROM)
+    .slice(0, 3)
+    .map((c) => c.name);
   const mapping: Partial<Record<ProductField, string>> = {};
   const taken = new Set<number>();
   const best = titleScores[0];

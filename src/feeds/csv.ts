@@ -3,8 +3,15 @@ import { z } from 'zod';
 import { suggestMapping } from './column-match.js';
 import { readTable } from './delimited.js';
 import {
-  FeedFormatError, jsonErrorDetail, jsonErrorPlace, PRODUCT_FIELDS, withMerchant,
-  type FeedRecord, type FilePlace, type ProductField, type ProductRow,
+  FeedFormatError,
+  jsonErrorDetail,
+  jsonErrorPlace,
+  PRODUCT_FIELDS,
+  withMerchant,
+  type FeedRecord,
+  type FilePlace,
+  type ProductField,
+  type ProductRow,
 } from './types.js';
 
 const columnList = z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]);
@@ -36,7 +43,10 @@ function validateMapping(input: unknown, source: string, place?: FilePlace): Csv
   const parsed = CsvMappingSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new FeedFormatError(`invalid column mapping${place ? '' : ` in ${source}`}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`, place);
+  throw new FeedFormatError(
+    `invalid column mapping${place ? '' : ` in ${source}`}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+    place,
+  );
 }
 
 /**
@@ -52,7 +62,11 @@ export function parseMappingSpec(spec: string): CsvMapping {
     const eq = entry.indexOf('=');
     if (eq < 0) throw new FeedFormatError(`invalid column mapping entry "${entry.trim()}": expected field=Column Header`);
     const field = entry.slice(0, eq).trim();
-    const columns = entry.slice(eq + 1).split('|').map((c) => c.trim()).filter((c) => c !== '');
+    const columns = entry
+      .slice(eq + 1)
+      .split('|')
+      .map((c) => c.trim())
+      .filter((c) => c !== '');
     if (columns.length === 0) throw new FeedFormatError(`invalid column mapping entry "${entry.trim()}": no column header after "="`);
     draft[field] = [...(draft[field] ?? []), ...columns];
   }
@@ -134,7 +148,8 @@ function planColumns(header: string[], mapping: CsvMapping, place: FilePlace): C
   });
   const find = (column: string, usedFor: string): number => {
     const index = byName.get(headerKey(column));
-    if (index === undefined) throw new FeedFormatError(`the mapping names column "${column}" for ${usedFor}, but the header has no such column (header: ${header.join(', ')})`, place);
+    if (index === undefined)
+      throw new FeedFormatError(`the mapping names column "${column}" for ${usedFor}, but the header has no such column (header: ${header.join(', ')})`, place);
     return index;
   };
   const plan: ColumnPlan = { fields: [], attributes: (mapping.attributes ?? []).map((name) => ({ name, column: find(name, 'attributes') })) };
@@ -152,7 +167,11 @@ function planColumns(header: string[], mapping: CsvMapping, place: FilePlace): C
     if (index >= 0) plan.fields.push({ field, columns: [index] });
   }
   if (!plan.fields.some((f) => f.field === 'title')) {
-    const { closestToTitle, mapping: suggestion } = suggestMapping(header, new Set(plan.fields.map((f) => f.field)), new Set(plan.fields.flatMap((f) => f.columns)));
+    const { closestToTitle, mapping: suggestion } = suggestMapping(
+      header,
+      new Set(plan.fields.map((f) => f.field)),
+      new Set(plan.fields.flatMap((f) => f.columns)),
+    );
     throw new UnmappedTitleError(header, closestToTitle, suggestion, place);
   }
   return plan;

@@ -52,7 +52,10 @@ export async function detectFormat(path: string, explicit?: FeedFormat): Promise
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await file.read(buffer, 0, SNIFF_BYTES, 0);
-    head = buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '').trimStart();
+    head = buffer
+      .toString('utf8', 0, bytesRead)
+      .replace(/^\uFEFF/, '')
+      .trimStart();
   } finally {
     await file.close();
   }

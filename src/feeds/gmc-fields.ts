@@ -31,7 +31,11 @@ export const LIST_ATTRIBUTES: ReadonlySet<string> = new Set(['additional_image_l
 
 /** `g:image_link`, `Image Link`, `image_link` → `image_link`. */
 export const gmcAttributeName = (name: string): string =>
-  name.trim().replace(/^[a-z]+:/i, '').toLowerCase().replace(/[\s-]+/g, '_');
+  name
+    .trim()
+    .replace(/^[a-z]+:/i, '')
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 export function addGmcValue(fields: GmcFields, name: string, value: string): void {
   const values = fields.get(name);

@@ -20,7 +20,10 @@ export async function* readGmcTsv(path: string, options: GmcTsvOptions = {}): As
     if (event.kind === 'header') {
       names = event.cells.map(gmcAttributeName);
       if (!names.includes('id') && !names.includes('title')) {
-        throw new FeedFormatError(`not a Merchant Center feed: the header has no id or title column (header: ${event.cells.slice(0, 30).join(', ')})`, { file: path, line: event.line });
+        throw new FeedFormatError(`not a Merchant Center feed: the header has no id or title column (header: ${event.cells.slice(0, 30).join(', ')})`, {
+          file: path,
+          line: event.line,
+        });
       }
     } else if (event.kind === 'error') {
       yield { line: event.line, error: 'malformed_row', detail: event.detail };

@@ -21,7 +21,11 @@ const MAX_DETAIL = 200;
 export async function* readJsonl(path: string, options: JsonlOptions = {}): AsyncGenerator<FeedRecord> {
   const toRecord = (line: number, value: unknown): FeedRecord => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return { line, error: 'not_an_object', detail: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+      return {
+        line,
+        error: 'not_an_object',
+        detail: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+      };
     }
     return { line, row: withMerchant(renameFields(value as ProductRow, options.rename), options.merchant) };
   };

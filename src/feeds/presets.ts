@@ -16,19 +16,40 @@ export const AMAZON_2020_MAPPING: CsvMapping = {
   url: 'Product Url',
   brand: 'Brand Name',
   category: 'Category',
-  attributes: ['Asin', 'Upc Ean Code', 'Model Number', 'List Price', 'Color', 'Size Quantity Variant', 'Shipping Weight', 'Product Dimensions', 'Is Amazon Seller'],
+  attributes: [
+    'Asin',
+    'Upc Ean Code',
+    'Model Number',
+    'List Price',
+    'Color',
+    'Size Quantity Variant',
+    'Shipping Weight',
+    'Product Dimensions',
+    'Is Amazon Seller',
+  ],
 };
 
 /**
  * Numeric references 128–159 and raw C1 controls in scraped text are Windows-1252 bytes (HTML's
  * rule): `&#153;` is ™. Written out because Node's TextDecoder may treat windows-1252 as Latin-1.
  */
-const CP1252_C1 = '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+const CP1252_C1 =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 const fromCodePoint = (code: number): string =>
   code >= 0x80 && code <= 0x9f ? CP1252_C1[code - 0x80]! : code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', reg: '®', trade: '™', copy: '©', deg: '°', hellip: '…',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  reg: '®',
+  trade: '™',
+  copy: '©',
+  deg: '°',
+  hellip: '…',
 };
 
 /** Decodes HTML character references (`&#174;`, `&#x2122;`, `&amp;`) and C1 mojibake; unknown names stay. */

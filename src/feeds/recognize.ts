@@ -21,7 +21,11 @@ const mappedColumns = (mapping: Readonly<Record<string, string | readonly string
  */
 const FINGERPRINTS: Readonly<Record<PresetName, Fingerprint>> = {
   'amazon-2020': { format: 'csv', label: "PromptCloud's Amazon US sample export (2020)", names: mappedColumns(AMAZON_2020_MAPPING) },
-  'bestbuy-algolia': { format: 'jsonl', label: "Algolia's Best Buy demo export", names: ['name', 'description', 'brand', 'categories', 'price', 'image', 'popularity'] },
+  'bestbuy-algolia': {
+    format: 'jsonl',
+    label: "Algolia's Best Buy demo export",
+    names: ['name', 'description', 'brand', 'categories', 'price', 'image', 'popularity'],
+  },
 };
 
 /** The CSV header, or the keys of the first JSON record; null for other formats or an empty file. */

@@ -58,7 +58,11 @@ export function jsonErrorPlace(file: string, text: string, err: Error): FilePlac
 }
 
 /** A JSON.parse message without the quoted input some V8 versions repeat in it. */
-export const jsonErrorDetail = (err: Error): string => err.message.replace(/, (\.\.\.)?".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').slice(0, 200);
+export const jsonErrorDetail = (err: Error): string =>
+  err.message
+    .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .slice(0, 200);
 
 /** Feeds rarely name their merchant per row; the caller's default fills the gap. */
 export function withMerchant(row: ProductRow, merchant: string | undefined): ProductRow {

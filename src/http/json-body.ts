@@ -19,9 +19,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     }
     const bad = findUnstorableString(value, 'body');
     if (bad !== null) {
-      return done(new AppError('validation_failed', `${bad}: text must be well-formed Unicode without NUL characters, nested at most ${MAX_DEPTH} levels.`, {
-        errors: [{ path: bad, message: 'contains a NUL character or an unpaired surrogate, or nests too deeply' }],
-      }), undefined);
+      return done(
+        new AppError('validation_failed', `${bad}: text must be well-formed Unicode without NUL characters, nested at most ${MAX_DEPTH} levels.`, {
+          errors: [{ path: bad, message: 'contains a NUL character or an unpaired surrogate, or nests too deeply' }],
+        }),
+        undefined,
+      );
     }
     done(null, value);
   });

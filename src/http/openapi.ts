@@ -12,7 +12,9 @@ export function errorResponses(...statuses: number[]) {
 }
 
 function problemDescription(status: number): string {
-  const codes = Object.entries(errorRegistry).filter(([, e]) => e.status === status).map(([code]) => `\`${code}\``);
+  const codes = Object.entries(errorRegistry)
+    .filter(([, e]) => e.status === status)
+    .map(([code]) => `\`${code}\``);
   return `Problem details (application/problem+json); code ${codes.join(' or ')}`;
 }
 

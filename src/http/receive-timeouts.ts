@@ -101,7 +101,8 @@ export class ReceiveTimeouts {
 
   private cutOffStalled(): void {
     for (const socket of this.sockets) {
-      if (this.receiving(socket)) this.onClientError(Object.assign(new Error('request not received before shutdown'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
+      if (this.receiving(socket))
+        this.onClientError(Object.assign(new Error('request not received before shutdown'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
     }
   }
 

@@ -28,14 +28,28 @@ export function trackRoutes(app: FastifyInstance): RouteEntry[] {
     if (opts.url.startsWith('/v1/') && scope === null && !isPublic) {
       throw new Error(`Route ${methods.join(',')} ${opts.url} must declare config.scope or config.public`);
     }
-    const pattern = new RegExp(`^${opts.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    const pattern = new RegExp(
+      `^${opts.url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[A-Za-z_]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}$`,
+    );
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      routes.push({ method, url: opts.url, scope, public: isPublic, consoleOnly: opts.config?.consoleOnly === true, bodyLimit: opts.bodyLimit ?? null, pattern });
+      routes.push({
+        method,
+        url: opts.url,
+        scope,
+        public: isPublic,
+        consoleOnly: opts.config?.consoleOnly === true,
+        bodyLimit: opts.bodyLimit ?? null,
+        pattern,
+      });
     }
   });
   return routes;
 }
 
-export const allowedMethodsFor = (routes: readonly RouteEntry[]) => (path: string): string[] =>
-  [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+export const allowedMethodsFor =
+  (routes: readonly RouteEntry[]) =>
+  (path: string): string[] => [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];

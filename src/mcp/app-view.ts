@@ -31,15 +31,23 @@ async function bundle(): Promise<string> {
   const [template, style, result] = await Promise.all([
     readFile(TEMPLATE, 'utf8'),
     readFile(STYLE, 'utf8'),
-    build({ entryPoints: [ENTRY], bundle: true, minify: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, legalComments: 'none', logLevel: 'silent' }),
+    build({
+      entryPoints: [ENTRY],
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      legalComments: 'none',
+      logLevel: 'silent',
+    }),
   ]);
   const script = result.outputFiles[0]?.text;
   if (script === undefined) throw new Error('esbuild produced no output for the product-card view');
   // Inline script: "</script" inside a string literal would end the element early.
   const safe = script.replace(/<\/(script)/gi, '<\\/$1');
-  return template
-    .replace('<!--AISLE_VIEW_STYLE-->', () => `<style>\n${style}</style>`)
-    .replace('<!--AISLE_VIEW_SCRIPT-->', () => `<script>${safe}</script>`);
+  return template.replace('<!--AISLE_VIEW_STYLE-->', () => `<style>\n${style}</style>`).replace('<!--AISLE_VIEW_SCRIPT-->', () => `<script>${safe}</script>`);
 }
 
 /**
@@ -53,7 +61,7 @@ export function registerProductCardsView(server: McpServer, api: AisleApi): void
     PRODUCT_CARDS_URI,
     {
       title: 'Aisle product cards',
-      description: "search_products results as cards: image, price, merchant, freshness, why it fits, the affiliate disclosure, and a button to the merchant.",
+      description: 'search_products results as cards: image, price, merchant, freshness, why it fits, the affiliate disclosure, and a button to the merchant.',
     },
     async (uri) => ({
       contents: [

@@ -39,7 +39,9 @@ export function createRestApi(options: RestApiOptions): AisleApi {
       });
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new ApiProblemError(localProblem('unavailable', `Cannot reach Aisle at ${options.baseUrl} (${reason}). Is the server running, and is AISLE_BASE_URL right?`));
+      throw new ApiProblemError(
+        localProblem('unavailable', `Cannot reach Aisle at ${options.baseUrl} (${reason}). Is the server running, and is AISLE_BASE_URL right?`),
+      );
     }
     const text = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) return JSON.parse(text) as T;

@@ -82,6 +82,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(isStartupRefusal(err) ? `aisle-mcp: ${(err as Error).message}\n` : `aisle-mcp failed to start: ${(err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(
+    isStartupRefusal(err) ? `aisle-mcp: ${(err as Error).message}\n` : `aisle-mcp failed to start: ${(err as Error).stack ?? String(err)}\n`,
+  );
   process.exit(1);
 });

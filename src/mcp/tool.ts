@@ -76,7 +76,13 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
  */
 export function errorResult(problem: Problem): CallToolResult {
   const line = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
-  return { isError: true, content: [{ type: 'text', text: line }, { type: 'text', text: JSON.stringify(problem) }] };
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: line },
+      { type: 'text', text: JSON.stringify(problem) },
+    ],
+  };
 }
 
 function problemOf(err: unknown, ctx: ToolContext, tool: string): Problem {

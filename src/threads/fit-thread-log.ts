@@ -41,7 +41,17 @@ export function packLog(log: readonly LoggedResult[]): PackedLog {
     flags[i] = (r.clicked ? 1 : 0) | (r.converted ? 2 : 0);
     votes[i] = r.vote === null ? 0 : r.vote ? 1 : -1;
   });
-  return { width, features, positions, flags, votes, requestIds: log.map((r) => r.requestId), sessionIds: log.map((r) => r.sessionId), queries: log.map((r) => r.query), productIds: log.map((r) => r.productId) };
+  return {
+    width,
+    features,
+    positions,
+    flags,
+    votes,
+    requestIds: log.map((r) => r.requestId),
+    sessionIds: log.map((r) => r.sessionId),
+    queries: log.map((r) => r.query),
+    productIds: log.map((r) => r.productId),
+  };
 }
 
 export function unpackLog(p: PackedLog): LoggedResult[] {

@@ -133,7 +133,12 @@ export class DeliveryWorker {
       const result = await transport.send(c.url, headers, c.payload);
       const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
       const now = clock.now();
-      const next = nextStep(c.attemptCount + 1, ok ? { ok: true } : { ok: false, retryAfter: result.statusCode === null ? undefined : result.retryAfter }, now, this.deps.random);
+      const next = nextStep(
+        c.attemptCount + 1,
+        ok ? { ok: true } : { ok: false, retryAfter: result.statusCode === null ? undefined : result.retryAfter },
+        now,
+        this.deps.random,
+      );
       const kept = await this.record({
         claim: c,
         attempt: {

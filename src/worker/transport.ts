@@ -102,7 +102,10 @@ async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   }
   body.destroy();
   // Cut on a byte boundary, then drop a split UTF-8 sequence at the end.
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '');
+  return Buffer.concat(chunks)
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 function describeFailure(err: unknown, timeoutMs: number): string {

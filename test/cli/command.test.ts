@@ -9,7 +9,12 @@ const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${
 
 describe('command (src/cli/command.ts)', () => {
   it('parses flags and arguments, runs the tool and exits with its code; --help prints the usage and exits 0', async () => {
-    const [ok, dryRun, dashes, help] = await Promise.all([demo('--count', '3', 'a.csv', 'b.csv'), demo('--dry-run'), demo('--', '--count', '2'), demo('--help')]);
+    const [ok, dryRun, dashes, help] = await Promise.all([
+      demo('--count', '3', 'a.csv', 'b.csv'),
+      demo('--dry-run'),
+      demo('--', '--count', '2'),
+      demo('--help'),
+    ]);
     expect(ok.code, show(ok)).toBe(0);
     expect(ok.stdout).toBe('count 3, files a.csv b.csv\n');
     expect(dryRun.code, show(dryRun)).toBe(3);
@@ -36,7 +41,9 @@ describe('command (src/cli/command.ts)', () => {
   it('reports a bug in one line that says to rerun with --verbose, and --verbose prints its stack trace', async () => {
     const [quiet, verbose, missing] = await Promise.all([demo('--fail', 'bug'), demo('--fail', 'bug', '--verbose'), demo('--fail', 'missing-file')]);
     expect(quiet.code, show(quiet)).toBe(1);
-    expect(quiet.stderr).toBe("demo: unexpected error: TypeError: Cannot read properties of null (reading 'retries'); rerun with --verbose for the stack trace\n");
+    expect(quiet.stderr).toBe(
+      "demo: unexpected error: TypeError: Cannot read properties of null (reading 'retries'); rerun with --verbose for the stack trace\n",
+    );
     expect(verbose.code, show(verbose)).toBe(1);
     expect(verbose.stderr).toMatch(STACK_LINE);
     expect(verbose.stderr).toContain('demo-tool.ts:');

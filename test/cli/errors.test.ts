@@ -25,8 +25,20 @@ describe('describeFailure', () => {
   it.each([
     ['a usage mistake', new UsageError('--set DIR is required'), EXIT.usage, '--set DIR is required', true],
     ['a failure the tool foresaw', new CliError(EXIT.cannotCreate, 'out.jsonl: cannot write'), 73, 'out.jsonl: cannot write', false],
-    ['a feed that is not one, with its place', new FeedFormatError('no header row', { file: 'feed.csv', line: 1 }), EXIT.dataError, 'feed.csv:1: no header row', false],
-    ['a catalog built by another model', new CatalogModelMismatchError('use-lite', 512, 'minilm', 384), EXIT.config, 'The catalog was built with the embedding model use-lite', false],
+    [
+      'a feed that is not one, with its place',
+      new FeedFormatError('no header row', { file: 'feed.csv', line: 1 }),
+      EXIT.dataError,
+      'feed.csv:1: no header row',
+      false,
+    ],
+    [
+      'a catalog built by another model',
+      new CatalogModelMismatchError('use-lite', 512, 'minilm', 384),
+      EXIT.config,
+      'The catalog was built with the embedding model use-lite',
+      false,
+    ],
     ['a caller mistake the core rejects', new AppError('not_found', 'No account with id 42.'), EXIT.dataError, 'No account with id 42.', false],
   ])('maps %s to its exit code and message', (_, err, exitCode, message, showUsage) => {
     const failure = describeFailure(err);
@@ -60,7 +72,10 @@ describe('describeFailure', () => {
       exitCode: EXIT.noInput,
       message: `${join(dir, 'missing.csv')}: no such file or directory`,
     });
-    expect(describeFailure(await thrown(() => readFileSync(dir)))).toMatchObject({ exitCode: EXIT.noInput, message: expect.stringContaining('is a directory') });
+    expect(describeFailure(await thrown(() => readFileSync(dir)))).toMatchObject({
+      exitCode: EXIT.noInput,
+      message: expect.stringContaining('is a directory'),
+    });
     expect(describeFailure(await thrown(() => mkdirSync(join(dir, 'no', 'such', 'parent'))))).toMatchObject({
       exitCode: EXIT.cannotCreate,
       message: `${join(dir, 'no', 'such', 'parent')}: cannot write: no such file or directory`,
@@ -69,9 +84,7 @@ describe('describeFailure', () => {
 
   it('maps a server that refuses the connection to 69, naming the address', async () => {
     // Port 1 on loopback: nothing listens there, so the kernel refuses at once.
-    const err = await thrown(
-      () => new Promise((resolve, reject) => connect({ host: '127.0.0.1', port: 1 }).once('error', reject).once('connect', resolve)),
-    );
+    const err = await thrown(() => new Promise((resolve, reject) => connect({ host: '127.0.0.1', port: 1 }).once('error', reject).once('connect', resolve)));
     expect(describeFailure(err)).toMatchObject({ exitCode: EXIT.unavailable, message: 'cannot reach 127.0.0.1:1: connection refused' });
     // The same refusal as the database layer reports it: a 503 whose cause is the socket error.
     expect(describeFailure(databaseUnavailable(err))).toMatchObject({ exitCode: EXIT.unavailable, message: 'cannot reach 127.0.0.1:1: connection refused' });
@@ -79,7 +92,10 @@ describe('describeFailure', () => {
 
   it('maps a database that timed out to 69 with what happened', () => {
     const timedOut = databaseUnavailable(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }));
-    expect(describeFailure(timedOut)).toMatchObject({ exitCode: EXIT.unavailable, message: expect.stringMatching(/^The database is unavailable: statement timeout/) });
+    expect(describeFailure(timedOut)).toMatchObject({
+      exitCode: EXIT.unavailable,
+      message: expect.stringMatching(/^The database is unavailable: statement timeout/),
+    });
   });
 
   it('treats anything else, and a 5xx from the core, as an unexpected error (exit 1)', () => {

@@ -63,12 +63,17 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const contrastOf = (page: Page, selector: string) =>
-  // biome-ignore lint/security/noGlobalEval: CONTRAST is source text (so tsx adds no helpers to it) evaluated inside the test page.
-  page.locator(selector).first().evaluate((el, fn) => eval(fn)(el) as number, CONTRAST);
+  page
+    .locator(selector)
+    .first()
+    // biome-ignore lint/security/noGlobalEval: CONTRAST is source text (so tsx adds no helpers to it) evaluated inside the test page.
+    .evaluate((el, fn) => eval(fn)(el) as number, CONTRAST);
 
 /** What a storage inspection of the page finds: cookies readable by script, local and session storage. */
 const pageSecrets = (page: Page) =>
-  page.evaluate('({ cookie: document.cookie, local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }), url: location.href })') as Promise<Record<string, string>>;
+  page.evaluate(
+    '({ cookie: document.cookie, local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }), url: location.href })',
+  ) as Promise<Record<string, string>>;
 
 /** Scripted traffic with the first-start key: searches, clicks and one conversion. */
 async function traffic(): Promise<void> {
@@ -79,7 +84,17 @@ async function traffic(): Promise<void> {
     if (i === 3) continue;
     const click = await call(t.app, t.adminKey, 'POST', `/v1/clicks/${results[0]!.impression_id}`);
     expectStatus(click, 201);
-    if (i === 1) expectStatus(await call(t.app, t.adminKey, 'POST', '/v1/conversions', { click_id: click.json().click_id, order_id: 'order-42', sale_amount: 129.5, commission_amount: 12.75, currency: 'USD' }), 201);
+    if (i === 1)
+      expectStatus(
+        await call(t.app, t.adminKey, 'POST', '/v1/conversions', {
+          click_id: click.json().click_id,
+          order_id: 'order-42',
+          sale_amount: 129.5,
+          commission_amount: 12.75,
+          currency: 'USD',
+        }),
+        201,
+      );
   }
   // Analytics ranges are half-open and end now: let the traffic be in the past.
   await new Promise((r) => setTimeout(r, 20));
@@ -160,7 +175,9 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect((await tile('searches')).text).toBe('4');
     expect((await tile('clicks')).text).toBe('3');
     expect((await tile('revenue')).text).toBe('$12.75');
-    expect((await tile('ctr')).text).toBe(new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(analytics.metrics.ctr));
+    expect((await tile('ctr')).text).toBe(
+      new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(analytics.metrics.ctr),
+    );
     expect((await tile('total_revenue')).raw).toBe(stats.total_revenue);
     expect((await tile('ad_requests_24h')).raw).toBe(stats.ad_requests_24h);
     expect((await tile('active_api_keys')).raw).toBe(stats.active_api_keys);
@@ -190,7 +207,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect((await tile('searches')).raw).toBe(4);
 
     // Readable: body text, tiles and the navigation reach WCAG AA (4.5:1).
-    for (const selector of ['.tile-label', '.tile-value', '.top nav a', '.muted', 'th']) expect(await contrastOf(page, selector), selector).toBeGreaterThanOrEqual(4.5);
+    for (const selector of ['.tile-label', '.tile-value', '.top nav a', '.muted', 'th'])
+      expect(await contrastOf(page, selector), selector).toBeGreaterThanOrEqual(4.5);
     await shot(page, 'overview');
     await context.close();
   });
@@ -354,7 +372,10 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await signIn(page, t.adminKey);
     for (const section of ['overview', 'keys', 'webhooks', 'playground']) {
       await page.getByRole('link', { name: section[0]!.toUpperCase() + section.slice(1) }).click();
-      await page.locator('main h1').filter({ hasText: new RegExp(section, 'i') }).waitFor();
+      await page
+        .locator('main h1')
+        .filter({ hasText: new RegExp(section, 'i') })
+        .waitFor();
       if (section === 'overview') await page.locator('.uplot canvas').first().waitFor();
       const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
       expect(overflow, section).toBeLessThanOrEqual(0);

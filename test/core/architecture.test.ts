@@ -113,7 +113,13 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 
 describe('import structure', () => {
   it('finds a cycle where there is one (the check itself)', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []], ['e', ['e']]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+      ['e', ['e']],
+    ]);
     expect(cycles(graph)).toEqual([['a', 'b', 'c'], ['e']]);
   });
 
@@ -147,7 +153,8 @@ describe('import structure', () => {
     for await (const file of sourceFiles('src/core')) {
       if (!/(^|[\\/])(ports|shared-ports|stores)\.ts$/.test(file)) continue;
       ports++;
-      for (const line of (await readFile(file, 'utf8')).split('\n')) if (/^(import|export) /.test(line) && / from '/.test(line) && !/^(import|export) type /.test(line)) offenders.push(`${file}: ${line}`);
+      for (const line of (await readFile(file, 'utf8')).split('\n'))
+        if (/^(import|export) /.test(line) && / from '/.test(line) && !/^(import|export) type /.test(line)) offenders.push(`${file}: ${line}`);
     }
     expect(ports).toBeGreaterThan(10);
     expect(offenders).toEqual([]);

@@ -92,11 +92,15 @@ describe('USE-lite model cache (openUseLiteSession)', () => {
   });
 
   it.each([
-    ['an older builder version', (m: Record<string, unknown>) => {
+    [
+      'an older builder version',
+      (m: Record<string, unknown>) => {
         m.builderVersion = USE_LITE_BUILDER_VERSION - 1;
       },
     ],
-    ['other source weights', (m: Record<string, unknown>) => {
+    [
+      'other source weights',
+      (m: Record<string, unknown>) => {
         m.sourceSha256 = '0'.repeat(64);
       },
     ],

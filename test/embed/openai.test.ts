@@ -97,7 +97,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 describe('createEmbedder({ provider: "openai" }) against an OpenAI-compatible server', () => {
   it('sends 600 inputs as 3 requests of at most 256, and returns unit vectors in input order', async () => {
     const e = await open((body) => ok(body, 8));
-    const texts = Array.from({ length: 600 }, (_, i) => 'x'.repeat(i % 50 + 1));
+    const texts = Array.from({ length: 600 }, (_, i) => 'x'.repeat((i % 50) + 1));
     const vectors = await e.embed(texts);
     // Chunks go out on parallel lanes, so their arrival order is not fixed.
     expect(endpoint?.requests.map((r) => r.body.input.length).sort((a, b) => b - a)).toEqual([256, 256, 88]);

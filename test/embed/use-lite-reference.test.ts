@@ -34,10 +34,9 @@ async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Arr
     }
   }
   const dims = [texts.length, seq];
-  const out = await reference.run(
-    { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) },
-    ['sentence_embedding'],
-  );
+  const out = await reference.run({ input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) }, [
+    'sentence_embedding',
+  ]);
   const data = out.sentence_embedding?.data as Float32Array;
   return texts.map((_, i) => data.slice(i * 512, (i + 1) * 512));
 }
@@ -57,5 +56,4 @@ describe(`use-lite ONNX build vs the reference ONNX in ../shared/models${referen
     }
     console.info(`use-lite vs reference: max |diff| ${worst.toExponential(2)} over ${variedSentences.length} sentences`);
   });
-
 });

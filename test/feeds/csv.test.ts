@@ -64,13 +64,20 @@ describe('readCsv', () => {
       { line: 12, error: 'malformed_row', detail: 'row has 3 cells, the header has 9' },
       { line: 33, error: 'malformed_row', detail: 'row has 10 cells, the header has 9' },
     ]);
-    expectRoundTrip(records.filter((r) => 'row' in r), products, null);
+    expectRoundTrip(
+      records.filter((r) => 'row' in r),
+      products,
+      null,
+    );
   });
 
   it('reports a quote left open at the end as one malformed row', async () => {
     const path = await writeTemp('open.csv', 'title,price\nA,1\nB,2\n"C,3\nD,4\n');
     const records = await collect(readCsv(path));
-    expect(rowsOf(records)).toEqual([{ title: 'A', price: '1' }, { title: 'B', price: '2' }]);
+    expect(rowsOf(records)).toEqual([
+      { title: 'A', price: '1' },
+      { title: 'B', price: '2' },
+    ]);
     expect(errorsOf(records)).toEqual([{ line: 4, error: 'malformed_row', detail: expect.stringMatching(/quote/i) }]);
   });
 
@@ -125,8 +132,14 @@ describe('readCsv', () => {
   });
 
   it('says which columns come closest to a title and suggests a mapping for the fields left unmapped', async () => {
-    const path = await writeTemp('export.csv', 'Item Title,Selling Price,Product Link,Picture,sku,Brand Name\nLamp,9.99,https://x.test/l,https://x.test/l.jpg,L1,Acme\n');
-    const err = await collect(readCsv(path)).then(() => null, (e: unknown) => e);
+    const path = await writeTemp(
+      'export.csv',
+      'Item Title,Selling Price,Product Link,Picture,sku,Brand Name\nLamp,9.99,https://x.test/l,https://x.test/l.jpg,L1,Acme\n',
+    );
+    const err = await collect(readCsv(path)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(UnmappedTitleError);
     const unmapped = err as UnmappedTitleError;
     expect(unmapped.message).toBe(`${path}:1: no column maps to title; the closest are "Item Title", "Product Link", "Brand Name"`);

@@ -54,13 +54,30 @@ describe('readFeed', () => {
     expect(rowsOf(await collect(feed.records))).toEqual([{ title: 'Mug', price: '3' }]);
   });
 
-  it('applies a preset\'s renames and row adapter', async () => {
-    const path = await writeTemp('bb.json', JSON.stringify([
-      { name: 'Case&#8482;', categories: ['Cell Phones', 'Cases'], price: 9, image: 'https://cdn-demo.algolia.com/bestbuy-0118/123456_sb.jpg', popularity: 7 },
-    ]));
+  it("applies a preset's renames and row adapter", async () => {
+    const path = await writeTemp(
+      'bb.json',
+      JSON.stringify([
+        {
+          name: 'Case&#8482;',
+          categories: ['Cell Phones', 'Cases'],
+          price: 9,
+          image: 'https://cdn-demo.algolia.com/bestbuy-0118/123456_sb.jpg',
+          popularity: 7,
+        },
+      ]),
+    );
     const feed = await readFeed(path, PRESETS['bestbuy-algolia']);
     expect(rowsOf(await collect(feed.records))).toEqual([
-      { title: 'Case™', category: ['Cell Phones', 'Cases'], price: 9, image_url: 'https://cdn-demo.algolia.com/bestbuy-0118/123456_sb.jpg', product_id: '123456', merchant: 'Best Buy', attributes: { popularity: 7 } },
+      {
+        title: 'Case™',
+        category: ['Cell Phones', 'Cases'],
+        price: 9,
+        image_url: 'https://cdn-demo.algolia.com/bestbuy-0118/123456_sb.jpg',
+        product_id: '123456',
+        merchant: 'Best Buy',
+        attributes: { popularity: 7 },
+      },
     ]);
   });
 

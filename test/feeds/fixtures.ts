@@ -20,7 +20,7 @@ export interface SampleProduct {
 }
 
 // Titles carry what breaks naive writers and readers: delimiters, quotes, markup, non-ASCII.
-const TITLES = ['Trail Runner 2, "Storm" edition', 'Café Crème & Co <Deluxe>', 'Salt; Pepper | Grinder', 'Kids\' Rain Boots 🌧', 'Desk Lamp > LED'];
+const TITLES = ['Trail Runner 2, "Storm" edition', 'Café Crème & Co <Deluxe>', 'Salt; Pepper | Grinder', "Kids' Rain Boots 🌧", 'Desk Lamp > LED'];
 const BRANDS = ['Acme', 'Ünïcode Works', 'Smith & Sons'];
 const CATEGORIES = [['Footwear', 'Running Shoes', 'Trail'], ['Home', 'Kitchen'], ['Toys & Games']];
 const CURRENCIES = ['USD', 'EUR', 'GBP'];
@@ -76,7 +76,19 @@ export function expectRoundTrip(records: FeedRecord[], originals: SampleProduct[
     if (!result.ok) throw new Error(`row ${i} did not normalise: ${result.reason} ${result.detail} ${JSON.stringify(row)}`);
     const p = result.product;
     expect(
-      { title: p.title, description: p.description, price: p.priceAmount, currency: p.currency, url: p.url, image: p.imageUrl, brand: p.brand, category: p.category, availability: p.availability, externalId: p.externalId, merchant: p.merchant },
+      {
+        title: p.title,
+        description: p.description,
+        price: p.priceAmount,
+        currency: p.currency,
+        url: p.url,
+        image: p.imageUrl,
+        brand: p.brand,
+        category: p.category,
+        availability: p.availability,
+        externalId: p.externalId,
+        merchant: p.merchant,
+      },
       JSON.stringify(row),
     ).toEqual({
       title: original.title,
@@ -100,5 +112,4 @@ export const quoteCell = (value: string, delimiter = ','): string =>
 
 export const delimitedLine = (cells: string[], delimiter = ','): string => cells.map((c) => quoteCell(c, delimiter)).join(delimiter);
 
-export const xmlEscape = (value: string): string =>
-  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+export const xmlEscape = (value: string): string => value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

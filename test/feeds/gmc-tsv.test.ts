@@ -29,8 +29,38 @@ describe('readGmcTsv', () => {
   });
 
   it('maps identifiers and variant traits to attributes and splits additional images', async () => {
-    const header = ['id', 'title', 'price', 'sale_price', 'google_product_category', 'mpn', 'condition', 'color', 'size', 'material', 'gender', 'age_group', 'additional_image_link', 'shipping'];
-    const cells = ['A1', 'Tee', '20.00 USD', '15.00 USD', '1604', 'M-1', 'new', 'Red', 'L', 'Cotton', 'unisex', 'adult', 'https://x.test/1.jpg,https://x.test/2.jpg', 'US:::0.00 USD'];
+    const header = [
+      'id',
+      'title',
+      'price',
+      'sale_price',
+      'google_product_category',
+      'mpn',
+      'condition',
+      'color',
+      'size',
+      'material',
+      'gender',
+      'age_group',
+      'additional_image_link',
+      'shipping',
+    ];
+    const cells = [
+      'A1',
+      'Tee',
+      '20.00 USD',
+      '15.00 USD',
+      '1604',
+      'M-1',
+      'new',
+      'Red',
+      'L',
+      'Cotton',
+      'unisex',
+      'adult',
+      'https://x.test/1.jpg,https://x.test/2.jpg',
+      'US:::0.00 USD',
+    ];
     const path = await writeTemp('attrs.txt', tsvOf([header, cells]));
     expect(rowsOf(await collect(readGmcTsv(path)))).toEqual([
       {
@@ -39,7 +69,13 @@ describe('readGmcTsv', () => {
         price: '20.00 USD',
         sale_price: '15.00 USD',
         attributes: {
-          mpn: 'M-1', condition: 'new', color: 'Red', size: 'L', material: 'Cotton', gender: 'unisex', age_group: 'adult',
+          mpn: 'M-1',
+          condition: 'new',
+          color: 'Red',
+          size: 'L',
+          material: 'Cotton',
+          gender: 'unisex',
+          age_group: 'adult',
           additional_image_link: ['https://x.test/1.jpg', 'https://x.test/2.jpg'],
           google_product_category: '1604',
         },
@@ -48,18 +84,24 @@ describe('readGmcTsv', () => {
   });
 
   it('uses a text google_product_category as the category when product_type is empty', async () => {
-    const path = await writeTemp('cat.tsv', tsvOf([
-      ['id', 'title', 'product_type', 'google_product_category'],
-      ['1', 'A', 'Shoes > Trail', 'Apparel & Accessories > Shoes'],
-      ['2', 'B', '', 'Apparel & Accessories > Shoes'],
-      ['3', 'C', '', '187'],
-    ]));
+    const path = await writeTemp(
+      'cat.tsv',
+      tsvOf([
+        ['id', 'title', 'product_type', 'google_product_category'],
+        ['1', 'A', 'Shoes > Trail', 'Apparel & Accessories > Shoes'],
+        ['2', 'B', '', 'Apparel & Accessories > Shoes'],
+        ['3', 'C', '', '187'],
+      ]),
+    );
     expect(rowsOf(await collect(readGmcTsv(path))).map((r) => r.category)).toEqual(['Shoes > Trail', 'Apparel & Accessories > Shoes', undefined]);
   });
 
   it('reads the rest of a feed with 10% ragged rows and reports each one', async () => {
     const products = sampleProducts(20);
-    const lines = [HEADER, ...products.map(cellsOf)].map((cells) => delimitedLine(cells, '\t')).join('\n').split('\n');
+    const lines = [HEADER, ...products.map(cellsOf)]
+      .map((cells) => delimitedLine(cells, '\t'))
+      .join('\n')
+      .split('\n');
     lines.splice(7, 0, 'X1\tonly two');
     lines.splice(30, 0, `${delimitedLine(cellsOf(products[3]!), '\t')}\tstray`);
     const path = await writeTemp('ragged.tsv', lines.join('\n'));
@@ -68,7 +110,11 @@ describe('readGmcTsv', () => {
       { line: 8, error: 'malformed_row', detail: 'row has 2 cells, the header has 10' },
       { line: 31, error: 'malformed_row', detail: 'row has 11 cells, the header has 10' },
     ]);
-    expectRoundTrip(records.filter((r) => 'row' in r), products, null);
+    expectRoundTrip(
+      records.filter((r) => 'row' in r),
+      products,
+      null,
+    );
   });
 
   it('throws FeedFormatError when the header has neither id nor title', async () => {

@@ -55,21 +55,27 @@ describe('readGmcXml', () => {
 
   it('round-trips products through an Atom feed under any prefix bound to the GMC namespace', async () => {
     const products = sampleProducts(6);
-    const path = await writeTemp('feed.atom', `<?xml version="1.0"?>
+    const path = await writeTemp(
+      'feed.atom',
+      `<?xml version="1.0"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:gm="http://base.google.com/ns/1.0">
   <title>Atom Shop</title>
   <link href="https://shop.example.com" rel="alternate"/>
 ${products.map(atomEntry).join('\n')}
-</feed>`);
+</feed>`,
+    );
     expectRoundTrip(await collect(readGmcXml(path)), products, 'Atom Shop');
   });
 
   it('decodes CDATA, XML, numeric and HTML entities and keeps a bare ampersand', async () => {
-    const path = await writeTemp('entities.xml', rss([
-      `<item><g:id>1</g:id><title><![CDATA[Fish & Chips <Deluxe> ]]>&amp; more</title>
+    const path = await writeTemp(
+      'entities.xml',
+      rss([
+        `<item><g:id>1</g:id><title><![CDATA[Fish & Chips <Deluxe> ]]>&amp; more</title>
         <description><![CDATA[<p>Crispy & hot</p>]]></description><g:brand>Acme&#174; &reg; &#x2122;</g:brand></item>`,
-      '<item><g:id>2</g:id><title>AT&T Phone</title></item>',
-    ]));
+        '<item><g:id>2</g:id><title>AT&T Phone</title></item>',
+      ]),
+    );
     const records = await collect(readGmcXml(path));
     expect(errorsOf(records)).toEqual([]);
     expect(rowsOf(records)).toEqual([
@@ -79,12 +85,20 @@ ${products.map(atomEntry).join('\n')}
   });
 
   it('ignores nested groups and elements in other namespaces', async () => {
-    const path = await writeTemp('nested.xml', `<rss xmlns:g="http://base.google.com/ns/1.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
+    const path = await writeTemp(
+      'nested.xml',
+      `<rss xmlns:g="http://base.google.com/ns/1.0" xmlns:media="http://search.yahoo.com/mrss/"><channel>
       <item><g:id>9</g:id><title>Mug</title><media:title>Not this</media:title><g:price>5.00 USD</g:price>
       <g:shipping><g:price>4.95 USD</g:price><g:title>nope</g:title></g:shipping><g:additional_image_link>https://x.test/1.jpg</g:additional_image_link>
-      <g:additional_image_link>https://x.test/2.jpg</g:additional_image_link><g:color>Red</g:color></item></channel></rss>`);
+      <g:additional_image_link>https://x.test/2.jpg</g:additional_image_link><g:color>Red</g:color></item></channel></rss>`,
+    );
     expect(rowsOf(await collect(readGmcXml(path)))).toEqual([
-      { product_id: '9', title: 'Mug', price: '5.00 USD', attributes: { color: 'Red', additional_image_link: ['https://x.test/1.jpg', 'https://x.test/2.jpg'] } },
+      {
+        product_id: '9',
+        title: 'Mug',
+        price: '5.00 USD',
+        attributes: { color: 'Red', additional_image_link: ['https://x.test/1.jpg', 'https://x.test/2.jpg'] },
+      },
     ]);
   });
 
@@ -101,7 +115,11 @@ ${products.map(atomEntry).join('\n')}
       { line: lineOf('<g:id>B1'), error: 'malformed_xml', detail: expect.stringMatching(/close tag/i) },
       { line: lineOf('<g:id>B2'), error: 'malformed_xml', detail: expect.stringMatching(/close tag/i) },
     ]);
-    expectRoundTrip(records.filter((r) => 'row' in r), products, 'Example & Sons Store');
+    expectRoundTrip(
+      records.filter((r) => 'row' in r),
+      products,
+      'Example & Sons Store',
+    );
   });
 
   it('reports an item cut off by the end of the file', async () => {
@@ -131,6 +149,9 @@ ${products.map(atomEntry).join('\n')}
 
   it('names the line and column of the element that makes a file no feed', async () => {
     const path = await writeTemp('page.xml', '<?xml version="1.0"?>\n\n  <html><body/></html>\n');
-    await expect(collect(readGmcXml(path))).rejects.toMatchObject({ message: `${path}:3:9: root element <html> is neither RSS <rss> nor Atom <feed>`, place: { line: 3 } });
+    await expect(collect(readGmcXml(path))).rejects.toMatchObject({
+      message: `${path}:3:9: root element <html> is neither RSS <rss> nor Atom <feed>`,
+      place: { line: 3 },
+    });
   });
 });

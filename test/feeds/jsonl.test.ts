@@ -45,7 +45,11 @@ describe('readJsonl', () => {
       { line: 6, error: 'invalid_json', detail: expect.stringMatching(/JSON/) },
       { line: 18, error: 'not_an_object', detail: 'expected a JSON object, got an array' },
     ]);
-    expectRoundTrip(records.filter((r) => 'row' in r), products, null);
+    expectRoundTrip(
+      records.filter((r) => 'row' in r),
+      products,
+      null,
+    );
   });
 
   it('accepts a BOM and CRLF line ends', async () => {
@@ -56,7 +60,7 @@ describe('readJsonl', () => {
     expect(records.map((r) => r.line)).toEqual([1, 2, 3]);
   });
 
-  it('keeps a row\'s own merchant over the default', async () => {
+  it("keeps a row's own merchant over the default", async () => {
     const path = await writeTemp('m.jsonl', '{"title":"A","merchant":"Own"}\n{"title":"B"}\n');
     expect(rowsOf(await collect(readJsonl(path, { merchant: 'Default' }))).map((r) => r.merchant)).toEqual(['Own', 'Default']);
   });

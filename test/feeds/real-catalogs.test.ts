@@ -58,11 +58,21 @@ describe.skipIf(amazon.skip)(`amazon-2020 preset on the real catalog${amazon.not
       merchant: 'Amazon',
       url: 'https://www.amazon.com/DB-Longboards-CoreFlex-Fiberglass-Longboard/dp/B07KMVJJK7',
       imageUrl: 'https://images-na.ssl-images-amazon.com/images/I/51j3fPQTQkL.jpg',
-      category: ['Sports & Outdoors', 'Outdoor Recreation', 'Skates, Skateboards & Scooters', 'Skateboarding', 'Standard Skateboards & Longboards', 'Longboards'],
+      category: [
+        'Sports & Outdoors',
+        'Outdoor Recreation',
+        'Skates, Skateboards & Scooters',
+        'Skateboarding',
+        'Standard Skateboards & Longboards',
+        'Longboards',
+      ],
       attributes: { 'Shipping Weight': '10.7 pounds', 'Is Amazon Seller': 'Y' },
     });
     // "$74.99 - $249.99": a range takes its low end.
-    expect(byId.get('6d38858169064c8b7069a19c90dd0ae4')).toMatchObject({ priceAmount: 74.99, imageUrl: 'https://images-na.ssl-images-amazon.com/images/I/41bejMzMMgL.jpg' });
+    expect(byId.get('6d38858169064c8b7069a19c90dd0ae4')).toMatchObject({
+      priceAmount: 74.99,
+      imageUrl: 'https://images-na.ssl-images-amazon.com/images/I/41bejMzMMgL.jpg',
+    });
     expect(t.products.filter((p) => p.imageUrl === null || p.url === null)).toEqual([]);
     expect(t.products.filter((p) => p.category.length >= 2).length).toBeGreaterThan(0.85 * t.products.length);
   });

@@ -10,10 +10,34 @@ const realFiles = needsShared([AMAZON, BESTBUY]);
 
 /** The Amazon 2020 export's 28 columns, in its order. */
 const AMAZON_HEADER = [
-  'Uniq Id', 'Product Name', 'Brand Name', 'Asin', 'Category', 'Upc Ean Code', 'List Price', 'Selling Price', 'Quantity', 'Model Number',
-  'About Product', 'Product Specification', 'Technical Details', 'Shipping Weight', 'Product Dimensions', 'Image', 'Variants', 'Sku',
-  'Product Url', 'Stock', 'Product Details', 'Dimensions', 'Color', 'Ingredients', 'Direction To Use', 'Is Amazon Seller',
-  'Size Quantity Variant', 'Product Description',
+  'Uniq Id',
+  'Product Name',
+  'Brand Name',
+  'Asin',
+  'Category',
+  'Upc Ean Code',
+  'List Price',
+  'Selling Price',
+  'Quantity',
+  'Model Number',
+  'About Product',
+  'Product Specification',
+  'Technical Details',
+  'Shipping Weight',
+  'Product Dimensions',
+  'Image',
+  'Variants',
+  'Sku',
+  'Product Url',
+  'Stock',
+  'Product Details',
+  'Dimensions',
+  'Color',
+  'Ingredients',
+  'Direction To Use',
+  'Is Amazon Seller',
+  'Size Quantity Variant',
+  'Product Description',
 ];
 
 describe('recognizeExport', () => {

@@ -39,7 +39,10 @@ export function needsShared(paths: readonly string[], env: NodeJS.ProcessEnv = p
     skip: !present && !required,
     note: present ? '' : required ? ` (fails: ${what} absent, AISLE_REQUIRE_SHARED=1)` : ` (skipped: ${what} is absent)`,
     check: () => {
-      if (!present && required) throw new Error(`${what} ${missing.length === 1 ? 'is' : 'are'} absent, and AISLE_REQUIRE_SHARED=1 turns a skip for a missing ../shared into a failure`);
+      if (!present && required)
+        throw new Error(
+          `${what} ${missing.length === 1 ? 'is' : 'are'} absent, and AISLE_REQUIRE_SHARED=1 turns a skip for a missing ../shared into a failure`,
+        );
     },
   };
 }

@@ -94,7 +94,10 @@ describe('date handling', () => {
     for (const metric of ['ctr', 'conversion_rate', 'revenue', 'display_rate']) {
       const m = (await get(`/v1/analytics?${q}&metric=${metric}`)).json();
       expect(m).toMatchObject({ metric, value: 0, granularity: 'day' });
-      expect(m.series).toEqual([{ period_start: '2020-01-01T00:00:00.000Z', value: 0 }, { period_start: '2020-01-02T00:00:00.000Z', value: 0 }]);
+      expect(m.series).toEqual([
+        { period_start: '2020-01-01T00:00:00.000Z', value: 0 },
+        { period_start: '2020-01-02T00:00:00.000Z', value: 0 },
+      ]);
     }
     expect((await get(`/v1/analytics?${q}&metric=top_queries`)).json()).toMatchObject({ metric: 'top_queries', items: [] });
   });
@@ -106,9 +109,26 @@ describe('GET /v1/analytics/performance and /v1/dashboard/stats on a quiet accou
     const res = await call(t.app, fresh.firstKey.key, 'GET', '/v1/analytics/performance');
     expectStatus(res, 200);
     const body = res.json();
-    expect(body).toMatchObject({ timeframe: '24h', requests: 0, latency_ms: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 }, status_codes: {}, by_endpoint: [], by_status: [], granularity: 'hour' });
+    expect(body).toMatchObject({
+      timeframe: '24h',
+      requests: 0,
+      latency_ms: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
+      status_codes: {},
+      by_endpoint: [],
+      by_status: [],
+      granularity: 'hour',
+    });
     expect(body.series).toHaveLength(25);
     const stats = (await call(t.app, fresh.firstKey.key, 'GET', '/v1/dashboard/stats')).json();
-    expect(stats).toEqual({ total_revenue: 0, currency: 'USD', revenue_by_currency: {}, active_api_keys: 1, ad_requests_24h: 0, impressions_24h: 0, clicks_24h: 0, ctr_24h: 0 });
+    expect(stats).toEqual({
+      total_revenue: 0,
+      currency: 'USD',
+      revenue_by_currency: {},
+      active_api_keys: 1,
+      ad_requests_24h: 0,
+      impressions_24h: 0,
+      clicks_24h: 0,
+      ctr_24h: 0,
+    });
   });
 });

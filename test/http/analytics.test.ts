@@ -16,12 +16,44 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-interface Result { product_id: string; impression_id: string; click_url: string }
-interface LogLine { account: 'A' | 'B'; keyId: string; method: string; route: string; status: number; at: number }
-interface Shown { impressionId: string; productId: string; requestId: string; query: string; at: number }
-interface Search { requestId: string; query: string; results: number; at: number }
-interface Click { impressionId: string; productId: string; requestId: string; at: number; clickId: string }
-interface Conversion { productId: string; commission: number; at: number }
+interface Result {
+  product_id: string;
+  impression_id: string;
+  click_url: string;
+}
+interface LogLine {
+  account: 'A' | 'B';
+  keyId: string;
+  method: string;
+  route: string;
+  status: number;
+  at: number;
+}
+interface Shown {
+  impressionId: string;
+  productId: string;
+  requestId: string;
+  query: string;
+  at: number;
+}
+interface Search {
+  requestId: string;
+  query: string;
+  results: number;
+  at: number;
+}
+interface Click {
+  impressionId: string;
+  productId: string;
+  requestId: string;
+  at: number;
+  clickId: string;
+}
+interface Conversion {
+  productId: string;
+  commission: number;
+  at: number;
+}
 
 /** What happened, per account, as the test saw it. */
 class Ledger {
@@ -67,7 +99,12 @@ function record(account: 'A' | 'B', requestId: string, query: string, results: R
 }
 
 /** The stored form of a query: PII redacted, lower-cased, whitespace collapsed. */
-const normalise = (q: string) => q.replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '[EMAIL]').toLowerCase().replace(/\s+/g, ' ').trim();
+const normalise = (q: string) =>
+  q
+    .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '[EMAIL]')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 
 async function apiClick(who: string, r: Result, expected: 201 | 200): Promise<void> {
   const res = await api(who, 'POST', `/v1/clicks/${r.impression_id}`, '/v1/clicks/:impression_id');
@@ -104,7 +141,13 @@ async function follow(account: 'A' | 'B', r: Result, userAgent: string, outcome:
 }
 
 async function convert(who: string, r: Result, orderId: string, commission: number, expected: 201 | 200): Promise<void> {
-  const res = await api(who, 'POST', '/v1/conversions', '/v1/conversions', { impression_id: r.impression_id, order_id: orderId, sale_amount: commission * 10, commission_amount: commission, currency: 'USD' });
+  const res = await api(who, 'POST', '/v1/conversions', '/v1/conversions', {
+    impression_id: r.impression_id,
+    order_id: orderId,
+    sale_amount: commission * 10,
+    commission_amount: commission,
+    currency: 'USD',
+  });
   expectStatus(res, expected);
   if (expected === 201) ledgers[keys[who]!.account].conversions.push({ productId: r.product_id, commission, at: clock.now().getTime() });
 }
@@ -161,7 +204,14 @@ function expectedTopProducts(l: Ledger, t0: number, t1: number) {
     get(c.productId).amounts.push(c.commission);
   }
   return [...by.entries()]
-    .map(([product_id, v]) => ({ product_id, impressions: v.impressions, clicks: v.clicks, ctr: ratio(v.clicks, v.impressions), conversions: v.conversions, revenue: cents(v.amounts) }))
+    .map(([product_id, v]) => ({
+      product_id,
+      impressions: v.impressions,
+      clicks: v.clicks,
+      ctr: ratio(v.clicks, v.impressions),
+      conversions: v.conversions,
+      revenue: cents(v.amounts),
+    }))
     .sort((a, b) => b.clicks - a.clicks || b.impressions - a.impressions || b.revenue - a.revenue || (a.product_id < b.product_id ? -1 : 1))
     .slice(0, 10);
 }
@@ -275,7 +325,10 @@ beforeAll(async () => {
   r3 = await search('s', 'espresso machine', 4);
   r3RequestId = ledgers.A.searches.at(-1)!.requestId;
   const batch = await api('s', 'POST', '/v1/search/batch', '/v1/search/batch', {
-    queries: [{ query: 'trail running shoes', limit: 2, min_relevance_score: 0 }, { query: 'Gift for bob@example.com', limit: 3, min_relevance_score: 0 }],
+    queries: [
+      { query: 'trail running shoes', limit: 2, min_relevance_score: 0 },
+      { query: 'Gift for bob@example.com', limit: 3, min_relevance_score: 0 },
+    ],
   });
   expectStatus(batch, 200);
   const batchBody = batch.json() as { results: { body: { request_id: string; results: Result[] } }[] };
@@ -335,7 +388,16 @@ describe('GET /v1/analytics (ground truth)', () => {
     const body = (await api('w', 'GET', '/v1/analytics?start_date=2026-11-19T01:00:00%2B01:00&end_date=2026-11-20T00:00:00Z', '/v1/analytics')).json();
     const [t0, t1] = [Date.parse('2026-11-19T00:00:00Z'), Date.parse('2026-11-20T00:00:00Z')];
     expect(body.start_date).toBe('2026-11-19T00:00:00.000Z');
-    expect(body.metrics).toEqual({ impressions: 9, displayed_impressions: 0, display_rate: 0, clicks: 2, ctr: 2 / 9, conversions: 2, conversion_rate: 1, revenue: 4.45 });
+    expect(body.metrics).toEqual({
+      impressions: 9,
+      displayed_impressions: 0,
+      display_rate: 0,
+      clicks: 2,
+      ctr: 2 / 9,
+      conversions: 2,
+      conversion_rate: 1,
+      revenue: 4.45,
+    });
     expect(body.metrics).toEqual(expectedMetrics(ledgers.A, t0, t1));
     expect(body.top_products.map(({ title: _t, ...p }: { title: string }) => p)).toEqual(expectedTopProducts(ledgers.A, t0, t1));
     expect(body.top_queries).toEqual(expectedTopQueries(ledgers.A, t0, t1));
@@ -343,10 +405,17 @@ describe('GET /v1/analytics (ground truth)', () => {
 
   it.each(['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const)('metric=%s answers the value and a daily series', async (metric) => {
     const end = Date.parse('2026-11-21T00:00:00Z');
-    const body = (await api('w', 'GET', `/v1/analytics?metric=${metric}&start_date=2026-11-18T00:00:00Z&end_date=2026-11-21T00:00:00Z`, '/v1/analytics')).json();
+    const body = (
+      await api('w', 'GET', `/v1/analytics?metric=${metric}&start_date=2026-11-18T00:00:00Z&end_date=2026-11-21T00:00:00Z`, '/v1/analytics')
+    ).json();
     expect(body).toMatchObject({ metric, granularity: 'day', start_date: '2026-11-18T00:00:00.000Z', end_date: '2026-11-21T00:00:00.000Z' });
     expect(body.value).toBe(expectedMetrics(ledgers.A, T0, end)[metric]);
-    expect(body.series).toEqual([0, 1, 2].map((d) => ({ period_start: new Date(T0 + d * DAY).toISOString(), value: expectedMetrics(ledgers.A, T0 + d * DAY, T0 + (d + 1) * DAY)[metric] })));
+    expect(body.series).toEqual(
+      [0, 1, 2].map((d) => ({
+        period_start: new Date(T0 + d * DAY).toISOString(),
+        value: expectedMetrics(ledgers.A, T0 + d * DAY, T0 + (d + 1) * DAY)[metric],
+      })),
+    );
   });
 
   it('metric=revenue sums exactly: 12.34 on day 1, 3.3333 + 1.1117 = 4.445 → 4.45 on day 2', async () => {
@@ -356,9 +425,14 @@ describe('GET /v1/analytics (ground truth)', () => {
   });
 
   it('metric=ctr with hourly granularity puts each click in its hour', async () => {
-    const body = (await api('w', 'GET', '/v1/analytics?metric=ctr&granularity=hour&start_date=2026-11-18T10:00:00Z&end_date=2026-11-18T12:00:00Z', '/v1/analytics')).json();
+    const body = (
+      await api('w', 'GET', '/v1/analytics?metric=ctr&granularity=hour&start_date=2026-11-18T10:00:00Z&end_date=2026-11-18T12:00:00Z', '/v1/analytics')
+    ).json();
     // 10:00–11:00: 8 shown, 2 billable clicks (API + browser link); 11:00–12:00: 4 shown, none clicked.
-    expect(body.series).toEqual([{ period_start: '2026-11-18T10:00:00.000Z', value: 2 / 8 }, { period_start: '2026-11-18T11:00:00.000Z', value: 0 }]);
+    expect(body.series).toEqual([
+      { period_start: '2026-11-18T10:00:00.000Z', value: 2 / 8 },
+      { period_start: '2026-11-18T11:00:00.000Z', value: 0 },
+    ]);
     expect(body.value).toBe(2 / 12);
   });
 
@@ -368,12 +442,26 @@ describe('GET /v1/analytics (ground truth)', () => {
     expect(p.metric).toBe('top_products');
     expect(p.items.map(({ title: _t, ...x }: { title: string }) => x)).toEqual(expectedTopProducts(ledgers.A, T0, T0 + 3 * DAY));
     const qs = (await api('w', 'GET', `/v1/analytics?metric=top_queries&${q}`, '/v1/analytics')).json();
-    expect(qs).toEqual({ metric: 'top_queries', start_date: '2026-11-18T00:00:00.000Z', end_date: '2026-11-21T00:00:00.000Z', items: expectedTopQueries(ledgers.A, T0, T0 + 3 * DAY) });
+    expect(qs).toEqual({
+      metric: 'top_queries',
+      start_date: '2026-11-18T00:00:00.000Z',
+      end_date: '2026-11-21T00:00:00.000Z',
+      items: expectedTopQueries(ledgers.A, T0, T0 + 3 * DAY),
+    });
   });
 
   it('shows account B only its own traffic', async () => {
     const body = (await api('b', 'GET', '/v1/analytics', '/v1/analytics')).json();
-    expect(body.metrics).toEqual({ impressions: 4, displayed_impressions: 1, display_rate: 0.25, clicks: 2, ctr: 0.5, conversions: 1, conversion_rate: 0.5, revenue: 99.99 });
+    expect(body.metrics).toEqual({
+      impressions: 4,
+      displayed_impressions: 1,
+      display_rate: 0.25,
+      clicks: 2,
+      ctr: 0.5,
+      conversions: 1,
+      conversion_rate: 0.5,
+      revenue: 99.99,
+    });
     expect(body.top_queries).toEqual([{ query: 'trail running shoes', searches: 1, clicks: 2, ctr: 0.5 }]);
   });
 });
@@ -389,7 +477,9 @@ describe('GET /v1/usage (ground truth)', () => {
     const ledger = { ...ledgers.A, log: ledgers.A.log.slice(0, -1) } as Ledger;
     expect(body.granularity).toBe('day');
     expect(body.totals).toEqual(expectedUsageCounters(ledger, T0, T0 + 3 * DAY));
-    expect(body.series).toEqual([0, 1, 2].map((d) => ({ period_start: new Date(T0 + d * DAY).toISOString(), ...expectedUsageCounters(ledger, T0 + d * DAY, T0 + (d + 1) * DAY) })));
+    expect(body.series).toEqual(
+      [0, 1, 2].map((d) => ({ period_start: new Date(T0 + d * DAY).toISOString(), ...expectedUsageCounters(ledger, T0 + d * DAY, T0 + (d + 1) * DAY) })),
+    );
     // By hand: 8 searches (the batch counts 2, the 429 none), 24 results, 6 clicks, 2 votes.
     expect(body.totals).toMatchObject({ searches: 8, results_returned: 24, clicks: 6, feedback: 2 });
     expect(body.totals.errors).toBe(ledger.log.filter((l) => l.status >= 400).length);
@@ -449,24 +539,52 @@ describe('GET /v1/analytics/performance (ground truth)', () => {
     if (timeframe === '7d') expect(body.status_codes).toMatchObject({ '400': 1, '403': 2, '404': 1, '429': 1 });
 
     // Latencies are real time, so they are read back from the table; everything else comes from the ledger.
-    const rows = await latencies(Object.values(keys).filter((k) => k.account === 'A').map((k) => k.id), t0, t1);
+    const rows = await latencies(
+      Object.values(keys)
+        .filter((k) => k.account === 'A')
+        .map((k) => k.id),
+      t0,
+      t1,
+    );
     expect(rows.map((r) => `${r.method} ${r.route} ${r.status}`).sort()).toEqual(ledger.map((l) => `${l.method} ${l.route} ${l.status}`).sort());
     const all = rows.map((r) => r.latency_ms).sort((a, b) => a - b);
-    expect(body.latency_ms).toEqual({ p50: percentile(all, 0.5), p90: percentile(all, 0.9), p95: percentile(all, 0.95), p99: percentile(all, 0.99), max: all.at(-1) });
+    expect(body.latency_ms).toEqual({
+      p50: percentile(all, 0.5),
+      p90: percentile(all, 0.9),
+      p95: percentile(all, 0.95),
+      p99: percentile(all, 0.99),
+      max: all.at(-1),
+    });
 
     const endpoints = new Map<string, typeof rows>();
     for (const r of rows) endpoints.set(`${r.method} ${r.route}`, [...(endpoints.get(`${r.method} ${r.route}`) ?? []), r]);
-    const expected = [...endpoints.values()].map((list) => {
-      const sorted = list.map((r) => r.latency_ms).sort((a, b) => a - b);
-      return { method: list[0]!.method, route: list[0]!.route, requests: list.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), error_rate: list.filter((r) => r.status >= 400).length / list.length };
-    }).sort((a, b) => b.requests - a.requests || (a.route < b.route ? -1 : a.route > b.route ? 1 : a.method < b.method ? -1 : 1));
+    const expected = [...endpoints.values()]
+      .map((list) => {
+        const sorted = list.map((r) => r.latency_ms).sort((a, b) => a - b);
+        return {
+          method: list[0]!.method,
+          route: list[0]!.route,
+          requests: list.length,
+          p50: percentile(sorted, 0.5),
+          p95: percentile(sorted, 0.95),
+          p99: percentile(sorted, 0.99),
+          error_rate: list.filter((r) => r.status >= 400).length / list.length,
+        };
+      })
+      .sort((a, b) => b.requests - a.requests || (a.route < b.route ? -1 : a.route > b.route ? 1 : a.method < b.method ? -1 : 1));
     expect(body.by_endpoint).toEqual(expected);
     expect(body.by_endpoint.map((e: { route: string }) => e.route)).not.toContain(`/v1/clicks/${UNKNOWN}`);
 
-    const byStatus = Object.keys(statuses).map(Number).sort((a, b) => a - b).map((status) => {
-      const sorted = rows.filter((r) => r.status === status).map((r) => r.latency_ms).sort((a, b) => a - b);
-      return { status, requests: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99) };
-    });
+    const byStatus = Object.keys(statuses)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((status) => {
+        const sorted = rows
+          .filter((r) => r.status === status)
+          .map((r) => r.latency_ms)
+          .sort((a, b) => a - b);
+        return { status, requests: sorted.length, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99) };
+      });
     expect(body.by_status).toEqual(byStatus);
 
     const total = body.series.reduce((n: number, s: { requests: number }) => n + s.requests, 0);

@@ -8,8 +8,17 @@ const DAY = 24 * 3600 * 1000;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const CHROME = BROWSER_USER_AGENTS[0]!;
 
-interface Result { product_id: string; impression_id: string; click_url: string; url: string; merchant: string }
-interface SearchBody { request_id: string; results: Result[] }
+interface Result {
+  product_id: string;
+  impression_id: string;
+  click_url: string;
+  url: string;
+  merchant: string;
+}
+interface SearchBody {
+  request_id: string;
+  results: Result[];
+}
 
 let sample: SampleCatalog;
 let t: TestApp;
@@ -40,7 +49,20 @@ afterAll(async () => {
   await sample.close();
 });
 
-const QUERIES = ['espresso machine', 'trail running shoes', 'hiking socks', 'camping tent', 'wireless headphones', 'coffee grinder', 'backpack', 'kitchen knife', 'dog bed', 'yoga mat', 'desk lamp', 'rain jacket'];
+const QUERIES = [
+  'espresso machine',
+  'trail running shoes',
+  'hiking socks',
+  'camping tent',
+  'wireless headphones',
+  'coffee grinder',
+  'backpack',
+  'kitchen knife',
+  'dog bed',
+  'yoga mat',
+  'desk lamp',
+  'rain jacket',
+];
 let queryIndex = 0;
 
 /** Fresh impressions from real searches (min_relevance_score 0, so ten per search). */
@@ -63,7 +85,7 @@ const billableRows = async (impressionId: string) =>
   (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clicks WHERE impression_id = $1 AND billable', [impressionId]))[0]!.n;
 
 describe('click_url on search results', () => {
-  it('is a signed /r/ link for the result\'s own impression', async () => {
+  it("is a signed /r/ link for the result's own impression", async () => {
     const [r] = await impressions(1);
     const url = new URL(r!.click_url);
     expect(url.pathname).toBe(`/r/${r!.impression_id}`);
@@ -115,7 +137,9 @@ describe('POST /v1/clicks/:impression_id', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(999);
     expect(new Set(responses.map((res) => res.json().click_id)).size).toBe(1);
     expect(await billableRows(r!.impression_id)).toBe(1);
-    const events = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'click' AND payload LIKE $1`, [`%imp_${r!.impression_id}%`]);
+    const events = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'click' AND payload LIKE $1`, [
+      `%imp_${r!.impression_id}%`,
+    ]);
     expect(events[0]!.n).toBe(1);
   });
 
@@ -142,7 +166,7 @@ describe('POST /v1/clicks/:impression_id', () => {
     expectProblem(await click(id), status, code);
   });
 
-  it('answers 404 for another account\'s impression, and records nothing', async () => {
+  it("answers 404 for another account's impression, and records nothing", async () => {
     const [theirs] = await impressions(1, other.key);
     expectProblem(await click(theirs!.impression_id), 404, 'not_found');
     expect(await billableRows(theirs!.impression_id)).toBe(0);
@@ -179,11 +203,22 @@ describe('GET /r/:impression_id', () => {
   });
 
   it.each([
-    ['a changed signature character', (u: URL) => { const s = u.searchParams.get('sig')!; u.searchParams.set('sig', `${s[0] === 'A' ? 'B' : 'A'}${s.slice(1)}`); }],
+    [
+      'a changed signature character',
+      (u: URL) => {
+        const s = u.searchParams.get('sig')!;
+        u.searchParams.set('sig', `${s[0] === 'A' ? 'B' : 'A'}${s.slice(1)}`);
+      },
+    ],
     ['a missing signature', (u: URL) => u.searchParams.delete('sig')],
     ['an empty signature', (u: URL) => u.searchParams.set('sig', '')],
     ['a truncated signature', (u: URL) => u.searchParams.set('sig', u.searchParams.get('sig')!.slice(0, 21))],
-    ['another impression\'s signature', (u: URL) => { u.pathname = `/r/${UNKNOWN}`; }],
+    [
+      "another impression's signature",
+      (u: URL) => {
+        u.pathname = `/r/${UNKNOWN}`;
+      },
+    ],
   ])('answers %s with 404 and records nothing', async (_name, tamper) => {
     const [r] = await impressions(1);
     const url = new URL(r!.click_url);

@@ -106,7 +106,7 @@ describe('console sessions', () => {
     }
   });
 
-  it('refuses a wrong, malformed or missing key with the API\'s own problem, and opens nothing', async () => {
+  it("refuses a wrong, malformed or missing key with the API's own problem, and opens nothing", async () => {
     const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions'))[0]!.n;
     const wrong = `${t.adminKey.slice(0, -4)}zzzz`;
     const res = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: wrong } });
@@ -114,7 +114,11 @@ describe('console sessions', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
     expectProblem(await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: 'hello' } }), 401, 'invalid_api_key');
     expectProblem(await t.app.inject({ method: 'POST', url: '/console/session', payload: {} }), 400, 'validation_failed');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/console/session', payload: 'api_key=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await t.app.inject({ method: 'POST', url: '/console/session', payload: 'api_key=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
     expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions'))[0]!.n).toBe(before);
   });
 
@@ -122,14 +126,38 @@ describe('console sessions', () => {
     const s = await signIn(t.adminKey);
     expectStatus(await viaSession(s, 'GET', '/v1/keys'), 200);
     expectProblem(await viaSession(s, 'POST', '/v1/keys', { name: 'no csrf' }, false), 403, 'csrf_failed');
-    expectProblem(await t.app.inject({ method: 'POST', url: '/v1/keys', payload: { name: 'bad csrf' }, headers: { cookie: `aisle_session=${s.cookie}`, 'x-csrf-token': `${s.csrf.slice(0, -1)}x` } }), 403, 'csrf_failed');
+    expectProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/keys',
+        payload: { name: 'bad csrf' },
+        headers: { cookie: `aisle_session=${s.cookie}`, 'x-csrf-token': `${s.csrf.slice(0, -1)}x` },
+      }),
+      403,
+      'csrf_failed',
+    );
     expect((await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM api_keys WHERE name IN ('no csrf', 'bad csrf')`))[0]!.n).toBe(0);
     expectStatus(await viaSession(s, 'POST', '/v1/keys', { name: 'with csrf', scopes: ['search'] }), 201);
     // The data plane takes keys only: a session does not search or record events.
     expectProblem(await viaSession(s, 'POST', '/v1/search', { query: 'espresso' }), 401, 'missing_api_key');
-    expectProblem(await viaSession(s, 'POST', '/v1/conversions', { impression_id: '5eea7b73-176c-4a6c-9324-12bfe3884508', order_id: 'x', sale_amount: 1, commission_amount: 1, currency: 'USD' }), 401, 'missing_api_key');
+    expectProblem(
+      await viaSession(s, 'POST', '/v1/conversions', {
+        impression_id: '5eea7b73-176c-4a6c-9324-12bfe3884508',
+        order_id: 'x',
+        sale_amount: 1,
+        commission_amount: 1,
+        currency: 'USD',
+      }),
+      401,
+      'missing_api_key',
+    );
     // Never /mcp: MCP clients authenticate with keys only.
-    const mcp = await t.app.inject({ method: 'POST', url: '/mcp', headers: { cookie: `aisle_session=${s.cookie}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const mcp = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { cookie: `aisle_session=${s.cookie}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(mcp.statusCode).toBe(401);
   });
 
@@ -142,7 +170,7 @@ describe('console sessions', () => {
     expectProblem(await call(t.app, t.adminKey, 'GET', '/console/overview'), 401, 'session_expired');
   });
 
-  it('follows the key\'s scopes: a read-only key sees figures but cannot manage keys', async () => {
+  it("follows the key's scopes: a read-only key sees figures but cannot manage keys", async () => {
     const reader = await createKey(t.app, t.adminKey, { name: 'read only', scopes: ['analytics:read'] });
     const s = await signIn(reader.key);
     expect(s.res.json().scopes).toEqual(['analytics:read']);
@@ -186,7 +214,12 @@ describe('console sessions', () => {
     expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM console_sessions WHERE key_id = $1', [limited.id]))[0]!.n).toBe(0);
 
     const first = await signIn(t.adminKey);
-    const again = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: t.adminKey }, headers: { cookie: `aisle_session=${first.cookie}` } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/console/session',
+      payload: { api_key: t.adminKey },
+      headers: { cookie: `aisle_session=${first.cookie}` },
+    });
     expectStatus(again, 201);
     expectProblem(await viaSession(first, 'GET', '/console/session'), 401, 'session_expired');
   });
@@ -197,7 +230,11 @@ describe('console sessions', () => {
     const before = t.db.queryCount;
     expectProblem(await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: 'aisle_session=../../etc' } }), 401, 'session_expired');
     expect(t.db.queryCount).toBe(before);
-    expectProblem(await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: `aisle_session=${'A'.repeat(43)}` } }), 401, 'session_expired');
+    expectProblem(
+      await t.app.inject({ method: 'GET', url: '/console/session', headers: { cookie: `aisle_session=${'A'.repeat(43)}` } }),
+      401,
+      'session_expired',
+    );
   });
 });
 
@@ -211,7 +248,17 @@ describe('console figures and playground', () => {
       const first = (res.json().results as { impression_id: string }[])[0]!;
       const click = await call(t.app, key, 'POST', `/v1/clicks/${first.impression_id}`);
       expectStatus(click, 201);
-      if (q === 'running shoes') expectStatus(await call(t.app, key, 'POST', '/v1/conversions', { click_id: click.json().click_id, order_id: 'o-1', sale_amount: 80, commission_amount: 4.25, currency: 'USD' }), 201);
+      if (q === 'running shoes')
+        expectStatus(
+          await call(t.app, key, 'POST', '/v1/conversions', {
+            click_id: click.json().click_id,
+            order_id: 'o-1',
+            sale_amount: 80,
+            commission_amount: 4.25,
+            currency: 'USD',
+          }),
+          201,
+        );
     }
     // Ranges are half-open and end now: let the traffic be in the past.
     clock.advance(1000);
@@ -245,7 +292,8 @@ describe('console figures and playground', () => {
     // A webhook on searches: a recorded search would queue an event for it.
     expectStatus(await call(t.app, firstKey.key, 'POST', '/v1/webhooks', { url: 'https://93.184.216.34/aisle', events: ['search'] }), 201);
     const s = await signIn(firstKey.key);
-    const count = async (table: string) => (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [account.id]))[0]!.n;
+    const count = async (table: string) =>
+      (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [account.id]))[0]!.n;
     const res = await viaSession(s, 'POST', '/console/playground', { query: 'espresso machine for a small kitchen', limit: 3 });
     expectStatus(res, 200);
     const body = res.json();

@@ -34,7 +34,13 @@ async function clicked(apiKey = t.adminKey): Promise<{ click_id: string; impress
   return res.json();
 }
 
-const order = (over: Record<string, unknown> = {}) => ({ order_id: `order-${++orderSeq}`, sale_amount: 129.99, commission_amount: 6.5, currency: 'USD', ...over });
+const order = (over: Record<string, unknown> = {}) => ({
+  order_id: `order-${++orderSeq}`,
+  sale_amount: 129.99,
+  commission_amount: 6.5,
+  currency: 'USD',
+  ...over,
+});
 const convert = (body: unknown, apiKey = t.adminKey) => call(t.app, apiKey, 'POST', '/v1/conversions', body);
 
 describe('POST /v1/conversions', () => {
@@ -108,9 +114,9 @@ describe('POST /v1/conversions', () => {
 
   it.each([
     ['an unknown click', 404, 'not_found', async () => order({ click_id: UNKNOWN })],
-    ['another account\'s click', 404, 'not_found', async () => order({ click_id: (await clicked(otherKey)).click_id })],
+    ["another account's click", 404, 'not_found', async () => order({ click_id: (await clicked(otherKey)).click_id })],
     ['an unknown impression', 404, 'not_found', async () => order({ impression_id: UNKNOWN })],
-    ['another account\'s impression', 404, 'not_found', async () => order({ impression_id: await impression(otherKey) })],
+    ["another account's impression", 404, 'not_found', async () => order({ impression_id: await impression(otherKey) })],
     ['an impression nobody clicked', 422, 'impression_not_clicked', async () => order({ impression_id: await impression() })],
     ['both click_id and impression_id', 400, 'validation_failed', async () => order({ click_id: UNKNOWN, impression_id: UNKNOWN })],
     ['neither click_id nor impression_id', 400, 'validation_failed', async () => order()],

@@ -94,7 +94,13 @@ describe('a request while the database host accepts connections and never answer
     const db = await openDb({ kind: 'postgres', url: `postgres://aisle@127.0.0.1:${port}/aisle`, timeouts: { connectMs: 500 } });
     const logs = new LogCapture();
     const logger = createLogger('debug', logs);
-    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 600, webhooks: { allowPrivate: false, resolver: systemResolver } });
+    const core = createCore({
+      stores: createPgStores(db),
+      clock: systemClock,
+      logger,
+      defaultRateLimitPerMinute: 600,
+      webhooks: { allowPrivate: false, resolver: systemResolver },
+    });
     const { app } = await buildApp({ core, logger });
     try {
       const base = await app.listen({ host: '127.0.0.1', port: 0 });

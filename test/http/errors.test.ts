@@ -25,7 +25,12 @@ describe('problem+json', () => {
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/keys', headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' }, payload: '{"name": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/keys',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expectProblem(res, 400, 'invalid_json');
   });
 

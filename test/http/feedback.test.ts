@@ -4,7 +4,10 @@ import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-interface SearchBody { request_id: string; results: { product_id: string; title: string }[] }
+interface SearchBody {
+  request_id: string;
+  results: { product_id: string; title: string }[];
+}
 
 let sample: SampleCatalog;
 let t: TestApp;
@@ -39,22 +42,56 @@ describe('POST /v1/feedback', () => {
   it('answers 201 with the feedback, accepting the req_ and prd_ forms', async () => {
     const s = await search('espresso machine', t.adminKey, 3);
     const product = s.results[1]!.product_id;
-    const res = await feedback({ request_id: `req_${s.request_id}`, product_id: `prd_${product}`, relevant: true, user_clicked: true, reason: 'exactly what I wanted' });
+    const res = await feedback({
+      request_id: `req_${s.request_id}`,
+      product_id: `prd_${product}`,
+      relevant: true,
+      user_clicked: true,
+      reason: 'exactly what I wanted',
+    });
     expectStatus(res, 201);
-    expect(res.json()).toEqual({ feedback_id: expect.stringMatching(/^[0-9a-f-]{36}$/), request_id: s.request_id, product_id: product, relevant: true, created_at: expect.any(String) });
-    const rows = await t.db.query<{ reason: string; user_clicked: boolean; query: string }>('SELECT reason, user_clicked, query FROM feedback WHERE id = $1', [res.json().feedback_id]);
+    expect(res.json()).toEqual({
+      feedback_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      request_id: s.request_id,
+      product_id: product,
+      relevant: true,
+      created_at: expect.any(String),
+    });
+    const rows = await t.db.query<{ reason: string; user_clicked: boolean; query: string }>('SELECT reason, user_clicked, query FROM feedback WHERE id = $1', [
+      res.json().feedback_id,
+    ]);
     expect(rows).toEqual([{ reason: 'exactly what I wanted', user_clicked: true, query: 'espresso machine' }]);
   });
 
   it.each([
     ['an unknown request', 404, 'not_found', async () => ({ request_id: UNKNOWN, product_id: UNKNOWN, relevant: false })],
-    ['another account\'s request', 404, 'not_found', async () => {
-      const s = await search('espresso machine', other.key, 3);
-      return { request_id: s.request_id, product_id: s.results[0]!.product_id, relevant: false };
-    }],
-    ['a product that was not among the results', 422, 'product_not_in_results', async () => ({ request_id: (await search('espresso machine', t.adminKey, 3)).request_id, product_id: UNKNOWN, relevant: false })],
-    ['a non-UUID product id', 422, 'product_not_in_results', async () => ({ request_id: (await search('espresso machine', t.adminKey, 3)).request_id, product_id: 'SKU-123', relevant: false })],
-    ['a reason over 1000 characters', 400, 'validation_failed', async () => ({ request_id: UNKNOWN, product_id: UNKNOWN, relevant: false, reason: 'x'.repeat(1001) })],
+    [
+      "another account's request",
+      404,
+      'not_found',
+      async () => {
+        const s = await search('espresso machine', other.key, 3);
+        return { request_id: s.request_id, product_id: s.results[0]!.product_id, relevant: false };
+      },
+    ],
+    [
+      'a product that was not among the results',
+      422,
+      'product_not_in_results',
+      async () => ({ request_id: (await search('espresso machine', t.adminKey, 3)).request_id, product_id: UNKNOWN, relevant: false }),
+    ],
+    [
+      'a non-UUID product id',
+      422,
+      'product_not_in_results',
+      async () => ({ request_id: (await search('espresso machine', t.adminKey, 3)).request_id, product_id: 'SKU-123', relevant: false }),
+    ],
+    [
+      'a reason over 1000 characters',
+      400,
+      'validation_failed',
+      async () => ({ request_id: UNKNOWN, product_id: UNKNOWN, relevant: false, reason: 'x'.repeat(1001) }),
+    ],
     ['a malformed request_id', 400, 'validation_failed', async () => ({ request_id: 'req_1', product_id: UNKNOWN, relevant: false })],
     ['a missing relevant', 400, 'validation_failed', async () => ({ request_id: UNKNOWN, product_id: UNKNOWN })],
     ['an unknown field', 400, 'validation_failed', async () => ({ request_id: UNKNOWN, product_id: UNKNOWN, relevant: false, rating: 5 })],
@@ -65,7 +102,12 @@ describe('POST /v1/feedback', () => {
   it('stores a reason with personal data only redacted, and the raw values nowhere', async () => {
     const s = await search('espresso machine', t.adminKey, 3);
     const raw = ['jane.doe@example.com', '415-555-0132', '4111 1111 1111 1111'];
-    const res = await feedback({ request_id: s.request_id, product_id: s.results[0]!.product_id, relevant: false, reason: `Wrong. Mail ${raw[0]} or call ${raw[1]}; card ${raw[2]}` });
+    const res = await feedback({
+      request_id: s.request_id,
+      product_id: s.results[0]!.product_id,
+      relevant: false,
+      reason: `Wrong. Mail ${raw[0]} or call ${raw[1]}; card ${raw[2]}`,
+    });
     expectStatus(res, 201);
     const rows = await t.db.query<Record<string, unknown>>('SELECT * FROM feedback WHERE id = $1', [res.json().feedback_id]);
     expect(rows[0]!.reason).toBe('Wrong. Mail [EMAIL] or call [PHONE]; card [CARD]');
@@ -78,7 +120,14 @@ describe('POST /v1/feedback', () => {
     try {
       const s = await search('espresso machine', other.key, 3);
       const before = await t.db.query('SELECT id FROM feedback');
-      const body = expectProblem(await feedback({ request_id: s.request_id, product_id: s.results[0]!.product_id, relevant: false, reason: 'mail me at jane.doe@example.com' }, other.key), 422, 'pii_detected');
+      const body = expectProblem(
+        await feedback(
+          { request_id: s.request_id, product_id: s.results[0]!.product_id, relevant: false, reason: 'mail me at jane.doe@example.com' },
+          other.key,
+        ),
+        422,
+        'pii_detected',
+      );
       expect(JSON.stringify(body)).not.toContain('jane.doe@example.com');
       expect(await t.db.query('SELECT id FROM feedback')).toEqual(before);
     } finally {

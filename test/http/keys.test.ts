@@ -14,7 +14,14 @@ describe('key lifecycle', () => {
     expectStatus(created, 201);
     const { key, metadata } = created.json();
     expect(key).toMatch(/^aisle_sk_[0-9A-Za-z]{36}$/);
-    expect(metadata).toMatchObject({ name: 'staging agent', prefix: 'aisle_sk_', hint: key.slice(-4), status: 'active', scopes: ['search', 'keys:manage'], last_used_at: null });
+    expect(metadata).toMatchObject({
+      name: 'staging agent',
+      prefix: 'aisle_sk_',
+      hint: key.slice(-4),
+      status: 'active',
+      scopes: ['search', 'keys:manage'],
+      last_used_at: null,
+    });
 
     expectStatus(await call(app, key, 'GET', '/v1/keys'), 200);
     const afterUse = await call(app, adminKey, 'GET', `/v1/keys/${metadata.id}`);
@@ -95,10 +102,7 @@ describe('key lifecycle', () => {
     t = await createTestApp();
     const adminId = (await call(t.app, t.adminKey, 'GET', '/v1/keys')).json().data[0].id;
     const second = await createKey(t.app, t.adminKey, { name: 'admin 2', scopes: ['keys:manage'] });
-    const [a, b] = await Promise.all([
-      call(t.app, t.adminKey, 'DELETE', `/v1/keys/${second.id}`),
-      call(t.app, second.key, 'DELETE', `/v1/keys/${adminId}`),
-    ]);
+    const [a, b] = await Promise.all([call(t.app, t.adminKey, 'DELETE', `/v1/keys/${second.id}`), call(t.app, second.key, 'DELETE', `/v1/keys/${adminId}`)]);
     // The loser either saw the other delete (409 last_admin_key) or had its own key deleted
     // before it authenticated (401): never both deleted.
     expect([a, b].filter((r) => r.statusCode === 204)).toHaveLength(1);
@@ -169,16 +173,22 @@ describe('POST /v1/keys', () => {
 
   it('enforces 100 live keys per account', async () => {
     t = await createTestApp();
-    for (let i = 0; i < 99; i++) await t.core.keys.create(
-      { accountId: t.accountId, keyId: 'x', scopes: ['search'], rateLimitPerMinute: 600 },
-      { name: `k${i}`, scopes: ['search'] },
-    );
+    for (let i = 0; i < 99; i++)
+      await t.core.keys.create({ accountId: t.accountId, keyId: 'x', scopes: ['search'], rateLimitPerMinute: 600 }, { name: `k${i}`, scopes: ['search'] });
     expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/keys', { name: 'one too many' }), 409, 'key_limit_reached');
   });
 
   it('validates names, scopes and limits', async () => {
     t = await createTestApp();
-    for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'x', scopes: [] }, { name: 'x', scopes: ['admin'] }, { name: 'x', rate_limit_per_minute: 0 }, { name: 'x', limt: 1 }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: 'x'.repeat(101) },
+      { name: 'x', scopes: [] },
+      { name: 'x', scopes: ['admin'] },
+      { name: 'x', rate_limit_per_minute: 0 },
+      { name: 'x', limt: 1 },
+    ]) {
       expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/keys', body), 400, 'validation_failed');
     }
   });

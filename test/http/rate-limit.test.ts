@@ -22,9 +22,7 @@ describe('rate limiting', () => {
     const clock = new ManualClock();
     const [a, b] = await twoInstances(clock);
     const { key } = await createKey(a.app, a.adminKey, { name: 'burst', rate_limit_per_minute: 30 });
-    const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call(i % 2 === 0 ? a.app : b.app, key, 'GET', '/v1/keys?limit=1')),
-    );
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 === 0 ? a.app : b.app, key, 'GET', '/v1/keys?limit=1')));
     const ok = responses.filter((r) => r.statusCode === 200);
     const limited = responses.filter((r) => r.statusCode === 429);
     expect(ok).toHaveLength(30);

@@ -170,7 +170,10 @@ function invariantViolations(req: Req, res: LightMyRequestResponse): string[] {
     }
     if (status === 405) {
       const allow = String(res.headers.allow ?? '');
-      const methods = allow.split(',').map((m) => m.trim()).filter(Boolean);
+      const methods = allow
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean);
       if (methods.length === 0) problems.push('405 without an Allow header');
       if (methods.includes(req.method)) problems.push(`405 although Allow lists the request's own method ${req.method}`);
     }
@@ -251,8 +254,10 @@ async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: 
   return res;
 }
 
-const expectCode = (status: number, code: ErrorCode) => (res: LightMyRequestResponse, body: Record<string, unknown>): string | null =>
-  res.statusCode === status && body.code === code ? null : `expected ${status} ${code}, got ${res.statusCode} ${String(body.code ?? '')}`;
+const expectCode =
+  (status: number, code: ErrorCode) =>
+  (res: LightMyRequestResponse, body: Record<string, unknown>): string | null =>
+    res.statusCode === status && body.code === code ? null : `expected ${status} ${code}, got ${res.statusCode} ${String(body.code ?? '')}`;
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries.
@@ -262,7 +267,9 @@ const anyString = (maxLength = 30) => fc.string({ unit: 'binary', maxLength });
 
 /** Percent-encodes every byte outside the unreserved set (works for lone surrogates, unlike encodeURIComponent). */
 const pctEncode = (s: string): string =>
-  [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 const PREFIXES = ['key', 'KEY', 'imp', 'acct', 'wh', 'prd', 'key_key', ''];
 
@@ -287,7 +294,12 @@ const wellFormedParam = (): fc.Arbitrary<string> =>
       fc.constantFrom(...fx.victimIds).map((id) => `key_${id}`),
       fc.tuple(fc.constantFrom(...PREFIXES), fc.uuid()).map(([p, id]) => (p === '' ? `_${id}` : `${p}_${id}`)),
       fc.uuid().map((id) => id.replaceAll('-', '')),
-      { weight: 2, arbitrary: anyString(30).filter((s) => s.length > 0).map(pctEncode) },
+      {
+        weight: 2,
+        arbitrary: anyString(30)
+          .filter((s) => s.length > 0)
+          .map(pctEncode),
+      },
       fc.integer({ min: 1, max: MAX_PARAM_LENGTH }).map((n) => 'a'.repeat(n)),
       fc.constantFrom('0', '-1', 'null', 'undefined', '%20', '%2F', '%00', '%25', 'key_', '%E2%80%AE', '%F0%9F%98%80', '%EF%BF%BD'),
     )
@@ -298,7 +310,9 @@ const malformedParam = (): fc.Arbitrary<string> =>
   fc.oneof(
     fc.constantFrom('%', '%zz', '%ff', '%c0%af', '%ed%a0%80', 'a%', '%%', '%e2%82', '%u0041', '..', '.', '%2e%2e'),
     fc.integer({ min: MAX_PARAM_LENGTH + 1, max: 2_000 }).map((n) => 'a'.repeat(n)),
-    anyString(200).map(pctEncode).filter((v) => v.length > MAX_PARAM_LENGTH),
+    anyString(200)
+      .map(pctEncode)
+      .filter((v) => v.length > MAX_PARAM_LENGTH),
   );
 
 function fillPath(route: RouteEntry, params: readonly string[]): string {
@@ -307,7 +321,9 @@ function fillPath(route: RouteEntry, params: readonly string[]): string {
 }
 const paramCount = (route: RouteEntry) => (route.url.match(/:[A-Za-z_]+|\*/g) ?? []).length;
 const pathArb = (route: RouteEntry, param: () => fc.Arbitrary<string>) =>
-  paramCount(route) === 0 ? fc.constant(route.url) : fc.array(param(), { minLength: paramCount(route), maxLength: paramCount(route) }).map((ps) => fillPath(route, ps));
+  paramCount(route) === 0
+    ? fc.constant(route.url)
+    : fc.array(param(), { minLength: paramCount(route), maxLength: paramCount(route) }).map((ps) => fillPath(route, ps));
 
 /** Values for the fields the API knows, mostly of the wrong type or out of range. */
 const knownFields = {
@@ -354,7 +370,21 @@ const wrongTypedObject = fc
 /** Valid values with edges the schemas accept (or should): bodies built from them reach the core and the database. */
 const validishFields: Record<string, fc.Arbitrary<unknown>> = {
   name: fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom('ok', 'a\u0000b', '\u0000', 'x\u0000', '\ud800', '\udfff\ud800', ' padded ', 'x'.repeat(100), '\u202e', "O'Reilly'); DROP TABLE api_keys; --") },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        'ok',
+        'a\u0000b',
+        '\u0000',
+        'x\u0000',
+        '\ud800',
+        '\udfff\ud800',
+        ' padded ',
+        'x'.repeat(100),
+        '\u202e',
+        "O'Reilly'); DROP TABLE api_keys; --",
+      ),
+    },
     anyString(100),
   ),
   scopes: fc.subarray([...SCOPES], { minLength: 1 }),
@@ -401,15 +431,32 @@ const deepText = fc
 const mcpMessage = fc
   .record({
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null)),
-    method: fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'tools/list', 'resources/read', 'prompts/get', 'initialize', 'ping', 'notifications/initialized', 'nope'),
+    method: fc.constantFrom(
+      'tools/call',
+      'tools/call',
+      'tools/call',
+      'tools/list',
+      'resources/read',
+      'prompts/get',
+      'initialize',
+      'ping',
+      'notifications/initialized',
+      'nope',
+    ),
     name: fc.constantFrom('search_products', 'record_click', 'submit_feedback', 'get_analytics', 'recommend_products', 'x'),
     args: fc.oneof(
-      fc.dictionary(fc.constantFrom('query', 'limit', 'filters', 'detail', 'impression_id', 'request_id', 'product_id', 'relevant', 'metric', 'start_date', 'uri'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      fc.dictionary(
+        fc.constantFrom('query', 'limit', 'filters', 'detail', 'impression_id', 'request_id', 'product_id', 'relevant', 'metric', 'start_date', 'uri'),
+        fc.jsonValue({ maxDepth: 2 }),
+        { maxKeys: 4 },
+      ),
       fc.constantFrom({ query: 'shoes' }, { query: 'shoes', limit: 10, detail: 'full' }, { impression_id: '00000000-0000-4000-8000-000000000000' }),
       fc.jsonValue({ maxDepth: 2 }),
     ),
   })
-  .map(({ id, method, name, args }) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { name, arguments: args, uri: 'aisle://rules/integrator', protocolVersion: '2025-06-18' } }));
+  .map(({ id, method, name, args }) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method, params: { name, arguments: args, uri: 'aisle://rules/integrator', protocolVersion: '2025-06-18' } }),
+  );
 
 /** JSON text bodies: random JSON, random keys, nested values, arrays, wrong-typed known fields, nearly valid bodies, deep nesting. */
 const jsonBodyText = (route: RouteEntry): fc.Arbitrary<string> =>
@@ -421,16 +468,48 @@ const jsonBodyText = (route: RouteEntry): fc.Arbitrary<string> =>
     { weight: 3, arbitrary: wrongTypedObject.map((v) => JSON.stringify(v)) },
     { weight: 4, arbitrary: nearlyValidObject(route).map((v) => JSON.stringify(v)) },
     deepText,
-    fc.constantFrom('{}', 'null', '""', '0', 'true', '[]', '{"__proto__":{"status":"active"}}', '{"constructor":{"prototype":{"x":1}}}', '{"name":"a","name":"b"}'),
+    fc.constantFrom(
+      '{}',
+      'null',
+      '""',
+      '0',
+      'true',
+      '[]',
+      '{"__proto__":{"status":"active"}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      '{"name":"a","name":"b"}',
+    ),
   );
 
 const malformedJsonText = fc.oneof(
-  fc.constantFrom('{', '}', '{"name":', "{'name':'x'}", 'undefined', 'NaN', '[1,]', '{"a":1,}', '{}x', '{"a":1}{"b":2}', '\u0000', '{"name":"\u0001"}', '{"name":"x"', 'nul', '+1', '01', '"\\ud800"', '\ufeff{}', '/* */ {}'),
+  fc.constantFrom(
+    '{',
+    '}',
+    '{"name":',
+    "{'name':'x'}",
+    'undefined',
+    'NaN',
+    '[1,]',
+    '{"a":1,}',
+    '{}x',
+    '{"a":1}{"b":2}',
+    '\u0000',
+    '{"name":"\u0001"}',
+    '{"name":"x"',
+    'nul',
+    '+1',
+    '01',
+    '"\\ud800"',
+    '\ufeff{}',
+    '/* */ {}',
+  ),
   anyString(60).filter((s) => s.trim() !== ''),
 );
 
 /** Random x-request-id: valid ones must be echoed, invalid ones replaced. */
-const requestIdHeader = fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/), fc.string({ unit: 'binary-ascii', maxLength: 140 })), { nil: undefined });
+const requestIdHeader = fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,40}$/), fc.string({ unit: 'binary-ascii', maxLength: 140 })), {
+  nil: undefined,
+});
 
 const withRequestId = (headers: Record<string, string>, id: string | undefined) => (id === undefined ? headers : { ...headers, 'x-request-id': id });
 
@@ -499,13 +578,21 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
       [0xef, 0xbb, 0xbf], // BOM
       [0x00],
     );
-    const fragment = fc.oneof(bad.map((b) => Buffer.from(b)), fc.constantFrom('{"name":"', '"}', '{', '}', '"', 'x', ',', ':', '[', ']', '{"status":"', '{"grace_period_seconds":').map((s) => Buffer.from(s)));
+    const fragment = fc.oneof(
+      bad.map((b) => Buffer.from(b)),
+      fc.constantFrom('{"name":"', '"}', '{', '}', '"', 'x', ',', ':', '[', ']', '{"status":"', '{"grace_period_seconds":').map((s) => Buffer.from(s)),
+    );
     const payload = fc.oneof(
       fc.tuple(bad, fc.constantFrom('name', 'status')).map(([b, field]) => Buffer.concat([Buffer.from(`{"${field}":"`), Buffer.from(b), Buffer.from('"}')])),
       fc.array(fragment, { minLength: 1, maxLength: 12 }).map((parts) => Buffer.concat(parts)),
       fc.uint8Array({ minLength: 1, maxLength: 64 }).map((a) => Buffer.from(a)),
     );
-    const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json;charset=UTF-16');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'application/json;charset=UTF-16',
+    );
     await fc.assert(
       fc.asyncProperty(pathArb(route, wellFormedParam), payload, contentType, async (path, body, ct) => {
         let parses = true;
@@ -537,11 +624,23 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
       ';;;',
       '(none)',
     ];
-    const contentType = fc.constantFrom(...unsupported, 'text/plain', 'text/plain; charset=utf-8', 'application/json', 'APPLICATION/JSON', 'application/json; charset=utf-8', 'application/problem+json');
+    const contentType = fc.constantFrom(
+      ...unsupported,
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'application/json',
+      'APPLICATION/JSON',
+      'application/json; charset=utf-8',
+      'application/problem+json',
+    );
     const body = fc.oneof(
       malformedJsonText,
       jsonBodyText(route),
-      fc.constantFrom('name=x&scopes=search', '------aisle0123\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n------aisle0123--\r\n', '<key><name>x</name></key>'),
+      fc.constantFrom(
+        'name=x&scopes=search',
+        '------aisle0123\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n------aisle0123--\r\n',
+        '<key><name>x</name></key>',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(pathArb(route, wellFormedParam), contentType, body, async (path, ct, payload) => {
@@ -586,16 +685,19 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
       fc.uint8Array({ maxLength: 80 }).map((a) => Buffer.from(a).toString('base64url')),
       fc.base64String({ maxLength: 300 }),
     );
-    const key = fc.oneof(fc.constantFrom('limit', 'limit', 'cursor', 'cursor', 'LIMIT', 'limit[]', 'limit[0]', '__proto__', 'constructor', 'hasOwnProperty', ''), anyString(12));
+    const key = fc.oneof(
+      fc.constantFrom('limit', 'limit', 'cursor', 'cursor', 'LIMIT', 'limit[]', 'limit[0]', '__proto__', 'constructor', 'hasOwnProperty', ''),
+      anyString(12),
+    );
     const value = fc.oneof(
       fc.constantFrom('abc', '-1', '0', '1', '20', '100', '101', '1.5', '1e2', '0x10', ' 5', '', 'NaN', 'Infinity', '9'.repeat(400), 'true', '[]', '{}'),
       fc.integer().map(String),
       anyString(30),
       cursorLike,
     );
-    const pair = fc.record({ key, value, raw: fc.boolean() }).map(({ key: k, value: v, raw }) =>
-      raw ? `${k.replace(/[#\s]/g, '')}=${v.replace(/[#\s]/g, '')}` : `${pctEncode(k)}=${pctEncode(v)}`,
-    );
+    const pair = fc
+      .record({ key, value, raw: fc.boolean() })
+      .map(({ key: k, value: v, raw }) => (raw ? `${k.replace(/[#\s]/g, '')}=${v.replace(/[#\s]/g, '')}` : `${pctEncode(k)}=${pctEncode(v)}`));
     // Queries the schema accepts, so odd cursors reach the core and the database.
     const plausible = fc
       .tuple(fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }), cursorLike)
@@ -619,18 +721,39 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
     const variant: fc.Arbitrary<Variant> = fc.oneof(
       fc.constant<Variant>({ label: 'no key', headers: {}, expect: 'missing_api_key' }),
       fc.constantFrom('', '   ').map<Variant>((v) => ({ label: 'blank x-api-key', headers: { 'x-api-key': v }, expect: 'missing_api_key' })),
-      fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 80 }).filter((s) => s.trim() !== '').map<Variant>((v) => ({ label: 'malformed key', headers: { 'x-api-key': v }, expect: 'invalid_api_key' })),
+      fc
+        .string({ unit: 'binary-ascii', minLength: 1, maxLength: 80 })
+        .filter((s) => s.trim() !== '')
+        .map<Variant>((v) => ({ label: 'malformed key', headers: { 'x-api-key': v }, expect: 'invalid_api_key' })),
       randomKeyish.map<Variant>((v) => ({ label: 'key-shaped, checksum almost surely wrong', headers: { 'x-api-key': v }, expect: 'invalid_api_key' })),
       fc.constant(null).map<Variant>(() => ({ label: 'well-formed unknown key', headers: { 'x-api-key': generateKeySecret() }, expect: 'invalid_api_key' })),
-      fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'Token K', 'Bearer a b', 'Bearer\n').map<Variant>((v) => ({ label: 'broken Authorization', headers: { authorization: v.replace('K', fx.fuzzKey) }, expect: 'missing_api_key' })),
-      fc.constantFrom('Bearer K', 'bearer K', 'BEARER   K  ', 'Bearer\tK').map<Variant>((v) => ({ label: 'Bearer with the valid key', headers: { authorization: v.replace('K', fx.fuzzKey) }, expect: 'ok' })),
-      fc.constantFrom(' K', 'K ', '\tK\t').map<Variant>((v) => ({ label: 'valid key with whitespace', headers: { 'x-api-key': v.replace('K', fx.fuzzKey) }, expect: 'ok' })),
-      fc.constant<Variant>({ label: 'bad x-api-key wins over a valid Bearer', headers: { 'x-api-key': 'nope', authorization: `Bearer ${fx.fuzzKey}` }, expect: 'invalid_api_key' }),
-      fc.constant<Variant>({ label: 'x-api-key with a one-character typo', headers: { 'x-api-key': `${fx.fuzzKey.slice(0, -1)}${fx.fuzzKey.endsWith('A') ? 'B' : 'A'}` }, expect: 'invalid_api_key' }),
+      fc
+        .constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'Token K', 'Bearer a b', 'Bearer\n')
+        .map<Variant>((v) => ({ label: 'broken Authorization', headers: { authorization: v.replace('K', fx.fuzzKey) }, expect: 'missing_api_key' })),
+      fc
+        .constantFrom('Bearer K', 'bearer K', 'BEARER   K  ', 'Bearer\tK')
+        .map<Variant>((v) => ({ label: 'Bearer with the valid key', headers: { authorization: v.replace('K', fx.fuzzKey) }, expect: 'ok' })),
+      fc
+        .constantFrom(' K', 'K ', '\tK\t')
+        .map<Variant>((v) => ({ label: 'valid key with whitespace', headers: { 'x-api-key': v.replace('K', fx.fuzzKey) }, expect: 'ok' })),
+      fc.constant<Variant>({
+        label: 'bad x-api-key wins over a valid Bearer',
+        headers: { 'x-api-key': 'nope', authorization: `Bearer ${fx.fuzzKey}` },
+        expect: 'invalid_api_key',
+      }),
+      fc.constant<Variant>({
+        label: 'x-api-key with a one-character typo',
+        headers: { 'x-api-key': `${fx.fuzzKey.slice(0, -1)}${fx.fuzzKey.endsWith('A') ? 'B' : 'A'}` },
+        expect: 'invalid_api_key',
+      }),
       fc.constant<Variant>({ label: 'disabled key', headers: { 'x-api-key': fx.disabledKey }, expect: 'api_key_disabled' }),
       fc.constant<Variant>({ label: 'revoked key', headers: { 'x-api-key': fx.revokedKey }, expect: 'api_key_revoked' }),
       fc.constant<Variant>({ label: 'expired key', headers: { 'x-api-key': fx.expiredKey }, expect: 'api_key_expired' }),
-      fc.constant<Variant>({ label: 'search-only key', headers: { 'x-api-key': fx.searchOnlyKey }, expect: route.scope === 'search' || route.scope === 'any' ? 'ok' : 'insufficient_scope' }),
+      fc.constant<Variant>({
+        label: 'search-only key',
+        headers: { 'x-api-key': fx.searchOnlyKey },
+        expect: route.scope === 'search' || route.scope === 'any' ? 'ok' : 'insufficient_scope',
+      }),
     );
     await fc.assert(
       fc.asyncProperty(pathArb(route, wellFormedParam), variant, requestIdHeader, async (path, v, id) => {
@@ -640,10 +763,16 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
             return res.statusCode === 401 || res.statusCode === 403 ? `public route answered ${res.statusCode} (${v.label})` : null;
           }
           // Console-only routes take a session cookie and nothing else: every key variant is refused alike.
-          if (route.consoleOnly) return res.statusCode === 401 && body.code === 'session_expired' ? null : `${v.label}: console-only route answered ${res.statusCode} ${String(body.code ?? '')}`;
-          if (v.expect === 'ok') return res.statusCode === 401 || res.statusCode === 403 ? `${v.label}: expected to pass auth, got ${res.statusCode} ${String(body.code)}` : null;
+          if (route.consoleOnly)
+            return res.statusCode === 401 && body.code === 'session_expired'
+              ? null
+              : `${v.label}: console-only route answered ${res.statusCode} ${String(body.code ?? '')}`;
+          if (v.expect === 'ok')
+            return res.statusCode === 401 || res.statusCode === 403 ? `${v.label}: expected to pass auth, got ${res.statusCode} ${String(body.code)}` : null;
           const status = errorRegistry[v.expect].status;
-          return res.statusCode === status && body.code === v.expect ? null : `${v.label}: expected ${status} ${v.expect}, got ${res.statusCode} ${String(body.code ?? '')}`;
+          return res.statusCode === status && body.code === v.expect
+            ? null
+            : `${v.label}: expected ${status} ${v.expect}, got ${res.statusCode} ${String(body.code ?? '')}`;
         });
       }),
       { numRuns: 80 },
@@ -660,7 +789,12 @@ describe.each(ROUTES.map((r) => [describeName(r), r] as const))('%s', (_name, ro
  * route under a prefix answers both /docs and /docs/ but is recorded once).
  */
 const routedPattern = (r: RouteEntry) =>
-  new RegExp(`^${r.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:[A-Za-z_]+/g, '[^/]*')}/?$`);
+  new RegExp(
+    `^${r.url
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/:[A-Za-z_]+/g, '[^/]*')}/?$`,
+  );
 
 /** The path as the server sees it: inject() resolves dot segments like a URL parser. */
 function resolvedPath(url: string): string {
@@ -673,9 +807,25 @@ function resolvedPath(url: string): string {
 
 describe('unknown routes and wrong methods', () => {
   it('answer 404/405 (or 400 for a malformed URL) as well-formed problems', async () => {
-    const prefix = fc.constantFrom('', '/v1', '/v1/keys', '/v2', '/docs', '/docs/static', '/healthz', '/v1/openapi.json', '/V1/KEYS', '//', '/v1/keys/x/rotate');
+    const prefix = fc.constantFrom(
+      '',
+      '/v1',
+      '/v1/keys',
+      '/v2',
+      '/docs',
+      '/docs/static',
+      '/healthz',
+      '/v1/openapi.json',
+      '/V1/KEYS',
+      '//',
+      '/v1/keys/x/rotate',
+    );
     // Malformed percent-encoding is left to 'malformed URLs' below.
-    const segment = fc.oneof(anyString(20).map(pctEncode), fc.uuid(), fc.constantFrom('', '.', '..', '%2e%2e', 'rotate', 'keys', 'index.html', ';', ':key_id', '*', '%2F', '%00'));
+    const segment = fc.oneof(
+      anyString(20).map(pctEncode),
+      fc.uuid(),
+      fc.constantFrom('', '.', '..', '%2e%2e', 'rotate', 'keys', 'index.html', ';', ':key_id', '*', '%2F', '%00'),
+    );
     const path = fc
       .tuple(prefix, fc.array(segment, { maxLength: 4 }), fc.boolean())
       .map(([p, segs, slash]) => `${p}/${segs.join('/')}${slash ? '/' : ''}`.replace(/^(?!\/)/, '/'));
@@ -709,9 +859,15 @@ describe('malformed URLs', () => {
   it('are answered with well-formed problems on every route with a path param and elsewhere', async () => {
     // Named params only: a wildcard has no length limit, and its routes are fuzzed above.
     const paramRoutes = ROUTES.filter((r) => /:[A-Za-z_]/.test(r.url));
-    const routed = fc.constantFrom(...paramRoutes).chain((route) => pathArb(route, malformedParam).map((url) => ({ method: route.method as Req['method'], url })));
+    const routed = fc
+      .constantFrom(...paramRoutes)
+      .chain((route) => pathArb(route, malformedParam).map((url) => ({ method: route.method as Req['method'], url })));
     const anywhere = fc
-      .tuple(fc.constantFrom('GET', 'POST', 'DELETE') as fc.Arbitrary<Req['method']>, fc.constantFrom('', '/v1', '/v1/keys', '/docs', '/nope'), malformedParam())
+      .tuple(
+        fc.constantFrom('GET', 'POST', 'DELETE') as fc.Arbitrary<Req['method']>,
+        fc.constantFrom('', '/v1', '/v1/keys', '/docs', '/nope'),
+        malformedParam(),
+      )
       .map(([method, prefix, seg]) => ({ method, url: `${prefix}/${seg}` }));
     await fc.assert(
       fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: routed }, anywhere), fc.boolean(), requestIdHeader, async ({ method, url }, withKey, id) => {

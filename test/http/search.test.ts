@@ -79,7 +79,12 @@ describe('POST /v1/search', () => {
 
   it('applies filters before ranking, sorts, excludes and keeps limit and total_matches consistent', async () => {
     const all = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0 });
-    const filtered = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0, filters: { min_price: 100, max_price: 130, brand: 'KESTREL RUNNING' } });
+    const filtered = await search({
+      query: 'running shoes',
+      limit: 10,
+      min_relevance_score: 0,
+      filters: { min_price: 100, max_price: 130, brand: 'KESTREL RUNNING' },
+    });
     expect(filtered.results.length).toBeGreaterThan(0);
     for (const r of filtered.results) {
       expect(r.price_amount!).toBeGreaterThanOrEqual(100);
@@ -90,7 +95,12 @@ describe('POST /v1/search', () => {
     const prices = cheap.results.map((r) => r.price_amount!);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     for (const r of cheap.results) expect(r.category.startsWith('Footwear')).toBe(true);
-    const excluded = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0, exclude_product_ids: all.results.slice(0, 3).map((r) => r.product_id) });
+    const excluded = await search({
+      query: 'running shoes',
+      limit: 10,
+      min_relevance_score: 0,
+      exclude_product_ids: all.results.slice(0, 3).map((r) => r.product_id),
+    });
     for (const r of excluded.results) expect(all.results.slice(0, 3).map((x) => x.product_id)).not.toContain(r.product_id);
     const two = await search({ query: 'running shoes', limit: 2 });
     expect(two.results).toHaveLength(2);
@@ -139,7 +149,8 @@ describe('POST /v1/search', () => {
 
   it('answers a query that is only a price by the price: cheapest first, each result a real impression', async () => {
     const priced: number[] = [];
-    for await (const batch of sample.catalog.scanProducts()) for (const p of batch) if (p.priceAmount !== null && p.priceAmount <= 50) priced.push(p.priceAmount);
+    for await (const batch of sample.catalog.scanProducts())
+      for (const p of batch) if (p.priceAmount !== null && p.priceAmount <= 50) priced.push(p.priceAmount);
     priced.sort((a, b) => a - b);
     expect(priced.length).toBeGreaterThan(10);
     const body = await search({ query: 'under $50', limit: 10 });
@@ -170,7 +181,11 @@ describe('POST /v1/search', () => {
     const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n;
     const before = await count();
     for (const query of ['jane.doe@example.com', '(415) 555-0132', '[EMAIL]']) {
-      const problem = expectProblem(await call(t.app, t.adminKey, 'POST', '/v1/search', { query, conversation_context: [{ role: 'user', content: 'tents' }] }), 400, 'validation_failed');
+      const problem = expectProblem(
+        await call(t.app, t.adminKey, 'POST', '/v1/search', { query, conversation_context: [{ role: 'user', content: 'tents' }] }),
+        400,
+        'validation_failed',
+      );
       expect(problem.errors, query).toEqual([{ path: 'query', message: expect.stringMatching(/nothing/) }]);
     }
     expect(await count()).toBe(before);
@@ -245,11 +260,23 @@ describe('POST /v1/search with stream: true', () => {
 describe('POST /v1/search/batch', () => {
   it('answers each query on its own: one invalid query does not fail the others', async () => {
     const res = await call(t.app, t.adminKey, 'POST', '/v1/search/batch', {
-      queries: [{ query: 'espresso machine', limit: 2 }, { query: 'x', limit: 99 }, { query: 'wireless headphones' }, { query: 'y', stream: true }, { query: 'jane.doe@example.com' }],
+      queries: [
+        { query: 'espresso machine', limit: 2 },
+        { query: 'x', limit: 99 },
+        { query: 'wireless headphones' },
+        { query: 'y', stream: true },
+        { query: 'jane.doe@example.com' },
+      ],
     });
     expectStatus(res, 200);
     const { results } = res.json() as { results: { index: number; status: number; body?: Body; error?: { code: string; errors: { path: string }[] } }[] };
-    expect(results.map((r) => [r.index, r.status])).toEqual([[0, 200], [1, 400], [2, 200], [3, 400], [4, 400]]);
+    expect(results.map((r) => [r.index, r.status])).toEqual([
+      [0, 200],
+      [1, 400],
+      [2, 200],
+      [3, 400],
+      [4, 400],
+    ]);
     expect(results[1]?.error?.code).toBe('validation_failed');
     expect(results[1]?.error?.errors[0]?.path).toBe('queries.1.limit');
     expect(results[3]?.error?.errors[0]?.path).toBe('queries.3.stream');

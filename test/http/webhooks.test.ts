@@ -14,7 +14,13 @@ describe('POST /v1/webhooks', () => {
     const res = await create({ url: 'http://127.0.0.1:9/hook', events: ['click', 'search'], description: 'orders service' });
     expectStatus(res, 201);
     const body = res.json();
-    expect(body).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['click', 'search'], status: 'enabled', description: 'orders service', failing_since: null });
+    expect(body).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['click', 'search'],
+      status: 'enabled',
+      description: 'orders service',
+      failing_since: null,
+    });
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const got = await call(t.app, t.adminKey, 'GET', `/v1/webhooks/wh_${body.id}`);
@@ -77,7 +83,11 @@ describe('GET /v1/webhooks', () => {
 describe('PATCH and DELETE /v1/webhooks/:id', () => {
   it('changes fields, disables and re-enables, then deletes', async () => {
     const id = (await create({ url: 'http://127.0.0.1:9/a', events: ['click'] })).json().id;
-    const patched = await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { url: 'http://127.0.0.1:9/b', events: ['feedback', 'conversion'], description: 'x' });
+    const patched = await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, {
+      url: 'http://127.0.0.1:9/b',
+      events: ['feedback', 'conversion'],
+      description: 'x',
+    });
     expectStatus(patched, 200);
     expect(patched.json()).toMatchObject({ url: 'http://127.0.0.1:9/b', events: ['feedback', 'conversion'], description: 'x' });
     expect((await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { status: 'disabled', description: null })).json()).toMatchObject({
@@ -85,7 +95,10 @@ describe('PATCH and DELETE /v1/webhooks/:id', () => {
       disabled_reason: 'manual',
       description: null,
     });
-    expect((await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { status: 'enabled' })).json()).toMatchObject({ status: 'enabled', disabled_reason: null });
+    expect((await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { status: 'enabled' })).json()).toMatchObject({
+      status: 'enabled',
+      disabled_reason: null,
+    });
     expectProblem(await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { url: 'ftp://x/' }), 422, 'webhook_url_not_allowed');
     expectProblem(await call(t.app, t.adminKey, 'PATCH', `/v1/webhooks/${id}`, { status: 'paused' }), 400, 'validation_failed');
     expectStatus(await call(t.app, t.adminKey, 'DELETE', `/v1/webhooks/wh_${id}`), 204);
@@ -96,7 +109,14 @@ describe('PATCH and DELETE /v1/webhooks/:id', () => {
   it('answers 404 for another account and for malformed ids', async () => {
     const id = (await create({ url: 'http://127.0.0.1:9/a', events: ['click'] })).json().id;
     const other = await t.core.accounts.create('stranger');
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/rotate-secret'], ['GET', '/deliveries'], ['POST', '/test']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/rotate-secret'],
+      ['GET', '/deliveries'],
+      ['POST', '/test'],
+    ] as const) {
       const res = await call(t.app, other.firstKey.key, method, `/v1/webhooks/${id}${path}`, method === 'GET' || method === 'DELETE' ? undefined : {});
       expectProblem(res, 404, 'not_found');
     }

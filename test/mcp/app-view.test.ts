@@ -24,8 +24,20 @@ const SCREENSHOTS = process.env.AISLE_SCREENSHOT_DIR;
 const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 const THEMES = {
-  light: { '--color-background-primary': '#ffffff', '--color-background-secondary': '#f4f4f5', '--color-text-primary': '#18181b', '--color-text-secondary': '#52525b', '--color-border-primary': '#d4d4d8' },
-  dark: { '--color-background-primary': '#1c1c1f', '--color-background-secondary': '#2a2a2e', '--color-text-primary': '#f2f2f3', '--color-text-secondary': '#b4b4bb', '--color-border-primary': '#46464d' },
+  light: {
+    '--color-background-primary': '#ffffff',
+    '--color-background-secondary': '#f4f4f5',
+    '--color-text-primary': '#18181b',
+    '--color-text-secondary': '#52525b',
+    '--color-border-primary': '#d4d4d8',
+  },
+  dark: {
+    '--color-background-primary': '#1c1c1f',
+    '--color-background-secondary': '#2a2a2e',
+    '--color-text-primary': '#f2f2f3',
+    '--color-text-secondary': '#b4b4bb',
+    '--color-border-primary': '#46464d',
+  },
 } as const;
 type Theme = keyof typeof THEMES;
 
@@ -69,7 +81,10 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
     t = await createTestApp({ search: sample });
     aisleBase = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const script = await bundleForBrowser(HOST_ENTRY);
-    host = await startHostOrigin(`<!doctype html><html><head><meta charset="utf-8"><title>test host</title></head><body style="margin:0"><div id="chat"></div><script>${script}</script></body></html>`, aisleBase);
+    host = await startHostOrigin(
+      `<!doctype html><html><head><meta charset="utf-8"><title>test host</title></head><body style="margin:0"><div id="chat"></div><script>${script}</script></body></html>`,
+      aisleBase,
+    );
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -79,7 +94,10 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
     await sample?.close();
   });
 
-  async function openView(args: Record<string, unknown>, options: { width: number; height?: number; theme?: Theme; key?: string }): Promise<{ page: Page; frame: Frame; state: () => Promise<HostState> }> {
+  async function openView(
+    args: Record<string, unknown>,
+    options: { width: number; height?: number; theme?: Theme; key?: string },
+  ): Promise<{ page: Page; frame: Frame; state: () => Promise<HostState> }> {
     const theme = options.theme ?? 'light';
     const page = await browser.newPage({ viewport: { width: options.width, height: options.height ?? 800 } });
     page.on('pageerror', (err) => console.error('host page error:', err));
@@ -109,7 +127,9 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
       const s = await state();
       const { results } = searchOf(s);
       expect(results).toHaveLength(4);
-      const cards = await frame.$$eval('.card', (nodes) => nodes.map((n) => ({ title: n.querySelector('.title')?.textContent, price: n.querySelector('.price')?.textContent, text: n.textContent })));
+      const cards = await frame.$$eval('.card', (nodes) =>
+        nodes.map((n) => ({ title: n.querySelector('.title')?.textContent, price: n.querySelector('.price')?.textContent, text: n.textContent })),
+      );
       expect(cards.map((c) => c.title)).toEqual(results.map((r) => r.title));
       expect(cards.map((c) => c.price)).toEqual(results.map((r) => r.price || 'No price listed'));
       for (const [i, r] of results.entries()) expect(cards[i]!.text).toContain(`View at ${r.merchant}`);
@@ -124,7 +144,9 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
       }
 
       const painted = (await frame.evaluate('performance.timeOrigin + performance.getEntriesByName("aisle:cards-painted")[0].startTime')) as number;
-      console.log(`[measure] ${width}px ${theme}: HTML resource ${s.resourceBytes} bytes; tool result to cards painted ${(painted - s.resultSentAt).toFixed(1)} ms`);
+      console.log(
+        `[measure] ${width}px ${theme}: HTML resource ${s.resourceBytes} bytes; tool result to cards painted ${(painted - s.resultSentAt).toFixed(1)} ms`,
+      );
       if (SCREENSHOTS) {
         mkdirSync(SCREENSHOTS, { recursive: true });
         // The whole view in the viewport: a fullPage capture leaves a sandboxed frame below the fold unpainted.
@@ -153,7 +175,9 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
     expect(early).not.toContain(ids[4]); // the last card is below the fold: not shown, not reported
 
     await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
-    await page.waitForFunction(`window.aisleHost.state.toolCalls.filter((c) => c.name === "record_display").flatMap((c) => c.arguments.impression_ids).includes(${JSON.stringify(ids[4])})`);
+    await page.waitForFunction(
+      `window.aisleHost.state.toolCalls.filter((c) => c.name === "record_display").flatMap((c) => c.arguments.impression_ids).includes(${JSON.stringify(ids[4])})`,
+    );
     await page.evaluate('window.scrollTo(0, 0)');
     await page.waitForTimeout(1500); // back to the top: the first cards are visible again, and must not be reported twice
     const receipts = receiptsOf(await state());
@@ -173,7 +197,9 @@ describe.skipIf(!chromiumAvailable)('MCP Apps product cards in Chromium', () => 
   it('asks the host to open exactly the click_url, and following it records the click as displayed first', async () => {
     const { page, frame, state } = await openView({ query: 'espresso machine', limit: 2, min_relevance_score: 0 }, { width: 1024 });
     const [first] = searchOf(await state()).results;
-    await page.waitForFunction(`window.aisleHost.state.toolCalls.some((c) => c.name === "record_display" && c.arguments.impression_ids.includes(${JSON.stringify(first!.impression_id)}))`);
+    await page.waitForFunction(
+      `window.aisleHost.state.toolCalls.some((c) => c.name === "record_display" && c.arguments.impression_ids.includes(${JSON.stringify(first!.impression_id)}))`,
+    );
     await frame.click('.card:first-child .view');
     await page.waitForFunction('window.aisleHost.state.opened.length > 0');
     expect((await state()).opened).toEqual([first!.click_url]);

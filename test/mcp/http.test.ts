@@ -16,7 +16,12 @@ const clock = new ManualClock();
 const clients: Client[] = [];
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
 
 /** One JSON-RPC message over plain fetch: for statuses and headers the SDK client hides. */
@@ -95,8 +100,15 @@ describe('POST /mcp', () => {
 
     const configured = await buildApp({ core: t.core, logger: t.app.log, mcp: { allowedOrigins: ['https://agent.example'], allowedHosts: ['localhost'] } });
     const headers = { 'x-api-key': t.adminKey, accept: MCP_ACCEPT, 'content-type': 'application/json' };
-    expectStatus(await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'https://agent.example' }, payload: initialize }), 200);
-    expectProblem(await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'null' }, payload: initialize }), 403, 'origin_not_allowed');
+    expectStatus(
+      await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'https://agent.example' }, payload: initialize }),
+      200,
+    );
+    expectProblem(
+      await configured.app.inject({ method: 'POST', url: '/mcp', headers: { ...headers, origin: 'null' }, payload: initialize }),
+      403,
+      'origin_not_allowed',
+    );
     await configured.app.close();
   });
 
@@ -188,7 +200,8 @@ describe('POST /mcp', () => {
       expect(res.headers.get('ratelimit')).toBeNull();
     }
     const headers = { 'x-api-key': key, accept: MCP_ACCEPT, 'content-type': 'application/json', host: 'rebound.evil.example' };
-    for (let i = 0; i < 3; i++) expectProblem(await t.app.inject({ method: 'POST', url: '/mcp', headers, payload: toolCall('get_analytics', {}) }), 403, 'host_not_allowed');
+    for (let i = 0; i < 3; i++)
+      expectProblem(await t.app.inject({ method: 'POST', url: '/mcp', headers, payload: toolCall('get_analytics', {}) }), 403, 'host_not_allowed');
     const allowed = await post(toolCall('get_analytics', {}), { 'x-api-key': key });
     expect(allowed.status, await allowed.clone().text()).toBe(200);
     expect(allowed.headers.get('ratelimit')).toBe('"default";r=0;t=60');

@@ -200,7 +200,9 @@ describe('get_analytics', () => {
     expect(after.impressions - before.impressions).toBe(results.length);
     expect(after.clicks - before.clicks).toBe(1);
     const top = await callTool(admin, 'get_analytics', { metric: 'top_products' });
-    expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(expect.objectContaining({ product_id: results[1]!.product_id }));
+    expect(structured<{ items: { product_id: string; clicks: number }[] }>(top).items).toContainEqual(
+      expect.objectContaining({ product_id: results[1]!.product_id }),
+    );
     const ctr = await callTool(admin, 'get_analytics', { metric: 'ctr', granularity: 'day' });
     expect(structured(ctr)).toMatchObject({ metric: 'ctr', granularity: 'day' });
     expect(text(ctr)).toMatch(/^ctr \d/);
@@ -223,7 +225,11 @@ describe('product-card view (MCP Apps)', () => {
     const search = tools.find((x) => x.name === 'search_products')!;
     expect(search._meta).toMatchObject({ ui: { resourceUri: PRODUCT_CARDS_URI }, 'ui/resourceUri': PRODUCT_CARDS_URI });
     const read = await admin.readResource({ uri: PRODUCT_CARDS_URI });
-    const content = read.contents[0] as unknown as { mimeType: string; text: string; _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } } };
+    const content = read.contents[0] as unknown as {
+      mimeType: string;
+      text: string;
+      _meta: { ui: { csp: { resourceDomains: string[]; connectDomains: string[] } } };
+    };
     expect(content.mimeType).toBe('text/html;profile=mcp-app');
     expect(content.text).toMatch(/^<!doctype html>/);
     expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i);
@@ -250,12 +256,20 @@ describe('record_display (app-only)', () => {
     const { results } = await search(admin, { query: 'hiking backpack', limit: 3, min_relevance_score: 0 });
     const ids = results.map((r) => r.impression_id);
     const first = await admin.callTool({ name: 'record_display', arguments: { impression_ids: [ids[0], `imp_${ids[1]}`] } });
-    expect(first.structuredContent).toMatchObject({ displays: [{ impression_id: ids[0], first_receipt: true }, { impression_id: ids[1], first_receipt: true }] });
+    expect(first.structuredContent).toMatchObject({
+      displays: [
+        { impression_id: ids[0], first_receipt: true },
+        { impression_id: ids[1], first_receipt: true },
+      ],
+    });
     clock.advance(1000);
     const again = structured<{ displays: { impression_id: string; first_receipt: boolean; displayed_at: string }[] }>(
       await callTool(admin, 'record_display', { impression_ids: [ids[1], ids[2], ids[1]] }),
     );
-    expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([[ids[1], false], [ids[2], true]]);
+    expect(again.displays.map((d) => [d.impression_id, d.first_receipt])).toEqual([
+      [ids[1], false],
+      [ids[2], true],
+    ]);
     expect(again.displays[0]!.displayed_at).toBe((first.structuredContent as typeof again).displays[1]!.displayed_at);
     clock.advance(1000);
     const after = structured<{ metrics: { displayed_impressions: number; display_rate: number } }>(await callTool(admin, 'get_analytics', {})).metrics;
@@ -268,7 +282,10 @@ describe('record_display (app-only)', () => {
     const other = await t.core.accounts.create('display stranger');
     const stranger = await connect(other.firstKey.key);
     const theirs = await search(stranger, { query: 'camping stove', limit: 1, min_relevance_score: 0 });
-    const refused = await stranger.callTool({ name: 'record_display', arguments: { impression_ids: [theirs.results[0]!.impression_id, results[0]!.impression_id] } });
+    const refused = await stranger.callTool({
+      name: 'record_display',
+      arguments: { impression_ids: [theirs.results[0]!.impression_id, results[0]!.impression_id] },
+    });
     expect(problem(refused as CallToolResult)).toMatchObject({ status: 404, code: 'not_found', impression_ids: [results[0]!.impression_id] });
     const own = await callTool(stranger, 'record_display', { impression_ids: [theirs.results[0]!.impression_id] });
     expect(structured(own)).toMatchObject({ displays: [{ first_receipt: true }] });

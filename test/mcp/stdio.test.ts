@@ -30,7 +30,12 @@ function spawnFromReadme(spec: DesktopServerSpec | undefined, values: Record<str
     if (values[name] === undefined) throw new Error(`no test value for README's ${name}`);
     env[name] = values[name];
   }
-  const transport = new RecordingStdioTransport({ command: spec.command, args: spec.args.map((a) => a.replace('/path/to/aisle', ROOT)), env, cwd: tempDir('cwd') });
+  const transport = new RecordingStdioTransport({
+    command: spec.command,
+    args: spec.args.map((a) => a.replace('/path/to/aisle', ROOT)),
+    env,
+    cwd: tempDir('cwd'),
+  });
   transports.push(transport);
   return transport;
 }
@@ -136,7 +141,9 @@ describe('stdio MCP server (README commands)', () => {
 
     for (let i = 0; i < 100; i++) {
       const args: [string, Record<string, unknown>] =
-        i % 4 === 0 ? ['record_click', { impression_id: 'nope' }] : ['search_products', { query: ['tent', 'kettle', 'yoga mat'][i % 3], limit: 1 + (i % 10), detail: i % 2 ? 'full' : 'compact' }];
+        i % 4 === 0
+          ? ['record_click', { impression_id: 'nope' }]
+          : ['search_products', { query: ['tent', 'kettle', 'yoga mat'][i % 3], limit: 1 + (i % 10), detail: i % 2 ? 'full' : 'compact' }];
       const result = await callTool(client, ...args);
       expect(result.isError ?? false).toBe(i % 4 === 0);
     }

@@ -99,7 +99,9 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     await t?.close();
   });
 
-  it('counts one billable click per impression, delivers every event, agrees with analytics, and enforces one rate-limit budget', { timeout: 120_000 }, async () => {
+  it('counts one billable click per impression, delivers every event, agrees with analytics, and enforces one rate-limit budget', {
+    timeout: 120_000,
+  }, async () => {
     let posts = 0;
     const post = async (api: number, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> => {
       posts += 1;
@@ -137,7 +139,10 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       const clicks = await Promise.all([post(0, `/v1/clicks/${first.impression_id}`), post(1, `/v1/clicks/imp_${first.impression_id}`)]);
       clicks.push(await post(i + 1, `/v1/clicks/${first.impression_id}`));
       for (const c of clicks) expect([200, 201], c.text).toContain(c.status);
-      expect(clicks.filter((c) => c.status === 201), clicks.map((c) => c.text).join('\n')).toHaveLength(1);
+      expect(
+        clicks.filter((c) => c.status === 201),
+        clicks.map((c) => c.text).join('\n'),
+      ).toHaveLength(1);
       expect(clicks.filter((c) => (c.json as ClickBody).duplicate)).toHaveLength(2);
       firstClicks += 1;
       clickIds.set(first.impression_id, new Set(clicks.map((c) => (c.json as ClickBody).click_id)));
@@ -148,7 +153,13 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       }
       if (i % 3 === 0) {
         // An affiliate postback retried through the other process: recorded once.
-        const order = { click_id: (clicks[0]!.json as ClickBody).click_id, order_id: `order-${i}`, sale_amount: 100 + i, commission_amount: 5, currency: 'USD' };
+        const order = {
+          click_id: (clicks[0]!.json as ClickBody).click_id,
+          order_id: `order-${i}`,
+          sale_amount: 100 + i,
+          commission_amount: 5,
+          currency: 'USD',
+        };
         const a = await post(i, '/v1/conversions', order);
         const b = await post(i + 1, '/v1/conversions', order);
         expect(a.status, a.text).toBe(201);
@@ -219,10 +230,12 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     const limited = await createKey(t.app, t.adminKey, { name: 'limited', scopes: ['webhooks:manage'], rate_limit_per_minute: RATE_LIMIT });
     const started = Date.now();
     const statuses = await Promise.all(
-      Array.from({ length: 4 * RATE_LIMIT }, (_, i) => fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => {
-        await r.arrayBuffer();
-        return r.status;
-      })),
+      Array.from({ length: 4 * RATE_LIMIT }, (_, i) =>
+        fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
     );
     const elapsed = Date.now() - started;
     const ok = statuses.filter((s) => s === 200).length;

@@ -93,7 +93,11 @@ describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
 
 describe('AISLE_WORKERS on the embedded database', () => {
   it('serves from one process and says why', { timeout: 180_000 }, async () => {
-    const server = runTs('src/main.ts', [], childEnv(await seededDataDir('workers-pglite', { catalog: false }), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '4', LOG_LEVEL: 'info' }));
+    const server = runTs(
+      'src/main.ts',
+      [],
+      childEnv(await seededDataDir('workers-pglite', { catalog: false }), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '4', LOG_LEVEL: 'info' }),
+    );
     try {
       await server.waitForStderr(/Aisle listening on http/, 120_000);
       expect(server.stderr()).toContain('AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process');

@@ -27,7 +27,17 @@ function log(): LoggedResult[] {
     for (let s = 0; s < 8; s++) {
       products.forEach((x, k) => {
         const clicked = random() < 1 / (k + 1) && random() < x[FEATURE_INDEX.titleCoverage]! ** 2;
-        out.push({ requestId: `r${q}-${s}`, sessionId: `s${q}-${s}`, query: `query ${q}`, productId: `p${q}-${k}`, position: k + 1, features: x, clicked, converted: clicked && random() < 0.1, vote: random() < 0.02 ? random() < 0.5 : null });
+        out.push({
+          requestId: `r${q}-${s}`,
+          sessionId: `s${q}-${s}`,
+          query: `query ${q}`,
+          productId: `p${q}-${k}`,
+          position: k + 1,
+          features: x,
+          clicked,
+          converted: clicked && random() < 0.1,
+          vote: random() < 0.02 ? random() < 0.5 : null,
+        });
       });
     }
   }

@@ -43,7 +43,11 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
     const dataDir = tempDir('cli-usage');
     const [typo, badNumber, noName, learnFlag, help] = await Promise.all([
       runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--nme', 'acme'], childEnv(dataDir)),
-      runToEnd('tools/cli/aisle.ts', ['keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--rate-limit', 'lots'], childEnv(dataDir)),
+      runToEnd(
+        'tools/cli/aisle.ts',
+        ['keys', 'create', '--account', '00000000-0000-4000-8000-000000000000', '--name', 'x', '--rate-limit', 'lots'],
+        childEnv(dataDir),
+      ),
       runToEnd('tools/cli/aisle.ts', ['accounts', 'create'], childEnv(dataDir)),
       runToEnd('tools/cli/learn.ts', ['--dry-run'], childEnv(dataDir)),
       runToEnd('tools/cli/aisle.ts', ['--help'], childEnv(dataDir)),
@@ -70,7 +74,10 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
     try {
       results = await Promise.all([
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-        runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], { ...childEnv(dataDir), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle' }),
+        runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], {
+          ...childEnv(dataDir),
+          DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle',
+        }),
         runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], childEnv(dataDir)),
         runToEnd('tools/cli/learn.ts', [], childEnv(dataDir, { AISLE_WORKERS: 'several' })),
       ]);
@@ -80,7 +87,9 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
     const [unreachable, held, misconfigured] = results;
     expect([unreachable!.code, unreachable!.stderr], show(unreachable!)).toEqual([69, 'aisle: cannot reach 127.0.0.1:1: connection refused\n']);
     expect(held!.code, show(held!)).toBe(75);
-    expect(held!.stderr).toBe(`aisle: The embedded database in ${dataDir} is in use by process ${process.pid}. PGlite is single-process: stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.\n`);
+    expect(held!.stderr).toBe(
+      `aisle: The embedded database in ${dataDir} is in use by process ${process.pid}. PGlite is single-process: stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.\n`,
+    );
     expect(misconfigured!.code, show(misconfigured!)).toBe(78);
     expect(misconfigured!.stderr).toMatch(/^learn: Invalid configuration:\n {2}AISLE_WORKERS: /);
     for (const r of results) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
@@ -104,7 +113,9 @@ describe('ranking commands (npm run aisle -- ranking, npm run learn)', () => {
       const store = createPgStores(db).rankingModels;
       const model = { ...FALLBACK_MODEL, source: 'learned rm_cli' };
       expect(await store.propose({ id: 'rm_cli', scope, source: model.source, model, trained: {}, createdAt: new Date() }, 'learner')).toBe(true);
-      expect(await store.decide(scope, 'rm_cli', 'promote', { candidateWins: 250, servingWins: 180, ties: 900, pValue: 0.001 }, 'learner', new Date())).toBe(true);
+      expect(await store.decide(scope, 'rm_cli', 'promote', { candidateWins: 250, servingWins: 180, ties: 900, pValue: 0.001 }, 'learner', new Date())).toBe(
+        true,
+      );
     } finally {
       await db.close();
     }

@@ -11,7 +11,14 @@ const scorer = needsShared([join(evalDir, 'ndcg.mjs')]);
 function labelledSet(dir: string, name: string, kinds: readonly string[]): string {
   const set = join(dir, name);
   mkdirSync(set);
-  const products = kinds.flatMap((k, i) => Array.from({ length: 6 }, (_, j) => ({ product_id: `p${i}-${j}`, title: `${['Acme', 'Brio', 'Cato'][j % 3]} ${k} model ${j}`, description: `A ${k}.`, category: '' })));
+  const products = kinds.flatMap((k, i) =>
+    Array.from({ length: 6 }, (_, j) => ({
+      product_id: `p${i}-${j}`,
+      title: `${['Acme', 'Brio', 'Cato'][j % 3]} ${k} model ${j}`,
+      description: `A ${k}.`,
+      category: '',
+    })),
+  );
   writeFileSync(join(set, 'products.jsonl'), products.map((p) => JSON.stringify(p)).join('\n'));
   writeFileSync(join(set, 'queries_dev.jsonl'), kinds.map((k, i) => JSON.stringify({ query_id: `q${i}`, query: k })).join('\n'));
   const qrels = ['query_id\tproduct_id\tgrade', ...kinds.flatMap((_, i) => Array.from({ length: 6 }, (__, j) => `q${i}\tp${i}-${j}\t3`))];
@@ -30,7 +37,13 @@ interface EvalJson {
 async function runEval(args: string[]): Promise<EvalJson> {
   const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(await seededDataDir('eval-data', { catalog: false })));
   expect(await child.exited, child.stderr()).toBe(0);
-  return JSON.parse(child.stdout().split('\n').find((l) => l.startsWith('BENCH_JSON '))!.slice('BENCH_JSON '.length)) as EvalJson;
+  return JSON.parse(
+    child
+      .stdout()
+      .split('\n')
+      .find((l) => l.startsWith('BENCH_JSON '))!
+      .slice('BENCH_JSON '.length),
+  ) as EvalJson;
 }
 
 describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.note}`, () => {
@@ -40,7 +53,14 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
     const set = labelledSet(tempDir('eval'), 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
     const json = await runEval(['--set', set]);
     expect(json.queries).toBe(5);
-    expect(Object.keys(json.systems)).toEqual(['BM25 baseline (shared/eval)', 'Aisle lexical', 'Aisle dense', 'Aisle fusion', 'Aisle cold-start', 'Aisle rerank']);
+    expect(Object.keys(json.systems)).toEqual([
+      'BM25 baseline (shared/eval)',
+      'Aisle lexical',
+      'Aisle dense',
+      'Aisle fusion',
+      'Aisle cold-start',
+      'Aisle rerank',
+    ]);
     expect(json.cold_start.source).toMatch(/^cold-start \(catalog 30 products, \d+ synthetic requests\)$/);
     expect(Object.keys(json.ece)).toEqual(['fallback', 'coldStart', 'rerank']);
     // Each query's six products are its only relevant ones and are easy to find; the rerank
@@ -52,13 +72,23 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
     const dir = tempDir('eval');
     const set = labelledSet(dir, 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
     // The same ids (p0-0…) as the labelled set: prefixed, they must add products, not overwrite judged ones.
-    const other = labelledSet(dir, 'other', ['cast iron skillet', 'yoga mat', 'bicycle helmet', 'phone charger', 'rain jacket', 'board game', 'paint roller', 'dog leash']);
+    const other = labelledSet(dir, 'other', [
+      'cast iron skillet',
+      'yoga mat',
+      'bicycle helmet',
+      'phone charger',
+      'rain jacket',
+      'board game',
+      'paint roller',
+      'dog leash',
+    ]);
     const catalog = join(dir, 'catalog');
     const indexed = await runEval(['--set', set, '--with', other, '--size', '60', '--ann-threshold', '50', '--catalog', catalog]);
     expect(indexed.catalog).toBe('60 products (tiny + other), ivf_hnsw_sq index');
     const exact = await runEval(['--set', set, '--catalog', catalog, '--exact-vectors']);
     expect(exact.catalog).toBe(`60 products (reused from ${catalog}), ivf_hnsw_sq index bypassed (exact)`);
-    for (const json of [indexed, exact]) for (const system of ['Aisle lexical', 'Aisle fusion']) expect(json.systems[system]!.ndcg, system).toBeGreaterThan(0.9);
+    for (const json of [indexed, exact])
+      for (const system of ['Aisle lexical', 'Aisle fusion']) expect(json.systems[system]!.ndcg, system).toBeGreaterThan(0.9);
     // Two eval runs, each fitting a cold-start model too: 38 s in a full test run, over 60 s while
     // other evaluations ran on the machine.
   }, 120_000);
@@ -93,11 +123,18 @@ describe('npm run eval, calibrate and simulate: mistakes and unreadable input', 
     }
     const setFiles = 'a labelled set is a directory holding products.jsonl, queries_dev.jsonl and qrels_dev.tsv';
     expect([evalMissing.code, evalMissing.stderr], show(evalMissing)).toEqual([66, `eval: ${join(missing, 'products.jsonl')}: no such file (${setFiles})\n`]);
-    expect([calibrateMissing.code, calibrateMissing.stderr], show(calibrateMissing)).toEqual([66, `calibrate: ${join(missing, 'products.jsonl')}: no such file (${setFiles})\n`]);
-    for (const [r, tool] of [[evalBroken, 'eval'], [simulateBroken, 'simulate']] as const) {
+    expect([calibrateMissing.code, calibrateMissing.stderr], show(calibrateMissing)).toEqual([
+      66,
+      `calibrate: ${join(missing, 'products.jsonl')}: no such file (${setFiles})\n`,
+    ]);
+    for (const [r, tool] of [
+      [evalBroken, 'eval'],
+      [simulateBroken, 'simulate'],
+    ] as const) {
       expect(r.code, show(r)).toBe(65);
       expect(r.stderr).toMatch(new RegExp(`^${tool}: ${join(set, 'queries_dev.jsonl')}:2: not valid JSON: .+\\n$`));
     }
-    for (const r of [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken]) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
+    for (const r of [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken])
+      expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
   });
 });

@@ -16,10 +16,18 @@ describe('npm run gen-catalog', () => {
       runToEnd('tools/bench/gen-catalog.ts', ['--count', '3', '--out', join(dir, 'no-such-dir', 'x.jsonl')], env),
     ]);
     expect(written.code, show(written)).toBe(0);
-    expect(readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { sku: string }).sku)).toEqual(['SYN-0', 'SYN-1', 'SYN-2']);
+    expect(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { sku: string }).sku),
+    ).toEqual(['SYN-0', 'SYN-1', 'SYN-2']);
     expect(badCount.code, show(badCount)).toBe(64);
     expect(badCount.stderr).toMatch(/^gen-catalog: --count must be a positive integer, not "lots"\n\nUsage:\n {2}npm run gen-catalog --/);
-    expect([unwritable.code, unwritable.stderr], show(unwritable)).toEqual([73, `gen-catalog: ${join(dir, 'no-such-dir', 'x.jsonl')}: cannot write: no such file or directory\n`]);
+    expect([unwritable.code, unwritable.stderr], show(unwritable)).toEqual([
+      73,
+      `gen-catalog: ${join(dir, 'no-such-dir', 'x.jsonl')}: cannot write: no such file or directory\n`,
+    ]);
     expect(unwritable.stderr).not.toMatch(STACK_LINE);
   });
 });

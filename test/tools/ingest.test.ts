@@ -14,7 +14,15 @@ async function ingest(dataDir: string, ...args: string[]) {
 }
 
 const product = (i: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ sku: `S-${i}`, title: `Trail lantern model ${i}`, description: 'A rechargeable camping lantern.', price: 10 + i, merchant: 'Camp Shop', category: 'Outdoor > Lighting', ...extra });
+  JSON.stringify({
+    sku: `S-${i}`,
+    title: `Trail lantern model ${i}`,
+    description: 'A rechargeable camping lantern.',
+    price: 10 + i,
+    merchant: 'Camp Shop',
+    category: 'Outdoor > Lighting',
+    ...extra,
+  });
 
 describe('npm run ingest', () => {
   it('imports the valid rows of a messy file, reports each skip reason, and upserts on re-import', async () => {
@@ -130,7 +138,10 @@ describe('npm run ingest: mistakes and unreadable input', () => {
     ]);
     expect([missing.code, missing.stderr], show(missing)).toEqual([66, 'ingest: missing.csv: no such file or directory\n']);
     expect([folder.code, folder.stderr], show(folder)).toEqual([66, `ingest: ${join(dir, 'folder')}: not a file\n`]);
-    expect([truncated.code, truncated.stderr], show(truncated)).toEqual([65, `ingest: ${cut}:2:16: starts with "[" but is not a valid JSON array: Expected ',' or ']' after array element\n`]);
+    expect([truncated.code, truncated.stderr], show(truncated)).toEqual([
+      65,
+      `ingest: ${cut}:2:16: starts with "[" but is not a valid JSON array: Expected ',' or ']' after array element\n`,
+    ]);
     expect([noHeader.code, noHeader.stderr], show(noHeader)).toEqual([65, `ingest: ${empty}: no header row: the file is empty\n`]);
     expect(config.code, show(config)).toBe(78);
     expect(config.stderr).toMatch(/^ingest: Invalid configuration:\n {2}AISLE_ANN_THRESHOLD: /);
@@ -143,7 +154,10 @@ describe('npm run ingest: mistakes and unreadable input', () => {
   it('names the columns closest to a title and suggests a --mapping that then reads the file', async () => {
     const dir = await seededDataDir('ingest-mapping', { catalog: false });
     const file = join(dir, 'export.csv');
-    writeFileSync(file, 'Item Title,Selling Price,Product Link,Picture\nTrail lantern,19.99,https://shop.test/l,https://shop.test/l.jpg\nCamp stove,49.00,https://shop.test/s,https://shop.test/s.jpg\n');
+    writeFileSync(
+      file,
+      'Item Title,Selling Price,Product Link,Picture\nTrail lantern,19.99,https://shop.test/l,https://shop.test/l.jpg\nCamp stove,49.00,https://shop.test/s,https://shop.test/s.jpg\n',
+    );
     const failed = await run(dir, [file, '--dry-run']);
     expect(failed.code, show(failed)).toBe(65);
     const [first, hint] = failed.stderr.trimEnd().split('\n');

@@ -9,7 +9,9 @@ const entries = Object.entries(scripts).flatMap(([name, script]) =>
 
 describe('package.json scripts', () => {
   it('run entry points that exist (a moved tool keeps its script name, only the path changes)', () => {
-    expect(entries.map(([name]) => name)).toEqual(expect.arrayContaining(['start', 'aisle', 'ingest', 'learn', 'eval', 'calibrate', 'simulate', 'gen-catalog', 'bench', 'bench:load']));
+    expect(entries.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['start', 'aisle', 'ingest', 'learn', 'eval', 'calibrate', 'simulate', 'gen-catalog', 'bench', 'bench:load']),
+    );
     expect(entries.filter(([, file]) => !existsSync(file))).toEqual([]);
   });
 });

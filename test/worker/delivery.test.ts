@@ -68,7 +68,10 @@ interface DeliveryRow {
   last_response_body: string | null;
 }
 const deliveriesOf = (endpointId: string) =>
-  t.db.query<DeliveryRow>('SELECT id, status, attempt_count, next_attempt_at, last_status_code, last_error, last_response_body FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id', [endpointId]);
+  t.db.query<DeliveryRow>(
+    'SELECT id, status, attempt_count, next_attempt_at, last_status_code, last_error, last_response_body FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id',
+    [endpointId],
+  );
 
 describe('signing', () => {
   it("produces deliveries that standardwebhooks' own verifier accepts, and rejects when a byte or the timestamp changes", async () => {
@@ -156,7 +159,10 @@ describe('retry schedule', () => {
       expect(done).toMatchObject({ status: 'failed', attempt_count: 8, next_attempt_at: null });
       expect(r.received).toHaveLength(8);
       expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(1);
-      const attempts = await t.db.query<{ attempt: number; status_code: number }>('SELECT attempt, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [done!.id]);
+      const attempts = await t.db.query<{ attempt: number; status_code: number }>(
+        'SELECT attempt, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt',
+        [done!.id],
+      );
       expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 
       // A manual retry of a failed delivery sends it once more, same event, same webhook-id.
@@ -284,7 +290,10 @@ describe('endpoint health', () => {
       expect(r.received.length).toBe(before);
 
       r.respond = (_req, res) => void res.end('ok');
-      expect((await call(t.app, sub.key, 'PATCH', `/v1/webhooks/${sub.id}`, { status: 'enabled' })).json()).toMatchObject({ status: 'enabled', failing_since: null });
+      expect((await call(t.app, sub.key, 'PATCH', `/v1/webhooks/${sub.id}`, { status: 'enabled' })).json()).toMatchObject({
+        status: 'enabled',
+        failing_since: null,
+      });
       expect(await w.worker.drain()).toBe(waiting.length);
       expect((await deliveriesOf(sub.id)).filter((d) => d.status === 'pending')).toEqual([]);
     } finally {
@@ -306,7 +315,11 @@ describe('leases', () => {
     clock.advance(30_000);
     try {
       expect(await worker({ leaseMs: 30_000 }).worker.drain()).toBe(1);
-      const late = await queue.complete(stuck!, { startedAt: now, ok: true, next: { status: 'succeeded' }, statusCode: 200, durationMs: 1, error: null, responseBody: '' }, new Date(0));
+      const late = await queue.complete(
+        stuck!,
+        { startedAt: now, ok: true, next: { status: 'succeeded' }, statusCode: 200, durationMs: 1, error: null, responseBody: '' },
+        new Date(0),
+      );
       expect(late).toBe(false);
       expect(r.received).toHaveLength(1);
       const attempts = await t.db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1', [stuck!.id]);

@@ -33,7 +33,10 @@ const fakeDns: Record<string, () => string[]> = {
 const lookupAll: LookupAll = (hostname, callback) => {
   const answer = fakeDns[hostname.toLowerCase()];
   if (!answer) return systemLookupAll(hostname, callback);
-  callback(null, answer().map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+  callback(
+    null,
+    answer().map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+  );
 };
 
 const REFUSED = [
@@ -119,13 +122,29 @@ describe('SSRF guard (AISLE_WEBHOOK_ALLOW_PRIVATE off)', () => {
     for (const url of REFUSED) {
       const now = new Date();
       await store.insertEndpoint({
-        id: newId(), accountId: acct.account.id, url, events: ['click'], description: null, status: 'enabled', disabledReason: null,
-        secret: generateWebhookSecret(), previousSecret: null, previousSecretExpiresAt: null, failingSince: null, createdAt: now, updatedAt: now,
+        id: newId(),
+        accountId: acct.account.id,
+        url,
+        events: ['click'],
+        description: null,
+        status: 'enabled',
+        disabledReason: null,
+        secret: generateWebhookSecret(),
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        failingSince: null,
+        createdAt: now,
+        updatedAt: now,
       });
     }
     for (const accountId of [t.accountId, acct.account.id]) {
       await t.db.transaction((tx) =>
-        appendEvent(tx, { accountId, type: 'click', data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }), createdAt: t.clock.now() }),
+        appendEvent(tx, {
+          accountId,
+          type: 'click',
+          data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }),
+          createdAt: t.clock.now(),
+        }),
       );
     }
     const w = createTestWorker(t.db, { clock: t.clock, allowPrivate: false, lookupAll, concurrency: 16 });
@@ -154,7 +173,12 @@ describe('redirects (allow-private on, so a local receiver stands in for a publi
     try {
       expect((await call(lax.app, lax.adminKey, 'POST', '/v1/webhooks', { url: redirector.url(), events: ['click'] })).statusCode).toBe(201);
       await lax.db.transaction((tx) =>
-        appendEvent(tx, { accountId: lax.accountId, type: 'click', data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }), createdAt: lax.clock.now() }),
+        appendEvent(tx, {
+          accountId: lax.accountId,
+          type: 'click',
+          data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }),
+          createdAt: lax.clock.now(),
+        }),
       );
       expect(await w.worker.drain()).toBe(1);
       expect(redirector.received).toHaveLength(1);

@@ -73,7 +73,15 @@ async function seed(server: BenchServer, accountId: string, keyId: string, produ
        FROM clicks c WHERE c.account_id = $1 AND abs(hashtext(c.id::text)) % 20 = 0`,
     [accountId, keyId],
   );
-  const routes = ['POST /v1/search', 'POST /v1/search', 'POST /v1/search', 'POST /v1/clicks/:impression_id', 'POST /v1/feedback', 'GET /v1/usage', 'POST /v1/search/batch'];
+  const routes = [
+    'POST /v1/search',
+    'POST /v1/search',
+    'POST /v1/search',
+    'POST /v1/clicks/:impression_id',
+    'POST /v1/feedback',
+    'GET /v1/usage',
+    'POST /v1/search/batch',
+  ];
   await db.query(
     `INSERT INTO request_log (account_id, key_id, method, route, status, latency_ms, created_at)
      SELECT $1, $2, split_part(rt, ' ', 1), split_part(rt, ' ', 2),
@@ -113,7 +121,18 @@ async function timeEndpoint(server: BenchServer, key: string, path: string): Pro
   return { median: round(median(times), 1), p99: round(nearestRank(times, 0.99), 1), bytes };
 }
 
-const QUERIES = ['trail running shoes', 'espresso machine', 'hiking socks', 'camping tent', 'wireless headphones', 'coffee grinder', 'backpack', 'kitchen knife', 'dog bed', 'yoga mat'];
+const QUERIES = [
+  'trail running shoes',
+  'espresso machine',
+  'hiking socks',
+  'camping tent',
+  'wireless headphones',
+  'coffee grinder',
+  'backpack',
+  'kitchen knife',
+  'dog bed',
+  'yoga mat',
+];
 
 async function searchThroughput(url: string, key: string): Promise<number> {
   const r = await runLoadChecked({
@@ -149,7 +168,9 @@ async function main(): Promise<void> {
     const key = await createBenchKey(withLog.core, 100_000_000, 'analytics bench');
     const auth = await withLog.core.auth.authenticate(key);
     if (!auth.ok) throw new Error('bench key does not authenticate');
-    process.stderr.write(`seeding ${(SEARCHES * IMPRESSIONS_PER_SEARCH).toLocaleString('en-US')} impressions, ${SEARCHES.toLocaleString('en-US')} clicks, ${LOG_ROWS.toLocaleString('en-US')} request-log rows on ${withLog.dbKind}…\n`);
+    process.stderr.write(
+      `seeding ${(SEARCHES * IMPRESSIONS_PER_SEARCH).toLocaleString('en-US')} impressions, ${SEARCHES.toLocaleString('en-US')} clicks, ${LOG_ROWS.toLocaleString('en-US')} request-log rows on ${withLog.dbKind}…\n`,
+    );
     await seed(withLog, auth.principal.accountId, auth.principal.keyId, productIds, new Date());
 
     const endpoints = [
@@ -178,13 +199,19 @@ async function main(): Promise<void> {
       rows.push([`GET ${path}`, r.median.toString(), r.p99.toString(), r.bytes.toString()]);
       json[path] = { median_ms: r.median, p99_ms: r.p99 };
     }
-    const figures = JSON.parse(await (await fetch(`${withLog.url}/v1/analytics`, { headers: { 'x-api-key': key } })).text()) as { metrics: Record<string, number> };
-    process.stdout.write(`Analytics on ${withLog.dbKind}: one account with ${figures.metrics.impressions} impressions, ${figures.metrics.clicks} clicks, ${figures.metrics.conversions} conversions in 30 days, ${LOG_ROWS.toLocaleString('en-US')} request-log rows; ${samples} sequential calls each (default range: 30 days)\n`);
+    const figures = JSON.parse(await (await fetch(`${withLog.url}/v1/analytics`, { headers: { 'x-api-key': key } })).text()) as {
+      metrics: Record<string, number>;
+    };
+    process.stdout.write(
+      `Analytics on ${withLog.dbKind}: one account with ${figures.metrics.impressions} impressions, ${figures.metrics.clicks} clicks, ${figures.metrics.conversions} conversions in 30 days, ${LOG_ROWS.toLocaleString('en-US')} request-log rows; ${samples} sequential calls each (default range: 30 days)\n`,
+    );
     process.stdout.write(`${formatTable(['endpoint', 'median ms', 'p99 ms', 'bytes'], rows)}\n`);
     process.stdout.write(`First read after seeding (rolls up the 30 days once): ${firstMs} ms\n`);
 
     if (values['skip-search']) {
-      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json })}\n`);
+      process.stdout.write(
+        `BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json })}\n`,
+      );
       return;
     }
     const searchKeyOn = await createBenchKey(withLog.core, 100_000_000, 'search bench on');
@@ -200,8 +227,12 @@ async function main(): Promise<void> {
     }
     const offMean = off.reduce((a, b) => a + b, 0) / off.length;
     const onMean = on.reduce((a, b) => a + b, 0) / on.length;
-    process.stdout.write(`Search throughput, ${connections} connections, ${duration} s runs: log off ${off.map((r) => round(r, 1)).join(', ')} req/s; log on ${on.map((r) => round(r, 1)).join(', ')} req/s; on/off ${round(onMean / offMean, 3)} (cost ${round((1 - onMean / offMean) * 100, 1)} %)\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json, search_rps_log_off: round(offMean, 1), search_rps_log_on: round(onMean, 1), on_off_ratio: round(onMean / offMean, 3) })}\n`);
+    process.stdout.write(
+      `Search throughput, ${connections} connections, ${duration} s runs: log off ${off.map((r) => round(r, 1)).join(', ')} req/s; log on ${on.map((r) => round(r, 1)).join(', ')} req/s; on/off ${round(onMean / offMean, 3)} (cost ${round((1 - onMean / offMean) * 100, 1)} %)\n`,
+    );
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'analytics', db: withLog.dbKind, samples, first_read_rollup_ms: firstMs, endpoints: json, search_rps_log_off: round(offMean, 1), search_rps_log_on: round(onMean, 1), on_off_ratio: round(onMean / offMean, 3) })}\n`,
+    );
   } finally {
     await withoutLog.close();
     await withLog.close();

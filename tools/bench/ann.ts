@@ -58,10 +58,12 @@ const queryCount = cli.number('queries', { integer: true, positive: true, defaul
 const sizeLimit = cli.number('size', { integer: true, positive: true });
 const synthetic = cli.number('synthetic', { integer: true, positive: true });
 const KINDS = ['ivf_hnsw_sq', 'ivf_pq'] as const;
-const kinds = cli.check(() => values.kinds.split(',').map((kind) => {
-  if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kinds takes ${KINDS.join(', ')}, not ${kind}`);
-  return kind as (typeof KINDS)[number];
-}));
+const kinds = cli.check(() =>
+  values.kinds.split(',').map((kind) => {
+    if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kinds takes ${KINDS.join(', ')}, not ${kind}`);
+    return kind as (typeof KINDS)[number];
+  }),
+);
 /** Search's retrieval depth: the candidates each query needs (search-service.ts). */
 const DEPTH = RETRIEVAL_DEPTH;
 
@@ -188,7 +190,14 @@ async function main(): Promise<void> {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
     const uri = values['catalog-uri'] ?? join(work, 'catalog');
     // A threshold above any size: the bench builds each index kind itself.
-    const open = (annTuning?: Partial<AnnTuning>) => LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: Number.MAX_SAFE_INTEGER, annIndex: 'ivf_hnsw_sq', ...(annTuning ? { annTuning } : {}) });
+    const open = (annTuning?: Partial<AnnTuning>) =>
+      LanceCatalogStore.open({
+        recallDepth: RETRIEVAL_DEPTH,
+        uri,
+        annThreshold: Number.MAX_SAFE_INTEGER,
+        annIndex: 'ivf_hnsw_sq',
+        ...(annTuning ? { annTuning } : {}),
+      });
     const catalog = await open();
     const queries = real
       ? await buildReal(catalog, embedder, sets, sizeLimit ?? Number.MAX_SAFE_INTEGER)
@@ -199,19 +208,46 @@ async function main(): Promise<void> {
     await catalog.rebuildVectorIndex('none');
     const exact = await measure(catalog, queries, true);
     const rows = [['exact (brute force)', '-', '-', '1.000', '1.000', round(exact.p50, 2).toString(), round(exact.p99, 2).toString(), '1']];
-    const json: Record<string, unknown> = { bench: 'ann', products: size, source, depth: DEPTH, exact_p50_ms: round(exact.p50, 2), exact_p99_ms: round(exact.p99, 2) };
+    const json: Record<string, unknown> = {
+      bench: 'ann',
+      products: size,
+      source,
+      depth: DEPTH,
+      exact_p50_ms: round(exact.p50, 2),
+      exact_p99_ms: round(exact.p99, 2),
+    };
     const report = (label: string, settings: string, buildS: number | null, ann: Awaited<ReturnType<typeof measure>>) => {
       const r100 = recallAt(DEPTH, ann.results, exact.results);
       const r10 = recallAt(10, ann.results, exact.results);
-      rows.push([label, settings, buildS === null ? '-' : round(buildS, 1).toString(), r100.toFixed(4), r10.toFixed(4), round(ann.p50, 2).toString(), round(ann.p99, 2).toString(), round(exact.p50 / ann.p50, 1).toString()]);
-      return { ...(buildS === null ? {} : { build_s: round(buildS, 1) }), recall_at_100: round(r100, 4), recall_at_10: round(r10, 4), p50_ms: round(ann.p50, 2), p99_ms: round(ann.p99, 2) };
+      rows.push([
+        label,
+        settings,
+        buildS === null ? '-' : round(buildS, 1).toString(),
+        r100.toFixed(4),
+        r10.toFixed(4),
+        round(ann.p50, 2).toString(),
+        round(ann.p99, 2).toString(),
+        round(exact.p50 / ann.p50, 1).toString(),
+      ]);
+      return {
+        ...(buildS === null ? {} : { build_s: round(buildS, 1) }),
+        recall_at_100: round(r100, 4),
+        recall_at_10: round(r10, 4),
+        p50_ms: round(ann.p50, 2),
+        p99_ms: round(ann.p99, 2),
+      };
     };
     const describe = (t: AnnTuning) => `ef ${t.efPerResult}×, fetch ${t.overfetch}×, nprobes ${t.nprobes}`;
     for (const kind of kinds) {
       const t = performance.now();
       await catalog.rebuildVectorIndex(kind);
       const buildS = (performance.now() - t) / 1000;
-      json[kind] = report(kind, kind === 'ivf_hnsw_sq' ? describe(annIndexConfig(kind).tuning) : 'nprobes 32, refine 10', buildS, await measure(catalog, queries, false));
+      json[kind] = report(
+        kind,
+        kind === 'ivf_hnsw_sq' ? describe(annIndexConfig(kind).tuning) : 'nprobes 32, refine 10',
+        buildS,
+        await measure(catalog, queries, false),
+      );
       if (kind === 'ivf_hnsw_sq' && values.sweep) {
         const sweep: Record<string, unknown>[] = [];
         for (const tuning of grid) {
@@ -223,7 +259,9 @@ async function main(): Promise<void> {
         json.sweep = sweep;
       }
     }
-    process.stdout.write(`ANN vs exact on ${size.toLocaleString('en-US')} products (${source}), ${queries.length} queries, depth ${DEPTH}; results re-scored exactly (catalog-store.ts)\n`);
+    process.stdout.write(
+      `ANN vs exact on ${size.toLocaleString('en-US')} products (${source}), ${queries.length} queries, depth ${DEPTH}; results re-scored exactly (catalog-store.ts)\n`,
+    );
     process.stdout.write(`${formatTable(['index', 'query settings', 'build s', 'recall@100', 'recall@10', 'p50 ms', 'p99 ms', 'speed-up p50'], rows)}\n`);
     process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
     await catalog.close();

@@ -12,16 +12,7 @@
 import { cpus } from 'node:os';
 import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
-import {
-  createBenchKey,
-  formatTable,
-  median,
-  round,
-  runLoadChecked,
-  startBenchServer,
-  type BenchServer,
-  type LoadResult,
-} from './lib.js';
+import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer, type LoadResult } from './lib.js';
 
 /** High enough that GCRA never refuses during the bench: that would measure 429s, not auth. */
 const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000;
@@ -158,14 +149,7 @@ function report(server: BenchServer, options: BenchOptions, summaries: readonly 
   const ms = (v: number) => (v === 0 ? '<1' : String(v));
   const table = formatTable(
     ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'mean ms', 'db stmts/req'],
-    summaries.map((s) => [
-      `${s.name} (${s.path})`,
-      s.rps.toFixed(0),
-      ms(s.p50),
-      ms(s.p99),
-      meanMs(s).toFixed(2),
-      s.queriesPerRequest.toFixed(2),
-    ]),
+    summaries.map((s) => [`${s.name} (${s.path})`, s.rps.toFixed(0), ms(s.p50), ms(s.p99), meanMs(s).toFixed(2), s.queriesPerRequest.toFixed(2)]),
   );
   process.stdout.write(
     [
@@ -201,7 +185,8 @@ function report(server: BenchServer, options: BenchOptions, summaries: readonly 
           p99_ms: s.p99,
           mean_ms: round(meanMs(s), 3),
           db_statements_per_request: round(s.queriesPerRequest, 2),
-          rounds_rps: s.rounds.map((r) => round(r.rps, 1)) },
+          rounds_rps: s.rounds.map((r) => round(r.rps, 1)),
+        },
       ]),
     ),
   };

@@ -40,9 +40,21 @@ const PRODUCTS = 1_000;
 
 function product(i: number): CatalogProduct {
   return {
-    productId: uuidV5(`bench-clicks:${i}`), externalId: `sku-${i}`, title: `Bench product ${i}`, description: '', url: `https://shop${i % 7}.example.com/p/${i}`,
-    imageUrl: null, priceAmount: 10 + i, currency: 'USD', merchant: `Shop ${i % 7}`, brand: null, category: [], availability: 'in_stock',
-    disclosureText: null, attributes: {}, lastUpdatedAt: null,
+    productId: uuidV5(`bench-clicks:${i}`),
+    externalId: `sku-${i}`,
+    title: `Bench product ${i}`,
+    description: '',
+    url: `https://shop${i % 7}.example.com/p/${i}`,
+    imageUrl: null,
+    priceAmount: 10 + i,
+    currency: 'USD',
+    merchant: `Shop ${i % 7}`,
+    brand: null,
+    category: [],
+    availability: 'in_stock',
+    disclosureText: null,
+    attributes: {},
+    lastUpdatedAt: null,
   };
 }
 
@@ -50,15 +62,30 @@ function product(i: number): CatalogProduct {
 async function writeImpressions(server: BenchServer, principal: { accountId: string; keyId: string }, count: number): Promise<string[]> {
   const stores = createPgStores(server.db);
   const searches = Array.from({ length: Math.ceil(count / 10) }, (_, s) =>
-    Array.from({ length: Math.min(10, count - s * 10) }, (_, i) => ({ impressionId: newId(), productId: product((s * 10 + i) % PRODUCTS).productId, position: i + 1 })),
+    Array.from({ length: Math.min(10, count - s * 10) }, (_, i) => ({
+      impressionId: newId(),
+      productId: product((s * 10 + i) % PRODUCTS).productId,
+      position: i + 1,
+    })),
   );
   const queue = new PQueue({ concurrency: 8 });
   await queue.addAll(
-    searches.map((impressions) => () =>
-      stores.searches.recordSearch({
-        requestId: newId(), accountId: principal.accountId, keyId: principal.keyId, sessionId: newId(), query: 'bench', normalizedQuery: 'bench', filters: {},
-        totalMatches: impressions.length, tookMs: 0, createdAt: new Date(), impressions, session: { queries: ['bench'], shownProductIds: impressions.map((i) => i.productId), clickedProductIds: [] },
-      }),
+    searches.map(
+      (impressions) => () =>
+        stores.searches.recordSearch({
+          requestId: newId(),
+          accountId: principal.accountId,
+          keyId: principal.keyId,
+          sessionId: newId(),
+          query: 'bench',
+          normalizedQuery: 'bench',
+          filters: {},
+          totalMatches: impressions.length,
+          tookMs: 0,
+          createdAt: new Date(),
+          impressions,
+          session: { queries: ['bench'], shownProductIds: impressions.map((i) => i.productId), clickedProductIds: [] },
+        }),
     ),
   );
   return searches.flat().map((i) => i.impressionId);
@@ -72,11 +99,22 @@ function pathCycler(dir: string, name: string, paths: readonly string[]): string
   const list = join(dir, `${name}.txt`);
   writeFileSync(list, paths.join('\n'));
   const module = join(dir, `${name}.cjs`);
-  writeFileSync(module, `const paths = require('node:fs').readFileSync(${JSON.stringify(list)}, 'utf8').split('\\n');\nlet i = 0;\nmodule.exports = (req) => ({ ...req, path: paths[i++ % paths.length] });\n`);
+  writeFileSync(
+    module,
+    `const paths = require('node:fs').readFileSync(${JSON.stringify(list)}, 'utf8').split('\\n');\nlet i = 0;\nmodule.exports = (req) => ({ ...req, path: paths[i++ % paths.length] });\n`,
+  );
   return module;
 }
 
-async function load(label: string, url: string, method: 'GET' | 'POST', headers: Record<string, string>, setupRequest: string, expected: number, seconds = duration) {
+async function load(
+  label: string,
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  setupRequest: string,
+  expected: number,
+  seconds = duration,
+) {
   const r = await autocannon({ url, connections, duration: seconds, workers: 1, headers, requests: [{ method, setupRequest }] });
   const codes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) codes[code] = stat.count ?? 0;
@@ -91,7 +129,9 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-clicks-'));
   const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(work, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   const writer = await catalog.openWriter({ model: 'bench-random', dimensions: 8, replace: true });
-  await writer.write(Array.from({ length: PRODUCTS }, (_, i) => ({ product: product(i), vector: Float32Array.from({ length: 8 }, (_, k) => (k === i % 8 ? 1 : 0)) })));
+  await writer.write(
+    Array.from({ length: PRODUCTS }, (_, i) => ({ product: product(i), vector: Float32Array.from({ length: 8 }, (_, k) => (k === i % 8 ? 1 : 0)) })),
+  );
   await writer.commit();
   const server = await startBenchServer({ databaseUrl: loadConfig().databaseUrl, search: { catalog } });
   try {
@@ -107,17 +147,51 @@ async function main(): Promise<void> {
     const linkIds = ids.slice(perRun);
 
     // Warm-up, not reported: JIT, the pool, and the product-destination cache.
-    await load('warm-up', server.url, 'POST', { 'x-api-key': key }, pathCycler(work, 'warm', warmIds.map((id) => `/v1/clicks/${id}`)), 201, Math.min(5, duration));
+    await load(
+      'warm-up',
+      server.url,
+      'POST',
+      { 'x-api-key': key },
+      pathCycler(
+        work,
+        'warm',
+        warmIds.map((id) => `/v1/clicks/${id}`),
+      ),
+      201,
+      Math.min(5, duration),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const before = (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clicks WHERE billable'))[0]!.n;
 
     // The machine is shared: the cheapest route in the same run says what "fast" means today.
     const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: Math.min(10, duration), connections, label: 'healthz' });
-    const clicks = await load('POST /v1/clicks', server.url, 'POST', { 'x-api-key': key }, pathCycler(work, 'clicks', apiIds.map((id) => `/v1/clicks/${id}`)), 201);
-    const links = await load('GET /r/', server.url, 'GET', { 'user-agent': CHROME }, pathCycler(work, 'links', linkIds.map((id) => {
-      const link = new URL(server.core.clickLinks.urlFor(id));
-      return link.pathname + link.search;
-    })), 302);
+    const clicks = await load(
+      'POST /v1/clicks',
+      server.url,
+      'POST',
+      { 'x-api-key': key },
+      pathCycler(
+        work,
+        'clicks',
+        apiIds.map((id) => `/v1/clicks/${id}`),
+      ),
+      201,
+    );
+    const links = await load(
+      'GET /r/',
+      server.url,
+      'GET',
+      { 'user-agent': CHROME },
+      pathCycler(
+        work,
+        'links',
+        linkIds.map((id) => {
+          const link = new URL(server.core.clickLinks.urlFor(id));
+          return link.pathname + link.search;
+        }),
+      ),
+      302,
+    );
     // autocannon's worker may still have requests in flight when the run resolves.
     await new Promise((r) => setTimeout(r, 1000));
 
@@ -127,11 +201,24 @@ async function main(): Promise<void> {
     const extra = stored - (clicks.requests + links.requests);
     if (extra < 0 || extra > 2 * connections) throw new Error(`${stored} billable clicks stored for ${clicks.requests} 201s and ${links.requests} 302s`);
     if (clicks.requests > perRun || links.requests > perRun) throw new Error('ran out of distinct impressions: raise --impressions');
-    const row = (label: string, r: typeof clicks) => [label, round(r.rps, 0).toString(), r.requests.toString(), r.errors.toString(), r.p50.toString(), r.p99.toString()];
+    const row = (label: string, r: typeof clicks) => [
+      label,
+      round(r.rps, 0).toString(),
+      r.requests.toString(),
+      r.errors.toString(),
+      r.p50.toString(),
+      r.p99.toString(),
+    ];
     process.stdout.write(`Clicks on ${server.dbKind}, ${connections} connections, ${duration} s each, every request a new billable click\n`);
-    process.stdout.write(`${formatTable(['endpoint', 'req/s', 'requests', 'errors', 'p50 ms', 'p99 ms'], [row('POST /v1/clicks/{id} → 201', clicks), row('GET /r/{id}?sig= → 302', links)])}\n`);
-    process.stdout.write(`Baseline GET /healthz: ${round(healthz.rps, 0)} req/s (p50 ${healthz.p50} ms); clicks/healthz ${round(clicks.rps / healthz.rps, 3)}, redirects/healthz ${round(links.rps / healthz.rps, 3)}\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'clicks', db: server.dbKind, connections, duration_s: duration, healthz_rps: round(healthz.rps, 0), clicks_per_s: round(clicks.rps, 0), clicks_p50_ms: clicks.p50, clicks_p99_ms: clicks.p99, redirects_per_s: round(links.rps, 0), redirects_p50_ms: links.p50, redirects_p99_ms: links.p99 })}\n`);
+    process.stdout.write(
+      `${formatTable(['endpoint', 'req/s', 'requests', 'errors', 'p50 ms', 'p99 ms'], [row('POST /v1/clicks/{id} → 201', clicks), row('GET /r/{id}?sig= → 302', links)])}\n`,
+    );
+    process.stdout.write(
+      `Baseline GET /healthz: ${round(healthz.rps, 0)} req/s (p50 ${healthz.p50} ms); clicks/healthz ${round(clicks.rps / healthz.rps, 3)}, redirects/healthz ${round(links.rps / healthz.rps, 3)}\n`,
+    );
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'clicks', db: server.dbKind, connections, duration_s: duration, healthz_rps: round(healthz.rps, 0), clicks_per_s: round(clicks.rps, 0), clicks_p50_ms: clicks.p50, clicks_p99_ms: clicks.p99, redirects_per_s: round(links.rps, 0), redirects_p50_ms: links.p50, redirects_p99_ms: links.p99 })}\n`,
+    );
   } finally {
     await server.close();
     await catalog.close();

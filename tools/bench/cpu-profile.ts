@@ -50,7 +50,8 @@ function categoryOf(node: ProfileNode): string {
   const found = CATEGORIES.find(([, re]) => re.test(key))?.[0];
   if (found) return found;
   // No script URL: V8 builtins and native bindings called from whichever code above.
-  if (!node.callFrame.url) return node.callFrame.functionName.startsWith('RegExp:') ? 'regular expressions (V8)' : 'V8 builtins and native bindings (buffers, crypto, UTF-8)';
+  if (!node.callFrame.url)
+    return node.callFrame.functionName.startsWith('RegExp:') ? 'regular expressions (V8)' : 'V8 builtins and native bindings (buffers, crypto, UTF-8)';
   return 'other';
 }
 

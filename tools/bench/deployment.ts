@@ -114,7 +114,14 @@ function readProcs(): ProcStat[] {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       // The fields after the parenthesised command name: state is [0], ppid [1], utime [11], stime [12], cutime [13], cstime [14] (clock ticks, 100 Hz), rss [21] (pages).
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(pid), ppid: Number(f[1]), comm, cpuSeconds: (Number(f[11]) + Number(f[12])) / 100, reapedCpuSeconds: (Number(f[13]) + Number(f[14])) / 100, rssBytes: Number(f[21]) * 4096 });
+      out.push({
+        pid: Number(pid),
+        ppid: Number(f[1]),
+        comm,
+        cpuSeconds: (Number(f[11]) + Number(f[12])) / 100,
+        reapedCpuSeconds: (Number(f[13]) + Number(f[14])) / 100,
+        rssBytes: Number(f[21]) * 4096,
+      });
     } catch {
       // exited between the listing and the read
     }

@@ -24,9 +24,26 @@ interface BenchOptions {
 }
 
 const QUERY_WORDS = [
-  'running shoes', 'wireless headphones', 'espresso machine', 'garden hose', 'cordless drill', 'laptop stand',
-  'kids backpack', 'dog bed', 'sunscreen spf 50', 'camping tent', 'usb-c charger', 'chef knife', 'yoga mat',
-  'office chair', 'led desk lamp', 'water bottle', 'rain jacket', 'phone case', 'coffee grinder', 'hiking boots',
+  'running shoes',
+  'wireless headphones',
+  'espresso machine',
+  'garden hose',
+  'cordless drill',
+  'laptop stand',
+  'kids backpack',
+  'dog bed',
+  'sunscreen spf 50',
+  'camping tent',
+  'usb-c charger',
+  'chef knife',
+  'yoga mat',
+  'office chair',
+  'led desk lamp',
+  'water bottle',
+  'rain jacket',
+  'phone case',
+  'coffee grinder',
+  'hiking boots',
 ];
 const QUERY_MODIFIERS = ['', 'cheap', 'best', 'for kids', 'waterproof', 'under $50', 'black', 'gift idea', 'quiet', 'large'];
 
@@ -98,7 +115,10 @@ async function cosineFigures(embedder: QueuedEmbedder): Promise<Record<string, n
   const figures: Record<string, number> = {};
   for (const [a, b] of pairs) {
     const [va, vb] = (await embedder.embed([a, b])) as [Float32Array, Float32Array];
-    figures[`${a} / ${b}`] = round(va.reduce((s, x, i) => s + x * (vb[i] as number), 0), 3);
+    figures[`${a} / ${b}`] = round(
+      va.reduce((s, x, i) => s + x * (vb[i] as number), 0),
+      3,
+    );
   }
   return figures;
 }

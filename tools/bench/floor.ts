@@ -65,9 +65,20 @@ export async function measureFloor(catalogUri: string, modelsDir: string, querie
       if (vectors.length < calls) vectors.push(v!);
     });
     const ann = annIndex === 'none' ? null : { kind: annIndex };
-    const vector = await timed(calls, (i) => nearestQuery(table, vectors[i % vectors.length]!, RETRIEVAL_DEPTH, ann).select(['_distance']).withRowId().toArrow());
+    const vector = await timed(calls, (i) =>
+      nearestQuery(table, vectors[i % vectors.length]!, RETRIEVAL_DEPTH, ann)
+        .select(['_distance'])
+        .withRowId()
+        .toArrow(),
+    );
     const text = await timed(calls, (i) =>
-      table.query().fullTextSearch(canonicalText(pick(i)), { columns: ['search_text'] }).limit(RETRIEVAL_DEPTH).select(['_score']).withRowId().toArrow(),
+      table
+        .query()
+        .fullTextSearch(canonicalText(pick(i)), { columns: ['search_text'] })
+        .limit(RETRIEVAL_DEPTH)
+        .select(['_score'])
+        .withRowId()
+        .toArrow(),
     );
     const cpu = embed.cpu_ms + vector.cpu_ms + text.cpu_ms;
     return { embed, vector, text, cpu_ms_per_search: round(cpu, 3), searches_per_core_s: round(1000 / cpu, 1) };

@@ -12,7 +12,11 @@ import { mulberry32 } from '../../src/core/random.js';
 const KINDS: Record<string, { category: string; nouns: string[]; price: [number, number] }> = {
   shoes: { category: 'Footwear > Running Shoes', nouns: ['running shoe', 'trail runner', 'road shoe', 'racing flat', 'walking shoe'], price: [40, 220] },
   boots: { category: 'Footwear > Boots', nouns: ['hiking boot', 'work boot', 'rain boot', 'winter boot'], price: [50, 300] },
-  coffee: { category: 'Kitchen > Coffee', nouns: ['espresso machine', 'drip coffee maker', 'burr grinder', 'milk frother', 'pour-over kettle'], price: [20, 1500] },
+  coffee: {
+    category: 'Kitchen > Coffee',
+    nouns: ['espresso machine', 'drip coffee maker', 'burr grinder', 'milk frother', 'pour-over kettle'],
+    price: [20, 1500],
+  },
   knives: { category: 'Kitchen > Cutlery', nouns: ['chef knife', 'paring knife', 'bread knife', 'knife block set', 'sharpening stone'], price: [10, 400] },
   audio: { category: 'Electronics > Audio', nouns: ['wireless headphones', 'earbuds', 'bluetooth speaker', 'soundbar', 'turntable'], price: [15, 900] },
   computers: { category: 'Electronics > Computers', nouns: ['laptop', 'monitor', 'mechanical keyboard', 'wireless mouse', 'usb-c dock'], price: [20, 2500] },
@@ -23,10 +27,29 @@ const KINDS: Record<string, { category: string; nouns: string[]; price: [number,
   beauty: { category: 'Beauty > Skin Care', nouns: ['face serum', 'moisturizer', 'sunscreen', 'cleanser', 'eye cream'], price: [6, 150] },
   toys: { category: 'Toys > Building', nouns: ['building set', 'puzzle', 'model kit', 'marble run', 'robot kit'], price: [8, 250] },
 };
-const ADJECTIVES = ['lightweight', 'waterproof', 'compact', 'premium', 'durable', 'quiet', 'ergonomic', 'cordless', 'stainless', 'insulated', 'breathable', 'heavy-duty', 'portable', 'adjustable', 'eco-friendly'];
+const ADJECTIVES = [
+  'lightweight',
+  'waterproof',
+  'compact',
+  'premium',
+  'durable',
+  'quiet',
+  'ergonomic',
+  'cordless',
+  'stainless',
+  'insulated',
+  'breathable',
+  'heavy-duty',
+  'portable',
+  'adjustable',
+  'eco-friendly',
+];
 const COLORS = ['black', 'white', 'navy', 'red', 'olive', 'grey', 'blue', 'orange', 'teal', 'sand'];
 const MATERIALS = ['aluminum', 'steel', 'nylon', 'leather', 'mesh', 'bamboo', 'silicone', 'cotton', 'carbon fiber', 'ceramic'];
-const BRAND_PARTS = [['Nor', 'Kes', 'Bri', 'Val', 'Tor', 'Alp', 'Sol', 'Mar', 'Ede', 'Cor'], ['land', 'trel', 'wick', 'mont', 'haus', 'ridge', 'field', 'crest', 'line', 'works']];
+const BRAND_PARTS = [
+  ['Nor', 'Kes', 'Bri', 'Val', 'Tor', 'Alp', 'Sol', 'Mar', 'Ede', 'Cor'],
+  ['land', 'trel', 'wick', 'mont', 'haus', 'ridge', 'field', 'crest', 'line', 'works'],
+];
 const MERCHANTS = Array.from({ length: 40 }, (_, i) => `Synthetic Shop ${i + 1}`);
 
 /** The i-th synthetic product for a seed: a plain Aisle product row. */

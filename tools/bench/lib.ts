@@ -151,7 +151,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     duration: options.durationSeconds,
     headers: options.headers ?? {},
     ...(options.bodies
-      ? { requests: options.bodies.map((body) => ({ method: 'POST' as const, body, headers: { 'content-type': 'application/json', ...(options.headers ?? {}) } })) }
+      ? {
+          requests: options.bodies.map((body) => ({
+            method: 'POST' as const,
+            body,
+            headers: { 'content-type': 'application/json', ...(options.headers ?? {}) },
+          })),
+        }
       : {}),
     workers: 1,
   });
@@ -210,7 +216,6 @@ export function round(value: number, digits = 2): number {
 export function formatTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  const line = (r: readonly string[]) =>
-    r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  const line = (r: readonly string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

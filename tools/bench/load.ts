@@ -88,10 +88,11 @@ async function startReceiver(): Promise<{ url: string; received: () => number; c
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received: () => received,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -115,7 +116,10 @@ interface PhaseCpu {
 }
 
 /** Samples the RSS of each server process every second while `run` goes; the largest seen. */
-async function withRssPeaks<T>(server: ServerProcess, run: () => Promise<T>): Promise<{ result: T; peakPerProcessMb: number | null; peakTotalMb: number | null }> {
+async function withRssPeaks<T>(
+  server: ServerProcess,
+  run: () => Promise<T>,
+): Promise<{ result: T; peakPerProcessMb: number | null; peakTotalMb: number | null }> {
   let perProcess = 0;
   let total = 0;
   const sample = () => {
@@ -128,26 +132,45 @@ async function withRssPeaks<T>(server: ServerProcess, run: () => Promise<T>): Pr
   try {
     const result = await run();
     sample();
-    return { result, peakPerProcessMb: perProcess === 0 ? null : Math.round(perProcess / 1e5) / 10, peakTotalMb: total === 0 ? null : Math.round(total / 1e5) / 10 };
+    return {
+      result,
+      peakPerProcessMb: perProcess === 0 ? null : Math.round(perProcess / 1e5) / 10,
+      peakTotalMb: total === 0 ? null : Math.round(total / 1e5) / 10,
+    };
   } finally {
     clearInterval(timer);
   }
 }
 
-async function phase(server: ServerProcess, key: string, pools: Pools, label: string, sequence: readonly Kind[], seconds: number, options: { overallRate?: number; connections?: number } = {}) {
+async function phase(
+  server: ServerProcess,
+  key: string,
+  pools: Pools,
+  label: string,
+  sequence: readonly Kind[],
+  seconds: number,
+  options: { overallRate?: number; connections?: number } = {},
+) {
   const conns = options.connections ?? connections;
   const loadBefore = load1();
   const cpuBefore = server.cpuSeconds();
   const pgBefore = postgresCpuSeconds();
   const clientBefore = process.cpuUsage();
-  const { result: run, peakPerProcessMb, peakTotalMb } = await withRssPeaks(server, () =>
+  const {
+    result: run,
+    peakPerProcessMb,
+    peakTotalMb,
+  } = await withRssPeaks(server, () =>
     runMix({ baseUrl: server.url, key, sequence, seconds, connections: conns, pools, ...(options.overallRate ? { overallRate: options.overallRate } : {}) }),
   );
   const client = process.cpuUsage(clientBefore);
   const cpuAfter = server.cpuSeconds();
   const pgAfter = postgresCpuSeconds();
   const byKind = Object.fromEntries(Object.entries(run.byKind).map(([k, s]) => [k, summarize(s, run.seconds)])) as Partial<Record<Kind, KindSummary>>;
-  const requests = Math.max(1, Object.values(byKind).reduce((n, s) => n + s.requests, 0));
+  const requests = Math.max(
+    1,
+    Object.values(byKind).reduce((n, s) => n + s.requests, 0),
+  );
   const perRequest = (seconds: number) => Math.round((seconds * 1000 * 100) / requests) / 100;
   // The server's own CPU per request says what a dedicated machine would sustain, whatever the neighbours take.
   const cpu: PhaseCpu | null =
@@ -159,7 +182,12 @@ async function phase(server: ServerProcess, key: string, pools: Pools, label: st
           postgres_ms_per_request: pgBefore === null || pgAfter === null ? null : perRequest(pgAfter - pgBefore),
           client_ms_per_request: perRequest((client.user + client.system) / 1e6),
         };
-  process.stdout.write(table(`${label}: ${conns} connection${conns === 1 ? '' : 's'}, ${run.seconds} s, load average ${loadBefore} → ${load1()}`, Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s])));
+  process.stdout.write(
+    table(
+      `${label}: ${conns} connection${conns === 1 ? '' : 's'}, ${run.seconds} s, load average ${loadBefore} → ${load1()}`,
+      Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s]),
+    ),
+  );
   if (cpu) {
     process.stdout.write(
       `  CPU per request: server ${cpu.server_ms_per_request} ms (${cpu.server_cores} cores busy), PostgreSQL ${cpu.postgres_ms_per_request ?? 'n/a'} ms, load generator ${cpu.client_ms_per_request} ms\n`,
@@ -167,14 +195,21 @@ async function phase(server: ServerProcess, key: string, pools: Pools, label: st
   }
   if (peakPerProcessMb !== null) process.stdout.write(`  RSS peak: ${peakPerProcessMb} MB in one server process, ${peakTotalMb} MB all of them\n`);
   if (run.transportErrors > 0) process.stdout.write(`  ${run.transportErrors} connection errors or timeouts\n`);
-  return { byKind, transportErrors: run.transportErrors, loadavg: [loadBefore, load1()], cpu, rss_peak_mb: { per_process: peakPerProcessMb, total: peakTotalMb } };
+  return {
+    byKind,
+    transportErrors: run.transportErrors,
+    loadavg: [loadBefore, load1()],
+    cpu,
+    rss_peak_mb: { per_process: peakPerProcessMb, total: peakTotalMb },
+  };
 }
 
 async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: string, capacityRps: number) {
   const rate = Math.max(1, Math.floor(capacityRps * SOAK_SHARE));
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
-  const backlog = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`)).rows[0]!.n);
+  const backlog = async () =>
+    Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`)).rows[0]!.n);
   const stats: Partial<Record<Kind, KindStats>> = {};
   const errors = () => Object.values(stats).reduce((n, s) => n + s.errors, 0);
   const samples: Array<{ t_s: number; rss_mb: number | null; rss_max_process_mb: number | null; backlog: number; errors: number; load1: number }> = [];
@@ -191,7 +226,9 @@ async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: str
       load1: load1(),
     });
     const s = samples.at(-1)!;
-    process.stderr.write(`soak ${s.t_s}s: rss ${s.rss_mb} MB (largest process ${s.rss_max_process_mb} MB), webhook backlog ${s.backlog}, errors ${s.errors}, load ${s.load1}\n`);
+    process.stderr.write(
+      `soak ${s.t_s}s: rss ${s.rss_mb} MB (largest process ${s.rss_max_process_mb} MB), webhook backlog ${s.backlog}, errors ${s.errors}, load ${s.load1}\n`,
+    );
   };
   await sample();
   const timer = setInterval(() => void sample(), sampleSeconds * 1000);
@@ -224,18 +261,46 @@ async function soak(server: ServerProcess, key: string, pools: Pools, dbUrl: str
     backlog_not_growing: latePeak <= Math.max(earlyPeak, 50) && left === 0,
     zero_errors: errors() === 0 && run.transportErrors === 0,
   };
-  process.stdout.write(table(`Soak: ${soakMinutes} min at ${rate} req/s (${SOAK_SHARE * 100} % of ${Math.round(capacityRps)}), webhooks on every event`, Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s])));
-  process.stdout.write(`RSS ${first.rss_mb} MB → ${last.rss_mb} MB; troughs ${earlyTrough} MB (first third) → ${lateTrough} MB (last third), ${rssGrowth === null ? 'n/a' : `${(rssGrowth * 100).toFixed(1)} %`}; largest process ${Math.max(...samples.map((s) => s.rss_max_process_mb ?? 0))} MB; webhook backlog early peak ${earlyPeak}, late peak ${latePeak}, drained ${left === 0 ? `in ${drainedMs} ms` : `NOT (${left} left)`}; errors ${errors() + run.transportErrors}\n`);
+  process.stdout.write(
+    table(
+      `Soak: ${soakMinutes} min at ${rate} req/s (${SOAK_SHARE * 100} % of ${Math.round(capacityRps)}), webhooks on every event`,
+      Object.entries(byKind).map(([k, s]) => [ROUTE[k as Kind], s]),
+    ),
+  );
+  process.stdout.write(
+    `RSS ${first.rss_mb} MB → ${last.rss_mb} MB; troughs ${earlyTrough} MB (first third) → ${lateTrough} MB (last third), ${rssGrowth === null ? 'n/a' : `${(rssGrowth * 100).toFixed(1)} %`}; largest process ${Math.max(...samples.map((s) => s.rss_max_process_mb ?? 0))} MB; webhook backlog early peak ${earlyPeak}, late peak ${latePeak}, drained ${left === 0 ? `in ${drainedMs} ms` : `NOT (${left} left)`}; errors ${errors() + run.transportErrors}\n`,
+  );
   process.stdout.write(`Verdict: ${JSON.stringify(verdict)}\n`);
-  return { minutes: soakMinutes, rate_rps: rate, capacity_rps: Math.round(capacityRps), rss_start_mb: first.rss_mb, rss_end_mb: last.rss_mb, rss_early_trough_mb: earlyTrough, rss_late_trough_mb: lateTrough, rss_max_process_mb: Math.max(...samples.map((s) => s.rss_max_process_mb ?? 0)), rss_growth_pct: rssGrowth === null ? null : Math.round(rssGrowth * 1000) / 10, backlog_early_peak: earlyPeak, backlog_late_peak: latePeak, backlog_left: left, drained_ms: drainedMs, errors: errors() + run.transportErrors, endpoints: byKind, samples, verdict };
+  return {
+    minutes: soakMinutes,
+    rate_rps: rate,
+    capacity_rps: Math.round(capacityRps),
+    rss_start_mb: first.rss_mb,
+    rss_end_mb: last.rss_mb,
+    rss_early_trough_mb: earlyTrough,
+    rss_late_trough_mb: lateTrough,
+    rss_max_process_mb: Math.max(...samples.map((s) => s.rss_max_process_mb ?? 0)),
+    rss_growth_pct: rssGrowth === null ? null : Math.round(rssGrowth * 1000) / 10,
+    backlog_early_peak: earlyPeak,
+    backlog_late_peak: latePeak,
+    backlog_left: left,
+    drained_ms: drainedMs,
+    errors: errors() + run.transportErrors,
+    endpoints: byKind,
+    samples,
+    verdict,
+  };
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const serverUrl = config.databaseUrl;
   if (!serverUrl) {
-    throw new CliError(EXIT.config, 'DATABASE_URL must name a PostgreSQL server (a throwaway database is created on it and dropped afterwards): ' +
-      'the embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load');
+    throw new CliError(
+      EXIT.config,
+      'DATABASE_URL must name a PostgreSQL server (a throwaway database is created on it and dropped afterwards): ' +
+        'the embedded PGlite is single-process and not what runs under load. Example: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:load',
+    );
   }
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-load-'));
   const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
@@ -245,22 +310,33 @@ async function main(): Promise<void> {
     const db = await createBenchDatabase(serverUrl);
     undo.push(() => db.drop());
     const profileDir = values['profile-dir'] ?? join(work, 'profile');
-    const server = await startServerProcess({
-      DATABASE_URL: db.url,
-      AISLE_DATA_DIR: work,
-      AISLE_CATALOG_URI: catalogUri,
-      AISLE_SAMPLE_CATALOG: 'false',
-      AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
-      AISLE_DEFAULT_RATE_LIMIT: '1000000',
-      // --profile: V8's sampling profiler in the server; only the searches-alone phase is counted.
-    }, values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {});
+    const server = await startServerProcess(
+      {
+        DATABASE_URL: db.url,
+        AISLE_DATA_DIR: work,
+        AISLE_CATALOG_URI: catalogUri,
+        AISLE_SAMPLE_CATALOG: 'false',
+        AISLE_WEBHOOK_ALLOW_PRIVATE: 'true',
+        AISLE_DEFAULT_RATE_LIMIT: '1000000',
+        // --profile: V8's sampling profiler in the server; only the searches-alone phase is counted.
+      },
+      values.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
+    );
     undo.push(() => server.close());
     const headers = { 'x-api-key': server.adminKey, 'content-type': 'application/json' };
-    const { key } = await json<{ key: string }>(await fetch(`${server.url}/v1/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', rate_limit_per_minute: 1_000_000 }) }));
+    const { key } = await json<{ key: string }>(
+      await fetch(`${server.url}/v1/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', rate_limit_per_minute: 1_000_000 }) }),
+    );
     const receiver = soakMinutes === null ? null : await startReceiver();
     if (receiver) {
       undo.push(() => receiver.close());
-      await json(await fetch(`${server.url}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, events: ['search', 'click', 'feedback', 'conversion'] }) }));
+      await json(
+        await fetch(`${server.url}/v1/webhooks`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ url: receiver.url, events: ['search', 'click', 'feedback', 'conversion'] }),
+        }),
+      );
     }
     const queries = await queryTexts();
     const pools = new Pools(queries);
@@ -307,7 +383,9 @@ async function main(): Promise<void> {
           ? {
               server_cpu_ratio: Math.round((search.cpu.server_ms_per_request / floor.cpu_ms_per_search) * 100) / 100,
               server_and_postgres_cpu_ratio:
-                search.cpu.postgres_ms_per_request === null ? null : Math.round(((search.cpu.server_ms_per_request + search.cpu.postgres_ms_per_request) / floor.cpu_ms_per_search) * 100) / 100,
+                search.cpu.postgres_ms_per_request === null
+                  ? null
+                  : Math.round(((search.cpu.server_ms_per_request + search.cpu.postgres_ms_per_request) / floor.cpu_ms_per_search) * 100) / 100,
               searches_per_busy_core: Math.round((search.byKind.search!.rps / Math.max(0.01, search.cpu.server_cores)) * 10) / 10,
             }
           : null;
@@ -323,14 +401,23 @@ async function main(): Promise<void> {
         await server.close();
         profile = summarizeProfiles(profileDir, { ...searchWindow, exitedAtMs: server.exitedAt()! });
         const perSearch = (ms: number) => (ms / search.byKind.search!.requests).toFixed(2);
-        process.stdout.write(`Server JavaScript thread during searches alone (V8 sampling profile, self time):\n${formatTable(['category', 'ms', 'share of busy', 'ms per search'], profile.map((p) => [p.category, String(p.ms), Number.isNaN(p.share) ? '' : `${p.share} %`, perSearch(p.ms)]))}\n`);
+        process.stdout.write(
+          `Server JavaScript thread during searches alone (V8 sampling profile, self time):\n${formatTable(
+            ['category', 'ms', 'share of busy', 'ms per search'],
+            profile.map((p) => [p.category, String(p.ms), Number.isNaN(p.share) ? '' : `${p.share} %`, perSearch(p.ms)]),
+          )}\n`,
+        );
       }
-      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, single_client: single.byKind.search, mixed: mixed.byKind, api_processes: apiProcesses, floor, vs_floor: vsFloor, rss_peak_mb: { search: search.rss_peak_mb, mixed: mixed.rss_peak_mb }, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors + single.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu, single: single.cpu }, ...(profile ? { search_profile: profile } : {}) })}\n`);
+      process.stdout.write(
+        `BENCH_JSON ${JSON.stringify({ bench: 'load', catalog: source, db: 'postgres', connections, duration_s: duration, healthz: healthz.byKind.healthz, search_only: search.byKind.search, single_client: single.byKind.search, mixed: mixed.byKind, api_processes: apiProcesses, floor, vs_floor: vsFloor, rss_peak_mb: { search: search.rss_peak_mb, mixed: mixed.rss_peak_mb }, search_to_healthz_ratio: Math.round(ratio * 10_000) / 10_000, duplicate_clicks: pools.duplicateClicks, transport_errors: healthz.transportErrors + search.transportErrors + mixed.transportErrors + single.transportErrors, loadavg: { healthz: healthz.loadavg, search: search.loadavg, mixed: mixed.loadavg }, server_cpu: { healthz: healthz.cpu, search: search.cpu, mixed: mixed.cpu, single: single.cpu }, ...(profile ? { search_profile: profile } : {}) })}\n`,
+      );
     } else {
       const capacity = await phase(server, key, pools, 'Capacity (mixed, full speed)', MIXED, duration);
       const rps = Object.values(capacity.byKind).reduce((n, s) => n + s.rps, 0);
       const result = await soak(server, key, pools, db.url, rps);
-      process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'soak', catalog: source, db: 'postgres', connections, ...result, samples: result.samples, webhooks_received: receiver!.received() })}\n`);
+      process.stdout.write(
+        `BENCH_JSON ${JSON.stringify({ bench: 'soak', catalog: source, db: 'postgres', connections, ...result, samples: result.samples, webhooks_received: receiver!.received() })}\n`,
+      );
     }
   } finally {
     for (const step of undo.reverse()) await step().catch((err: unknown) => process.stderr.write(`cleanup failed: ${String(err)}\n`));

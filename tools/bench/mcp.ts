@@ -108,12 +108,23 @@ async function main(): Promise<void> {
     new StdioClientTransport({
       command: 'node',
       args: [join(ROOT, 'src/mcp/bin.js')],
-      env: stdioEnv({ AISLE_API_KEY: child.key, AISLE_DATA_DIR: child.dataDir, AISLE_CATALOG_URI: catalogUri, AISLE_SAMPLE_CATALOG: 'false', AISLE_WEBHOOK_WORKER: 'false' }),
+      env: stdioEnv({
+        AISLE_API_KEY: child.key,
+        AISLE_DATA_DIR: child.dataDir,
+        AISLE_CATALOG_URI: catalogUri,
+        AISLE_SAMPLE_CATALOG: 'false',
+        AISLE_WEBHOOK_WORKER: 'false',
+      }),
       stderr: 'inherit',
     }),
   );
   const stdioRemote = await mcpClient(
-    new StdioClientTransport({ command: 'node', args: [join(ROOT, 'src/mcp/bin.js')], env: stdioEnv({ AISLE_API_KEY: key, AISLE_BASE_URL: `${server.url}/v1` }), stderr: 'inherit' }),
+    new StdioClientTransport({
+      command: 'node',
+      args: [join(ROOT, 'src/mcp/bin.js')],
+      env: stdioEnv({ AISLE_API_KEY: key, AISLE_BASE_URL: `${server.url}/v1` }),
+      stderr: 'inherit',
+    }),
   );
 
   const paths: Path[] = [
@@ -154,7 +165,9 @@ async function main(): Promise<void> {
     const xs = times.get(p.name)!;
     return [p.name, String(xs.length), round(median(xs), 2).toString(), round(percentile(xs, 99), 2).toString(), round(median(xs) / restMedian, 2).toString()];
   });
-  process.stdout.write(`search_products vs POST /v1/search, limit ${limit}, sample catalog (${imported.catalog?.productCount ?? '?'} products), PGlite, one call at a time\n`);
+  process.stdout.write(
+    `search_products vs POST /v1/search, limit ${limit}, sample catalog (${imported.catalog?.productCount ?? '?'} products), PGlite, one call at a time\n`,
+  );
   process.stdout.write(`${formatTable(['path', 'calls', 'median ms', 'p99 ms', 'median / REST'], rows)}\n`);
   process.stdout.write(`(${round((performance.now() - started) / 1000, 1)} s in all)\n`);
 

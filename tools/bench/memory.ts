@@ -66,8 +66,17 @@ async function main(): Promise<void> {
       await catalog.textSearch(`cordless drill ${i}`, { limit: 100, withVectors: true });
     }
     measure('+ 100 vector and full-text lookups');
-    const rows = steps.map((s, i) => [s.step, String(s.rss_mb), i === 0 ? '' : `+${Math.round((s.rss_mb - steps[i - 1]!.rss_mb) * 10) / 10}`, String(s.heap_used_mb), String(s.external_mb), String(s.array_buffers_mb)]);
-    process.stdout.write(`Memory of one API process's parts, opened in order (catalog: ${source}), after a full GC:\n${formatTable(['step', 'RSS MB', 'Δ RSS', 'JS heap used', 'external', 'array buffers'], rows)}\n`);
+    const rows = steps.map((s, i) => [
+      s.step,
+      String(s.rss_mb),
+      i === 0 ? '' : `+${Math.round((s.rss_mb - steps[i - 1]!.rss_mb) * 10) / 10}`,
+      String(s.heap_used_mb),
+      String(s.external_mb),
+      String(s.array_buffers_mb),
+    ]);
+    process.stdout.write(
+      `Memory of one API process's parts, opened in order (catalog: ${source}), after a full GC:\n${formatTable(['step', 'RSS MB', 'Δ RSS', 'JS heap used', 'external', 'array buffers'], rows)}\n`,
+    );
     process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'memory', catalog: source, steps })}\n`);
     await embedder.close();
     await catalog.close();

@@ -21,7 +21,10 @@ export class Pools {
   private nextQuery = 0;
   duplicateClicks = 0;
 
-  constructor(private readonly queries: readonly string[], private readonly cap = 50_000) {}
+  constructor(
+    private readonly queries: readonly string[],
+    private readonly cap = 50_000,
+  ) {}
 
   query(): string {
     return this.queries[this.nextQuery++ % this.queries.length]!;
@@ -93,7 +96,12 @@ function build(kind: Kind, key: string, pools: Pools): autocannon.Request {
     case 'healthz':
       return { method: 'GET', path: '/healthz' };
     case 'search':
-      return { method: 'POST', path: '/v1/search', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: pools.query(), limit: 10 }) };
+      return {
+        method: 'POST',
+        path: '/v1/search',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: pools.query(), limit: 10 }),
+      };
     case 'click':
       return { method: 'POST', path: `/v1/clicks/${pools.impression() ?? '00000000-0000-4000-8000-000000000000'}`, headers: auth };
     case 'feedback': {

@@ -22,11 +22,20 @@ export interface ReportInput {
 type Endpoint = KindSummary;
 
 const code = (text: string) => `\`\`\`\n${text.trim()}\n\`\`\``;
-const md = (header: string[], rows: string[][]) => `| ${header.join(' | ')} |\n| ${header.map(() => '---').join(' | ')} |\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`;
+const md = (header: string[], rows: string[][]) =>
+  `| ${header.join(' | ')} |\n| ${header.map(() => '---').join(' | ')} |\n${rows.map((r) => `| ${r.join(' | ')} |`).join('\n')}`;
 const find = (runs: BenchRun[], bench: string) => runs.flatMap((r) => r.json).find((j) => j.bench === bench);
 
 function endpointRows(byKind: Record<string, Endpoint>): string[][] {
-  return Object.entries(byKind).map(([k, e]) => [k, e.rps.toFixed(1), String(e.requests), e.p50_ms.toFixed(1), e.p95_ms.toFixed(1), e.p99_ms.toFixed(1), String(e.errors)]);
+  return Object.entries(byKind).map(([k, e]) => [
+    k,
+    e.rps.toFixed(1),
+    String(e.requests),
+    e.p50_ms.toFixed(1),
+    e.p95_ms.toFixed(1),
+    e.p99_ms.toFixed(1),
+    String(e.errors),
+  ]);
 }
 const ENDPOINT_HEADER = ['endpoint', 'req/s', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'errors'];
 
@@ -54,7 +63,10 @@ interface LoadJson {
   duplicate_clicks: number;
   transport_errors: number;
   loadavg: Record<string, number[]>;
-  server_cpu?: Record<string, { server_cores: number; server_ms_per_request: number; postgres_ms_per_request: number | null; client_ms_per_request: number } | null>;
+  server_cpu?: Record<
+    string,
+    { server_cores: number; server_ms_per_request: number; postgres_ms_per_request: number | null; client_ms_per_request: number } | null
+  >;
   floor?: { embed: FloorPart; vector: FloorPart; text: FloorPart; cpu_ms_per_search: number; searches_per_core_s: number } | null;
   vs_floor?: { server_cpu_ratio: number; server_and_postgres_cpu_ratio: number | null; searches_per_busy_core: number } | null;
   rss_peak_mb?: Record<string, { per_process: number | null; total: number | null }>;
@@ -68,41 +80,102 @@ interface FloorPart {
 
 function targets(runs: BenchRun[]): string {
   const load = find(runs, 'load') as LoadJson | undefined;
-  const soak = find(runs, 'soak') as { rss_growth_pct?: number | null; rss_max_process_mb?: number; verdict?: Record<string, boolean>; errors?: number } | undefined;
+  const soak = find(runs, 'soak') as
+    | { rss_growth_pct?: number | null; rss_max_process_mb?: number; verdict?: Record<string, boolean>; errors?: number }
+    | undefined;
   const clicks = find(runs, 'clicks') as { clicks_per_s?: number; clicks_p99_ms?: number; db?: string } | undefined;
   const s = load?.search_only;
   const c = load?.mixed?.click;
   const one = load?.single_client;
   const cpu = load?.server_cpu?.search ?? null;
-  const evalOf = (set: string) => runs.flatMap((r) => r.json).find((j) => j.bench === 'eval' && j.set === set) as { queries?: number; systems?: Record<string, { ndcg: number }> } | undefined;
+  const evalOf = (set: string) =>
+    runs.flatMap((r) => r.json).find((j) => j.bench === 'eval' && j.set === set) as
+      | { queries?: number; systems?: Record<string, { ndcg: number }> }
+      | undefined;
   const cfRun = evalOf('crowdflower');
   const hdRun = evalOf('homedepot');
   const cf = cfRun?.systems?.['Aisle rerank']?.ndcg;
   const hd = hdRun?.systems?.['Aisle rerank']?.ndcg;
-  const worst = find(runs, 'worst') as { largest_ratio?: { row: string; ratio: number } | null; largest_search_ratio?: { row: string; ratio: number } | null; longest_block?: { row: string; ms: number } | null } | undefined;
+  const worst = find(runs, 'worst') as
+    | {
+        largest_ratio?: { row: string; ratio: number } | null;
+        largest_search_ratio?: { row: string; ratio: number } | null;
+        longest_block?: { row: string; ms: number } | null;
+      }
+    | undefined;
   const rssPeak = Math.max(load?.rss_peak_mb?.search?.per_process ?? 0, load?.rss_peak_mb?.mixed?.per_process ?? 0) || undefined;
   const ms = (v: number | undefined) => (v === undefined ? '-' : `${v} ms`);
   const rows: string[][] = [
     // The load targets: bench:load on PostgreSQL, Home Depot catalog, 16 connections (docs/benchmarks.md).
     ['searches/s, 16 connections (bench:load, search alone)', '≥ 200', s ? s.rps.toFixed(1) : '-', verdict(s?.rps, 200, 'min')],
     ['search p99, 16 connections', '≤ 150 ms', ms(s?.p99_ms), verdict(s?.p99_ms, 150, 'max')],
-    ['search errors', '0', s ? String(s.errors + (load?.transport_errors ?? 0)) : '-', s ? (s.errors + (load?.transport_errors ?? 0) === 0 ? 'met' : 'missed') : 'not measured'],
+    [
+      'search errors',
+      '0',
+      s ? String(s.errors + (load?.transport_errors ?? 0)) : '-',
+      s ? (s.errors + (load?.transport_errors ?? 0) === 0 ? 'met' : 'missed') : 'not measured',
+    ],
     ['search p50, one client (bench:load)', '≤ 12 ms', ms(one?.p50_ms), verdict(one?.p50_ms, 12, 'max')],
     ['server CPU per search, 16 connections', '≤ 8 ms', cpu ? `${cpu.server_ms_per_request} ms` : '-', verdict(cpu?.server_ms_per_request, 8, 'max')],
-    ['server CPU per search / the floor\'s (searches per core within 2× of the floor)', '≤ 2', load?.vs_floor ? String(load.vs_floor.server_cpu_ratio) : '-', verdict(load?.vs_floor?.server_cpu_ratio, 2, 'max')],
-    [`clicks/s (bench:clicks${clicks?.db ? `, ${clicks.db}` : ''})`, '≥ 2,000', clicks?.clicks_per_s !== undefined ? String(clicks.clicks_per_s) : '-', verdict(clicks?.clicks_per_s, 2000, 'min')],
+    [
+      "server CPU per search / the floor's (searches per core within 2× of the floor)",
+      '≤ 2',
+      load?.vs_floor ? String(load.vs_floor.server_cpu_ratio) : '-',
+      verdict(load?.vs_floor?.server_cpu_ratio, 2, 'max'),
+    ],
+    [
+      `clicks/s (bench:clicks${clicks?.db ? `, ${clicks.db}` : ''})`,
+      '≥ 2,000',
+      clicks?.clicks_per_s !== undefined ? String(clicks.clicks_per_s) : '-',
+      verdict(clicks?.clicks_per_s, 2000, 'min'),
+    ],
     ['click p99 (bench:clicks, clicks alone)', '≤ 50 ms', ms(clicks?.clicks_p99_ms), verdict(clicks?.clicks_p99_ms, 50, 'max')],
     ['click p99 inside the mixed load (bench:load)', '≤ 100 ms', ms(c?.p99_ms), verdict(c?.p99_ms, 100, 'max')],
     ['largest API process RSS under load (bench:load)', '≤ 700 MB', rssPeak === undefined ? '-' : `${rssPeak} MB`, verdict(rssPeak, 700, 'max')],
-    ['soak: RSS growth, GC troughs (bench:soak)', '< 10 %', soak?.rss_growth_pct == null ? '-' : `${soak.rss_growth_pct} %`, soak?.verdict ? (soak.verdict.rss_growth_under_10pct ? 'met' : 'missed') : 'not measured'],
-    ['soak: webhook backlog flat, 0 errors', 'flat, 0', soak?.verdict ? `${soak.verdict.backlog_not_growing ? 'flat' : 'growing'}, ${soak.errors} errors` : '-', soak?.verdict ? (soak.verdict.backlog_not_growing && soak.verdict.zero_errors ? 'met' : 'missed') : 'not measured'],
+    [
+      'soak: RSS growth, GC troughs (bench:soak)',
+      '< 10 %',
+      soak?.rss_growth_pct == null ? '-' : `${soak.rss_growth_pct} %`,
+      soak?.verdict ? (soak.verdict.rss_growth_under_10pct ? 'met' : 'missed') : 'not measured',
+    ],
+    [
+      'soak: webhook backlog flat, 0 errors',
+      'flat, 0',
+      soak?.verdict ? `${soak.verdict.backlog_not_growing ? 'flat' : 'growing'}, ${soak.errors} errors` : '-',
+      soak?.verdict ? (soak.verdict.backlog_not_growing && soak.verdict.zero_errors ? 'met' : 'missed') : 'not measured',
+    ],
     // The most expensive request of each kind (bench:worst), against a typical one of its kind.
-    ['largest CPU ratio, worst / typical request of a kind (bench:worst)', '≤ 10×', worst?.largest_ratio ? `${worst.largest_ratio.ratio}× (${worst.largest_ratio.row})` : '-', verdict(worst?.largest_ratio?.ratio, 10, 'max')],
-    ['largest CPU ratio, worst / plain search (bench:worst)', '≤ 3×', worst?.largest_search_ratio ? `${worst.largest_search_ratio.ratio}× (${worst.largest_search_ratio.row})` : '-', verdict(worst?.largest_search_ratio?.ratio, 3, 'max')],
-    ['longest event-loop block of any request (bench:worst)', '≤ 50 ms', worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-', verdict(worst?.longest_block?.ms, 50, 'max')],
+    [
+      'largest CPU ratio, worst / typical request of a kind (bench:worst)',
+      '≤ 10×',
+      worst?.largest_ratio ? `${worst.largest_ratio.ratio}× (${worst.largest_ratio.row})` : '-',
+      verdict(worst?.largest_ratio?.ratio, 10, 'max'),
+    ],
+    [
+      'largest CPU ratio, worst / plain search (bench:worst)',
+      '≤ 3×',
+      worst?.largest_search_ratio ? `${worst.largest_search_ratio.ratio}× (${worst.largest_search_ratio.row})` : '-',
+      verdict(worst?.largest_search_ratio?.ratio, 3, 'max'),
+    ],
+    [
+      'longest event-loop block of any request (bench:worst)',
+      '≤ 50 ms',
+      worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-',
+      verdict(worst?.longest_block?.ms, 50, 'max'),
+    ],
     // The relevance target on the dev splits (docs/relevance.md).
-    [`NDCG@10 rerank, CrowdFlower dev (eval${cfRun?.queries ? `, ${cfRun.queries} queries` : ''})`, '≥ 0.80', cf !== undefined ? cf.toFixed(4) : '-', verdict(cf, 0.8, 'min')],
-    [`NDCG@10 rerank, Home Depot dev (eval${hdRun?.queries ? `, ${hdRun.queries} queries` : ''})`, '≥ 0.45', hd !== undefined ? hd.toFixed(4) : '-', verdict(hd, 0.45, 'min')],
+    [
+      `NDCG@10 rerank, CrowdFlower dev (eval${cfRun?.queries ? `, ${cfRun.queries} queries` : ''})`,
+      '≥ 0.80',
+      cf !== undefined ? cf.toFixed(4) : '-',
+      verdict(cf, 0.8, 'min'),
+    ],
+    [
+      `NDCG@10 rerank, Home Depot dev (eval${hdRun?.queries ? `, ${hdRun.queries} queries` : ''})`,
+      '≥ 0.45',
+      hd !== undefined ? hd.toFixed(4) : '-',
+      verdict(hd, 0.45, 'min'),
+    ],
   ];
   const notes: string[] = [];
   const la = load?.loadavg?.search;
@@ -144,60 +217,111 @@ function renderLoad(j: Record<string, unknown>): string {
   return [
     `Catalog: ${l.catalog}; ${l.connections} connections, ${l.duration_s} s per phase; server \`src/main.ts\` in its own process${(l.api_processes ?? 1) > 1 ? `, ${l.api_processes} API processes (node:cluster)` : ''} on PostgreSQL.`,
     ...(l.floor
-      ? [`**The floor**: each piece of a search's native work alone, one call at a time, in the bench process (\`tools/bench/floor.ts\`): CPU of every thread per call.\n\n${md(
-          ['piece', 'CPU ms per call', 'p50 ms', 'calls'],
-          [
-            ['query embedding (use-lite, onnxruntime-node)', String(l.floor.embed.cpu_ms), String(l.floor.embed.p50_ms), String(l.floor.embed.calls)],
-            ['vector lookup (LanceDB, ids and distances)', String(l.floor.vector.cpu_ms), String(l.floor.vector.p50_ms), String(l.floor.vector.calls)],
-            ['full-text lookup (LanceDB, ids and scores)', String(l.floor.text.cpu_ms), String(l.floor.text.p50_ms), String(l.floor.text.calls)],
-            ['sum: the least CPU a search takes', String(l.floor.cpu_ms_per_search), '', ''],
-          ],
-        )}\n\nAt most ${l.floor.searches_per_core_s} searches/s per core if a search were nothing else.`]
+      ? [
+          `**The floor**: each piece of a search's native work alone, one call at a time, in the bench process (\`tools/bench/floor.ts\`): CPU of every thread per call.\n\n${md(
+            ['piece', 'CPU ms per call', 'p50 ms', 'calls'],
+            [
+              ['query embedding (use-lite, onnxruntime-node)', String(l.floor.embed.cpu_ms), String(l.floor.embed.p50_ms), String(l.floor.embed.calls)],
+              ['vector lookup (LanceDB, ids and distances)', String(l.floor.vector.cpu_ms), String(l.floor.vector.p50_ms), String(l.floor.vector.calls)],
+              ['full-text lookup (LanceDB, ids and scores)', String(l.floor.text.cpu_ms), String(l.floor.text.p50_ms), String(l.floor.text.calls)],
+              ['sum: the least CPU a search takes', String(l.floor.cpu_ms_per_search), '', ''],
+            ],
+          )}\n\nAt most ${l.floor.searches_per_core_s} searches/s per core if a search were nothing else.`,
+        ]
       : []),
     phase('GET /healthz alone (bare Fastify route)', { healthz: l.healthz }, 'healthz'),
     phase('POST /v1/search alone', { search: l.search_only }, 'search'),
     phase('Mixed: 70 % search, 20 % click, 10 % feedback', l.mixed, 'mixed'),
     ...(l.single_client ? [phase('POST /v1/search, one client', { search: l.single_client }, 'single')] : []),
     `Search throughput / bare route throughput: **${l.search_to_healthz_ratio}**.` +
-      (l.vs_floor && l.floor ? ` Server CPU per search / the floor's: **${l.vs_floor.server_cpu_ratio}** (${l.vs_floor.server_and_postgres_cpu_ratio ?? '?'} with PostgreSQL's share).` : '') +
+      (l.vs_floor && l.floor
+        ? ` Server CPU per search / the floor's: **${l.vs_floor.server_cpu_ratio}** (${l.vs_floor.server_and_postgres_cpu_ratio ?? '?'} with PostgreSQL's share).`
+        : '') +
       ` Connection errors: ${l.transport_errors}. Clicks that had to reuse an impression (duplicates, 200): ${l.duplicate_clicks}.`,
     ...(l.search_profile
-      ? [`**Where the server's JavaScript threads spend the searches-alone phase** (V8 sampling profiler, \`--profile\`; self time, every API process and its worker threads; the profiler samples wall time, so a thread waiting in a system call counts as busy in it):\n\n${md(
-          ['category', 'ms', 'share of busy', 'ms per search'],
-          l.search_profile.map((p) => [p.category, String(p.ms), p.share === null ? '' : `${p.share} %`, (p.ms / l.search_only.requests).toFixed(2)]),
-        )}`]
+      ? [
+          `**Where the server's JavaScript threads spend the searches-alone phase** (V8 sampling profiler, \`--profile\`; self time, every API process and its worker threads; the profiler samples wall time, so a thread waiting in a system call counts as busy in it):\n\n${md(
+            ['category', 'ms', 'share of busy', 'ms per search'],
+            l.search_profile.map((p) => [p.category, String(p.ms), p.share === null ? '' : `${p.share} %`, (p.ms / l.search_only.requests).toFixed(2)]),
+          )}`,
+        ]
       : []),
   ].join('\n\n');
 }
 
 function renderSoak(j: Record<string, unknown>): string {
-  const s = j as { minutes: number; rate_rps: number; capacity_rps: number; rss_start_mb: number; rss_end_mb: number; rss_early_trough_mb?: number; rss_late_trough_mb?: number; rss_max_process_mb?: number; rss_growth_pct: number | null; backlog_early_peak: number; backlog_late_peak: number; backlog_left: number; drained_ms: number; errors: number; webhooks_received: number; endpoints: Record<string, Endpoint>; samples: Array<{ t_s: number; rss_mb: number; rss_max_process_mb?: number; backlog: number; errors: number; load1: number }>; verdict: Record<string, boolean> };
+  const s = j as {
+    minutes: number;
+    rate_rps: number;
+    capacity_rps: number;
+    rss_start_mb: number;
+    rss_end_mb: number;
+    rss_early_trough_mb?: number;
+    rss_late_trough_mb?: number;
+    rss_max_process_mb?: number;
+    rss_growth_pct: number | null;
+    backlog_early_peak: number;
+    backlog_late_peak: number;
+    backlog_left: number;
+    drained_ms: number;
+    errors: number;
+    webhooks_received: number;
+    endpoints: Record<string, Endpoint>;
+    samples: Array<{ t_s: number; rss_mb: number; rss_max_process_mb?: number; backlog: number; errors: number; load1: number }>;
+    verdict: Record<string, boolean>;
+  };
   const samples = s.samples.filter((_, i) => i % Math.max(1, Math.ceil(s.samples.length / 12)) === 0 || i === s.samples.length - 1);
   return [
     `${s.minutes} min of the mixed workload at ${s.rate_rps} req/s (80 % of the ${s.capacity_rps} req/s measured just before), a webhook subscription on every event type delivered by the in-process worker to a receiver on 127.0.0.1.`,
-    md(['measure', 'value', 'requirement', 'verdict'], [
-      ['server RSS (all processes), lowest of the first third → lowest of the last third', `${s.rss_early_trough_mb ?? '?'} MB → ${s.rss_late_trough_mb ?? '?'} MB (${s.rss_growth_pct ?? '?'} %); start ${s.rss_start_mb} MB, end ${s.rss_end_mb} MB`, '< 10 % growth', s.verdict.rss_growth_under_10pct ? 'met' : 'missed'],
-      ['largest single process RSS seen', s.rss_max_process_mb === undefined ? '?' : `${s.rss_max_process_mb} MB`, '', ''],
-      ['webhook backlog (pending + delivering)', `early peak ${s.backlog_early_peak}, late peak ${s.backlog_late_peak}, ${s.backlog_left} left, drained in ${s.drained_ms} ms`, 'no growth', s.verdict.backlog_not_growing ? 'met' : 'missed'],
-      ['errors (non-2xx, connection errors, timeouts)', String(s.errors), '0', s.verdict.zero_errors ? 'met' : 'missed'],
-      ['webhook deliveries received', String(s.webhooks_received), '', ''],
-    ]),
+    md(
+      ['measure', 'value', 'requirement', 'verdict'],
+      [
+        [
+          'server RSS (all processes), lowest of the first third → lowest of the last third',
+          `${s.rss_early_trough_mb ?? '?'} MB → ${s.rss_late_trough_mb ?? '?'} MB (${s.rss_growth_pct ?? '?'} %); start ${s.rss_start_mb} MB, end ${s.rss_end_mb} MB`,
+          '< 10 % growth',
+          s.verdict.rss_growth_under_10pct ? 'met' : 'missed',
+        ],
+        ['largest single process RSS seen', s.rss_max_process_mb === undefined ? '?' : `${s.rss_max_process_mb} MB`, '', ''],
+        [
+          'webhook backlog (pending + delivering)',
+          `early peak ${s.backlog_early_peak}, late peak ${s.backlog_late_peak}, ${s.backlog_left} left, drained in ${s.drained_ms} ms`,
+          'no growth',
+          s.verdict.backlog_not_growing ? 'met' : 'missed',
+        ],
+        ['errors (non-2xx, connection errors, timeouts)', String(s.errors), '0', s.verdict.zero_errors ? 'met' : 'missed'],
+        ['webhook deliveries received', String(s.webhooks_received), '', ''],
+      ],
+    ),
     md(ENDPOINT_HEADER, endpointRows(s.endpoints)),
-    `Samples:\n\n${md(['t (s)', 'RSS MB (all)', 'largest process MB', 'backlog', 'errors', 'load avg'], samples.map((x) => [String(x.t_s), String(x.rss_mb), String(x.rss_max_process_mb ?? ''), String(x.backlog), String(x.errors), String(x.load1)]))}`,
+    `Samples:\n\n${md(
+      ['t (s)', 'RSS MB (all)', 'largest process MB', 'backlog', 'errors', 'load avg'],
+      samples.map((x) => [String(x.t_s), String(x.rss_mb), String(x.rss_max_process_mb ?? ''), String(x.backlog), String(x.errors), String(x.load1)]),
+    )}`,
   ].join('\n\n');
 }
 
 function renderEval(j: Record<string, unknown>): string {
   const e = j as { set: string; queries: number; systems: Record<string, { ndcg: number; mrr: number; recall: number; p50_ms: number | null }> };
   const f = (x: number) => x.toFixed(4);
-  return `${e.set} dev, ${e.queries} queries:\n\n${md(['system', 'NDCG@10', 'MRR@10', 'Recall@10', 'p50 ms'], Object.entries(e.systems).map(([name, m]) => [name, f(m.ndcg), f(m.mrr), f(m.recall), m.p50_ms === null ? '-' : m.p50_ms.toFixed(1)]))}`;
+  return `${e.set} dev, ${e.queries} queries:\n\n${md(
+    ['system', 'NDCG@10', 'MRR@10', 'Recall@10', 'p50 ms'],
+    Object.entries(e.systems).map(([name, m]) => [name, f(m.ndcg), f(m.mrr), f(m.recall), m.p50_ms === null ? '-' : m.p50_ms.toFixed(1)]),
+  )}`;
 }
 
 function renderMemory(j: Record<string, unknown>): string {
   const m = j as { catalog: string; steps: Array<{ step: string; rss_mb: number; heap_used_mb: number; external_mb: number; array_buffers_mb: number }> };
   return `Where one API process's memory goes: its parts opened in order in one process (catalog: ${m.catalog}), measured after a full GC.\n\n${md(
     ['step', 'RSS MB', 'Δ RSS MB', 'JS heap used MB', 'external MB', 'array buffers MB'],
-    m.steps.map((s, i) => [s.step, String(s.rss_mb), i === 0 ? '' : (Math.round((s.rss_mb - m.steps[i - 1]!.rss_mb) * 10) / 10).toString(), String(s.heap_used_mb), String(s.external_mb), String(s.array_buffers_mb)]),
+    m.steps.map((s, i) => [
+      s.step,
+      String(s.rss_mb),
+      i === 0 ? '' : (Math.round((s.rss_mb - m.steps[i - 1]!.rss_mb) * 10) / 10).toString(),
+      String(s.heap_used_mb),
+      String(s.external_mb),
+      String(s.array_buffers_mb),
+    ]),
   )}`;
 }
 
@@ -209,7 +333,10 @@ function renderRun(r: BenchRun): string {
     else if (j.bench === 'eval') parts.push(renderEval(j));
     else if (j.bench === 'memory') parts.push(renderMemory(j));
   }
-  const text = r.stdout.split('\n').filter((l) => !l.startsWith('BENCH_JSON ')).join('\n');
+  const text = r.stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('BENCH_JSON '))
+    .join('\n');
   if (text.trim() && !r.json.some((j) => ['soak', 'load', 'eval', 'memory'].includes(String(j.bench)))) parts.push(code(text));
   if (r.json.length) parts.push(`<details><summary>BENCH_JSON</summary>\n\n${code(r.json.map((j) => JSON.stringify(j)).join('\n'))}\n\n</details>`);
   return parts.join('\n\n');

@@ -60,7 +60,10 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   memory: { script: 'bench:memory', args: [...catalogArgs] },
   worst: { script: 'bench:worst', args: [...catalogArgs] },
   'eval-crowdflower': { script: 'eval', args: ['--set', '../shared/data/eval/crowdflower'] },
-  'eval-homedepot': { script: 'eval', args: ['--set', '../shared/data/eval/homedepot', '--limit', values['eval-limit'], ...(catalog ? ['--catalog', catalog] : [])] },
+  'eval-homedepot': {
+    script: 'eval',
+    args: ['--set', '../shared/data/eval/homedepot', '--limit', values['eval-limit'], ...(catalog ? ['--catalog', catalog] : [])],
+  },
 };
 
 const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
@@ -68,7 +71,10 @@ const scriptsOf = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Re
 function commandLine(name: string, json: readonly Record<string, unknown>[] = []): string {
   const b = BENCHES[name]!;
   // search, clicks, webhooks and worst run on PGlite unless DATABASE_URL is set; their output says which.
-  const onPostgres = b.needsPostgres || json.some((j) => j.db === 'postgres') || (json.length === 0 && ['search', 'clicks', 'webhooks', 'worst'].includes(name) && databaseUrl !== undefined);
+  const onPostgres =
+    b.needsPostgres ||
+    json.some((j) => j.db === 'postgres') ||
+    (json.length === 0 && ['search', 'clicks', 'webhooks', 'worst'].includes(name) && databaseUrl !== undefined);
   const db = onPostgres ? 'DATABASE_URL=postgres://… ' : '';
   return `${db}npm run ${b.script}${b.args.length ? ` -- ${b.args.join(' ')}` : ''}`;
 }
@@ -92,19 +98,27 @@ function run(name: string, logDir: string): Promise<{ stdout: string; code: numb
 }
 
 function benchJson(stdout: string): Record<string, unknown>[] {
-  return stdout.split('\n').filter((l) => l.startsWith('BENCH_JSON ')).map((l) => JSON.parse(l.slice('BENCH_JSON '.length)) as Record<string, unknown>);
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('BENCH_JSON '))
+    .map((l) => JSON.parse(l.slice('BENCH_JSON '.length)) as Record<string, unknown>);
 }
 
 async function main(): Promise<void> {
-  const chosen = values.benches.split(',').map((s) => s.trim()).filter(Boolean);
+  const chosen = values.benches
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = chosen.filter((b) => !(b in BENCHES));
   if (unknown.length) throw new UsageError(`unknown bench ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
-  const reused = new Map(values.reuse.map((r) => {
-    const [name, file] = r.split('=');
-    if (!name || !file || !(name in BENCHES)) throw new UsageError(`--reuse takes NAME=FILE with a known bench name, got ${r}`);
-    requireReadableFile(file);
-    return [name, file] as const;
-  }));
+  const reused = new Map(
+    values.reuse.map((r) => {
+      const [name, file] = r.split('=');
+      if (!name || !file || !(name in BENCHES)) throw new UsageError(`--reuse takes NAME=FILE with a known bench name, got ${r}`);
+      requireReadableFile(file);
+      return [name, file] as const;
+    }),
+  );
   const logDir = mkdtempSync(join(tmpdir(), 'aisle-bench-report-'));
   const loadStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const runs: BenchRun[] = [];
@@ -127,7 +141,13 @@ async function main(): Promise<void> {
     process.stderr.write(`bench:report: running ${commandLine(name)}\n`);
     const r = await run(name, logDir);
     const json = benchJson(r.stdout);
-    runs.push({ name, command: commandLine(name, json), stdout: r.stdout, json, status: r.code === 0 ? `ran in ${r.seconds} s` : `FAILED (exit ${r.code}) after ${r.seconds} s` });
+    runs.push({
+      name,
+      command: commandLine(name, json),
+      stdout: r.stdout,
+      json,
+      status: r.code === 0 ? `ran in ${r.seconds} s` : `FAILED (exit ${r.code}) after ${r.seconds} s`,
+    });
   }
   const cpuList = cpus();
   const git = (() => {
@@ -139,7 +159,10 @@ async function main(): Promise<void> {
   })();
   const markdown = renderReport({
     generatedAt: new Date().toISOString(),
-    command: `npm run bench:report -- ${process.argv.slice(2).filter((a) => a !== '--verbose').join(' ')}`.trim(),
+    command: `npm run bench:report -- ${process.argv
+      .slice(2)
+      .filter((a) => a !== '--verbose')
+      .join(' ')}`.trim(),
     git,
     machine: {
       cpus: cpuList.length,
@@ -151,7 +174,9 @@ async function main(): Promise<void> {
       loadEnd: loadavg().map((x) => Math.round(x * 100) / 100),
     },
     runs,
-    notRun: Object.keys(BENCHES).filter((n) => !runs.some((r) => r.name === n)).map((n) => ({ name: n, command: commandLine(n) })),
+    notRun: Object.keys(BENCHES)
+      .filter((n) => !runs.some((r) => r.name === n))
+      .map((n) => ({ name: n, command: commandLine(n) })),
   });
   writeFileSync(values.out, markdown);
   process.stderr.write(`bench:report: wrote ${values.out} (bench output kept in ${logDir})\n`);

@@ -59,7 +59,15 @@ const cli = command({
                           [--baseline-learning-off] [--baseline-tuning overfetch=N,ef=N,nprobes=N] [--verbose]
 Search latency and throughput on the Home Depot catalog (../shared; synthetic when absent).
 Uses DATABASE_URL when set, else PGlite.`,
-  options: { 'catalog-uri': { type: 'string' }, queries: { type: 'string' }, duration: { type: 'string' }, 'baseline-tuning': { type: 'string' }, 'baseline-learning-off': { type: 'boolean', default: false }, 'learning-running': { type: 'boolean', default: false }, seed: { type: 'string' } },
+  options: {
+    'catalog-uri': { type: 'string' },
+    queries: { type: 'string' },
+    duration: { type: 'string' },
+    'baseline-tuning': { type: 'string' },
+    'baseline-learning-off': { type: 'boolean', default: false },
+    'learning-running': { type: 'boolean', default: false },
+    seed: { type: 'string' },
+  },
 });
 const { values } = cli;
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
@@ -95,19 +103,34 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-search-'));
   try {
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
-    const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    const catalog = await LanceCatalogStore.open({
+      recallDepth: RETRIEVAL_DEPTH,
+      uri: values['catalog-uri'] ?? join(work, 'catalog'),
+      annThreshold: 20_000,
+      annIndex: 'ivf_hnsw_sq',
+    });
     if ((await catalog.info()) === null) {
       const products = sharedPath('data/eval/homedepot/products.jsonl');
       process.stderr.write(`importing ${products ?? '54,667 synthetic products'} (a few minutes)…\n`);
-      const records = products ? (await readFeed(products, {})).records : (async function* () {
-        let line = 0;
-        for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
-      })();
+      const records = products
+        ? (await readFeed(products, {})).records
+        : (async function* () {
+            let line = 0;
+            for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
+          })();
       await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
     const info = (await catalog.info())!;
-    const baselineCatalog = tuning ? await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: values['catalog-uri'] ?? join(work, 'catalog'), annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', annTuning: tuning }) : null;
+    const baselineCatalog = tuning
+      ? await LanceCatalogStore.open({
+          recallDepth: RETRIEVAL_DEPTH,
+          uri: values['catalog-uri'] ?? join(work, 'catalog'),
+          annThreshold: 20_000,
+          annIndex: 'ivf_hnsw_sq',
+          annTuning: tuning,
+        })
+      : null;
     const learningRunning = values['learning-running'];
     const server = await startBenchServer({
       databaseUrl,
@@ -120,7 +143,9 @@ async function main(): Promise<void> {
       baselineCatalog || learningOff
         ? await startBenchServer({ databaseUrl, search: { catalog: baselineCatalog ?? catalog, embedder }, ...(learningOff ? { learning: false } : {}) })
         : null;
-    const baselineLabel = [tuning ? `ANN tuning ${values['baseline-tuning']}` : null, learningOff ? 'learning off (AISLE_LEARNING=false)' : null].filter(Boolean).join(', ');
+    const baselineLabel = [tuning ? `ANN tuning ${values['baseline-tuning']}` : null, learningOff ? 'learning off (AISLE_LEARNING=false)' : null]
+      .filter(Boolean)
+      .join(', ');
     try {
       // As main.ts does at start: the vocabulary, and the product cache with each product's terms.
       const warmStarted = performance.now();
@@ -135,12 +160,17 @@ async function main(): Promise<void> {
       const slots = baseline ? 3 : 2;
       const learningSlots = learningRunning ? 2 * ROUNDS : 0;
       const all = await queryTexts((1 + slots * ROUNDS + learningSlots) * count);
-      const learningSlice = (round: number, arm: number) => all.slice((slots * ROUNDS + 2 * round + arm) * count, (slots * ROUNDS + 2 * round + arm + 1) * count);
+      const learningSlice = (round: number, arm: number) =>
+        all.slice((slots * ROUNDS + 2 * round + arm) * count, (slots * ROUNDS + 2 * round + arm + 1) * count);
       const warmUp = all.slice((slots * ROUNDS + learningSlots) * count);
       const queries = all.slice(0, count);
       const slice = (round: number, slot: number) => all.slice((slots * round + slot) * count, (slots * round + slot + 1) * count);
       const post = (url: string, apiKey: string, query: string) =>
-        fetch(`${url}/v1/search`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query, limit: 10 }) });
+        fetch(`${url}/v1/search`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ query, limit: 10 }),
+        });
       for (const q of warmUp) await (await post(server.url, key, q)).arrayBuffer();
       if (baseline) for (const q of warmUp) await (await post(baseline.url, baselineKey, q)).arrayBuffer();
 
@@ -173,7 +203,14 @@ async function main(): Promise<void> {
           const res = await post(server.url, key, warmUp[i % warmUp.length]!);
           const body = (await res.json()) as { results: { impression_id: string }[] };
           for (const [k, r] of body.results.entries()) {
-            if (Math.random() < 0.3 / (k + 1)) await (await fetch(`${server.url}/v1/clicks/${r.impression_id}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' })).arrayBuffer();
+            if (Math.random() < 0.3 / (k + 1))
+              await (
+                await fetch(`${server.url}/v1/clicks/${r.impression_id}`, {
+                  method: 'POST',
+                  headers: { 'x-api-key': key, 'content-type': 'application/json' },
+                  body: '{}',
+                })
+              ).arrayBuffer();
           }
           seeded++;
         }
@@ -221,8 +258,16 @@ async function main(): Promise<void> {
         stage.fuse.push(performance.now() - t);
         t = performance.now();
         await stores.searches.recordSearch({
-          requestId: newId(), accountId: account.account.id, keyId: account.firstKey.metadata.id, sessionId: newId(), query: q, normalizedQuery: q, filters: {},
-          totalMatches: candidates.length, tookMs: 0, createdAt: new Date(),
+          requestId: newId(),
+          accountId: account.account.id,
+          keyId: account.firstKey.metadata.id,
+          sessionId: newId(),
+          query: q,
+          normalizedQuery: q,
+          filters: {},
+          totalMatches: candidates.length,
+          tookMs: 0,
+          createdAt: new Date(),
           impressions: candidates.map((c, i) => ({ impressionId: newId(), productId: c.product.productId, position: i + 1 })),
           session: { queries: [q], shownProductIds: [], clickedProductIds: [] },
         });
@@ -234,34 +279,69 @@ async function main(): Promise<void> {
       const healthz = await runLoadChecked({ url: `${server.url}/healthz`, durationSeconds: duration, connections: 16 });
       const searches = await runLoadChecked({ url: `${server.url}/v1/search`, durationSeconds: duration, connections: 16, headers, bodies, label: 'search' });
       const baselineSearches = baseline
-        ? await runLoadChecked({ url: `${baseline.url}/v1/search`, durationSeconds: duration, connections: 16, headers: { 'x-api-key': baselineKey }, bodies, label: 'search (baseline)' })
+        ? await runLoadChecked({
+            url: `${baseline.url}/v1/search`,
+            durationSeconds: duration,
+            connections: 16,
+            headers: { 'x-api-key': baselineKey },
+            bodies,
+            label: 'search (baseline)',
+          })
         : null;
 
       const row = (label: string, xs: number[]) => [label, round(median(xs), 2).toString(), round(percentile(xs, 99), 2).toString()];
       process.stdout.write(
         `Search on ${info.productCount.toLocaleString('en-US')} products (ANN ${info.annIndex}), ${http.length} + ${httpSameThread.length} distinct dev queries in ${ROUNDS} alternating rounds after ${warmUp.length} others as warm-up, limit 10, database ${server.dbKind}; start-up warm-up ${round(warmMs / 1000, 1)} s; client in a worker thread\n`,
       );
-      process.stdout.write(`${formatTable(['single client', 'p50 ms', 'p99 ms'], [row('POST /v1/search over HTTP', http), row('  (client on the server thread)', httpSameThread), row('  embedding', stage.embed), row('  retrieval (vector + text)', stage.retrieve), row('  features + ranking', stage.fuse), row('  writes (search, impressions, session)', stage.write)])}\n`);
-      process.stdout.write(`16 connections: ${round(searches.rps, 1)} searches/s (p50 ${searches.p50} ms, p99 ${searches.p99} ms); GET /healthz ${round(healthz.rps, 0)} req/s; ratio ${round(searches.rps / healthz.rps, 4)}\n`);
+      process.stdout.write(
+        `${formatTable(['single client', 'p50 ms', 'p99 ms'], [row('POST /v1/search over HTTP', http), row('  (client on the server thread)', httpSameThread), row('  embedding', stage.embed), row('  retrieval (vector + text)', stage.retrieve), row('  features + ranking', stage.fuse), row('  writes (search, impressions, session)', stage.write)])}\n`,
+      );
+      process.stdout.write(
+        `16 connections: ${round(searches.rps, 1)} searches/s (p50 ${searches.p50} ms, p99 ${searches.p99} ms); GET /healthz ${round(healthz.rps, 0)} req/s; ratio ${round(searches.rps / healthz.rps, 4)}\n`,
+      );
       if (learningRunning) {
         const ratio = (a: number, b: number) => round(a / b, 3).toString();
-        process.stdout.write(`Global learning running back to back (${learnerRuns.length} full fits, median ${round(median(learnerRuns), 0)} ms each, over a log of ${seeded} seeded searches plus the run's own) against nothing running, single client in a worker thread, alternating rounds:\n`);
-        process.stdout.write(`${formatTable(['', 'p50 ms', 'p99 ms'], [
-          ['while learning runs', round(median(whileLearning), 2).toString(), round(percentile(whileLearning, 99), 2).toString()],
-          ['nothing else running', round(median(idle), 2).toString(), round(percentile(idle, 99), 2).toString()],
-          ['ratio', ratio(median(whileLearning), median(idle)), ratio(percentile(whileLearning, 99), percentile(idle, 99))],
-        ])}\n`);
-        process.stdout.write(`per run, median: reading the log ${round(median(readMs), 0)} ms (on this process's event loop and database), fitting ${round(median(fitMs), 0)} ms (on a worker thread)\n`);
+        process.stdout.write(
+          `Global learning running back to back (${learnerRuns.length} full fits, median ${round(median(learnerRuns), 0)} ms each, over a log of ${seeded} seeded searches plus the run's own) against nothing running, single client in a worker thread, alternating rounds:\n`,
+        );
+        process.stdout.write(
+          `${formatTable(
+            ['', 'p50 ms', 'p99 ms'],
+            [
+              ['while learning runs', round(median(whileLearning), 2).toString(), round(percentile(whileLearning, 99), 2).toString()],
+              ['nothing else running', round(median(idle), 2).toString(), round(percentile(idle, 99), 2).toString()],
+              ['ratio', ratio(median(whileLearning), median(idle)), ratio(percentile(whileLearning, 99), percentile(idle, 99))],
+            ],
+          )}\n`,
+        );
+        process.stdout.write(
+          `per run, median: reading the log ${round(median(readMs), 0)} ms (on this process's event loop and database), fitting ${round(median(fitMs), 0)} ms (on a worker thread)\n`,
+        );
         process.stdout.write(`last fit: ${JSON.stringify(lastFit)}\n`);
       }
       if (baseline && baselineSearches) {
         const ratio = (a: number, b: number) => round(a / b, 3).toString();
         process.stdout.write(`Beside the same catalog served with ${baselineLabel} (client in a worker thread, alternating rounds):\n`);
-        process.stdout.write(`${formatTable(['', 'p50 ms', 'p99 ms', 'searches/s at 16'], [
-          ['shipped', round(median(http), 2).toString(), round(percentile(http, 99), 2).toString(), round(searches.rps, 1).toString()],
-          ['baseline', round(median(httpBaseline), 2).toString(), round(percentile(httpBaseline, 99), 2).toString(), round(baselineSearches.rps, 1).toString()],
-          ['ratio shipped / baseline', ratio(median(http), median(httpBaseline)), ratio(percentile(http, 99), percentile(httpBaseline, 99)), ratio(searches.rps, baselineSearches.rps)],
-        ])}\n`);
+        process.stdout.write(
+          `${formatTable(
+            ['', 'p50 ms', 'p99 ms', 'searches/s at 16'],
+            [
+              ['shipped', round(median(http), 2).toString(), round(percentile(http, 99), 2).toString(), round(searches.rps, 1).toString()],
+              [
+                'baseline',
+                round(median(httpBaseline), 2).toString(),
+                round(percentile(httpBaseline, 99), 2).toString(),
+                round(baselineSearches.rps, 1).toString(),
+              ],
+              [
+                'ratio shipped / baseline',
+                ratio(median(http), median(httpBaseline)),
+                ratio(percentile(http, 99), percentile(httpBaseline, 99)),
+                ratio(searches.rps, baselineSearches.rps),
+              ],
+            ],
+          )}\n`,
+        );
       }
       process.stdout.write(
         `BENCH_JSON ${JSON.stringify({ bench: 'search', products: info.productCount, db: server.dbKind, http_p50_ms: round(median(http), 2), http_p99_ms: round(percentile(http, 99), 2), http_same_thread_p50_ms: round(median(httpSameThread), 2), warm_ms: round(warmMs, 0), split_p50_ms: Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, round(median(v), 2)])), searches_per_s_16c: round(searches.rps, 1), healthz_rps: round(healthz.rps, 0), ...(learningRunning ? { learning_running_p50_ms: round(median(whileLearning), 2), learning_idle_p50_ms: round(median(idle), 2), learning_running_p99_ms: round(percentile(whileLearning, 99), 2), learning_idle_p99_ms: round(percentile(idle, 99), 2), learner_runs: learnerRuns.length, learner_run_median_ms: round(median(learnerRuns), 0) } : {}), ...(baseline && baselineSearches ? { baseline: baselineLabel, baseline_http_p50_ms: round(median(httpBaseline), 2), baseline_http_p99_ms: round(percentile(httpBaseline, 99), 2), baseline_searches_per_s_16c: round(baselineSearches.rps, 1) } : {}) })}\n`,

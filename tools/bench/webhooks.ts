@@ -50,7 +50,13 @@ async function main(): Promise<void> {
   const db: Db = await openDb(databaseUrl ? { kind: 'postgres', url: databaseUrl, poolSize: 20 } : { kind: 'pglite', dataDir: dataDir! });
   await migrate(db);
   const logger = createLogger('warn');
-  const core = createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 600, webhooks: { allowPrivate: true, resolver: systemResolver } });
+  const core = createCore({
+    stores: createPgStores(db),
+    clock: systemClock,
+    logger,
+    defaultRateLimitPerMinute: 600,
+    webhooks: { allowPrivate: true, resolver: systemResolver },
+  });
 
   const receivedAt = new Map<string, number>();
   const receiver = createServer((req, res) => {
@@ -65,12 +71,28 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
   const { account, firstKey } = await core.accounts.create('webhook bench');
-  await core.webhooks.create({ accountId: account.id, keyId: firstKey.metadata.id, scopes: ['webhooks:manage'], rateLimitPerMinute: 600 }, { url, events: ['click'] });
+  await core.webhooks.create(
+    { accountId: account.id, keyId: firstKey.metadata.id, scopes: ['webhooks:manage'], rateLimitPerMinute: 600 },
+    { url, events: ['click'] },
+  );
   const emit = (tx: Parameters<typeof appendEvent>[0]) =>
-    appendEvent(tx, { accountId: account.id, type: 'click', createdAt: new Date(), data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }) });
+    appendEvent(tx, {
+      accountId: account.id,
+      type: 'click',
+      createdAt: new Date(),
+      data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }),
+    });
 
   const transport = new HttpTransport({ allowPrivate: true });
-  const worker = new DeliveryWorker({ queue: new PgWebhookStore(db), transport, clock: systemClock, logger, concurrency: CONCURRENCY, leaseMs: 60_000, pollMs: POLL_MS });
+  const worker = new DeliveryWorker({
+    queue: new PgWebhookStore(db),
+    transport,
+    clock: systemClock,
+    logger,
+    concurrency: CONCURRENCY,
+    leaseMs: 60_000,
+    pollMs: POLL_MS,
+  });
 
   // 1. Throughput: drain a backlog.
   for (let done = 0; done < EVENTS; done += 100) {
@@ -96,7 +118,10 @@ async function main(): Promise<void> {
   }
   const deadline = performance.now() + 30_000;
   while ([...committedAt.keys()].some((id) => !receivedAt.has(id)) && performance.now() < deadline) await sleep(10);
-  const latencies = [...committedAt].map(([id, at]) => (receivedAt.get(id) ?? NaN) - at).filter(Number.isFinite).sort((a, b) => a - b);
+  const latencies = [...committedAt]
+    .map(([id, at]) => (receivedAt.get(id) ?? NaN) - at)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
 
   await worker.stop();
   await transport.close();

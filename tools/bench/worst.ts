@@ -90,7 +90,11 @@ DATABASE_URL when set, else PGlite.`,
 const { values } = cli;
 const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });
 /** Route or tool name fragments to run (the others print "skipped"); all when absent. */
-const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean) ?? null;
+const only =
+  values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) ?? null;
 
 /** The limits the bench reads from its targets; see the module comment. */
 const MAX_RATIO = 10;
@@ -157,7 +161,16 @@ async function queryTexts(homeDepot: boolean): Promise<string[]> {
   const path = homeDepot ? sharedPath('data/eval/homedepot/queries_dev.jsonl') : null;
   if (path !== null) return [...new Set((await readJsonLines<{ query: string }>(path)).map((q) => q.query.trim()).filter(Boolean))];
   // The sample catalog's kinds of product, numbered so each text is new.
-  const base = ['waterproof trail running shoes', 'noise cancelling headphones', 'cast iron skillet', 'yoga mat', 'espresso machine', 'camping tent for two', 'wireless phone charger', 'ergonomic office chair'];
+  const base = [
+    'waterproof trail running shoes',
+    'noise cancelling headphones',
+    'cast iron skillet',
+    'yoga mat',
+    'espresso machine',
+    'camping tent for two',
+    'wireless phone charger',
+    'ergonomic office chair',
+  ];
   return Array.from({ length: 8000 }, (_, i) => `${base[i % base.length]} ${Math.floor(i / base.length) + 1}`);
 }
 
@@ -184,7 +197,12 @@ const withKey = (key: string) => ({ 'x-api-key': key });
 
 /** One JSON-RPC call per POST /mcp (stateless: no initialize needed, as a fresh server answers each POST). */
 const mcpCall = (key: string, method: string, params: Record<string, unknown>): Req => ({
-  ...send('POST', '/mcp', { jsonrpc: '2.0', id: 1, method, params }, { ...withKey(key), accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }),
+  ...send(
+    'POST',
+    '/mcp',
+    { jsonrpc: '2.0', id: 1, method, params },
+    { ...withKey(key), accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+  ),
   failIf: '"isError":true',
 });
 const mcpTool = (key: string, name: string, args: Record<string, unknown>) => mcpCall(key, 'tools/call', { name, arguments: args });
@@ -388,7 +406,11 @@ interface Kind {
   perSearch?: number;
 }
 
-const v = (label: string, build: (n: number) => Req[] | Promise<Req[]>, extra: Partial<Variant> = {}): Variant => ({ label, build: async (n) => build(n), ...extra });
+const v = (label: string, build: (n: number) => Req[] | Promise<Req[]>, extra: Partial<Variant> = {}): Variant => ({
+  label,
+  build: async (n) => build(n),
+  ...extra,
+});
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 /** A fresh search result: an impression nobody has clicked or displayed yet, with its search. */
@@ -428,7 +450,13 @@ interface Setup {
 }
 
 /** The search request at its largest (see `misspelt`); `shortQuery` makes the conversation count. */
-function worstSearch(shape: { shortQuery: boolean; turns: number; stream?: boolean; filters?: 'costliest' | 'longest'; exclude?: boolean }): Record<string, unknown> {
+function worstSearch(shape: {
+  shortQuery: boolean;
+  turns: number;
+  stream?: boolean;
+  filters?: 'costliest' | 'longest';
+  exclude?: boolean;
+}): Record<string, unknown> {
   // The costliest filters: a price range every product passes and 100 one-letter keywords (the
   // most 200 characters hold; each a substring test every product passes, so none ends early).
   const keywords = times(100, (i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join(' ');
@@ -478,7 +506,10 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
     { label: 'worst: 2,000-char query, 50 turns × 4,000, 200 ids × 200, the costliest filters (100 keywords)', shape: { shortQuery: false, turns: 50 } },
     { label: 'worst: the same, stream: true', shape: { shortQuery: false, turns: 50, stream: true } },
     { label: 'worst: 6-word query (so the last 2 turns are matched), the rest the same', shape: { shortQuery: true, turns: 50 } },
-    { label: 'worst: the same with every text filter at 200 characters (matching nothing)', shape: { shortQuery: true, turns: 50, filters: 'longest' as const } },
+    {
+      label: 'worst: the same with every text filter at 200 characters (matching nothing)',
+      shape: { shortQuery: true, turns: 50, filters: 'longest' as const },
+    },
   ];
   const keysToDelete = async (principal: Principal, keep: string) => {
     const page = await s.server.core.keys.list(principal, { limit: 100 });
@@ -502,7 +533,8 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
   const cleanWebhooks = async () => {
     for (const w of (await s.server.core.webhooks.list(s.principalW2, { limit: 100 })).data) await s.server.core.webhooks.remove(s.principalW2, w.id);
   };
-  const deliveriesOf = async (principal: Principal, webhook: string, n: number) => (await s.server.core.webhooks.listDeliveries(principal, webhook, { limit: n })).data.map((d) => d.id);
+  const deliveriesOf = async (principal: Principal, webhook: string, n: number) =>
+    (await s.server.core.webhooks.listDeliveries(principal, webhook, { limit: n })).data.map((d) => d.id);
   const consoleHeaders = async () => {
     const c = await s.consoleCookie();
     return { cookie: `${SESSION_COOKIE}=${c.cookie}`, [CSRF_HEADER]: c.csrf };
@@ -514,7 +546,9 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
     maxRatio: MAX_SEARCH_RATIO,
     typical: v('typical: a dev query, limit 10', (n) => times(n, () => send('POST', '/v1/search', plain(), A))),
     worst: [
-      ...worstShapes.map(({ label, shape }) => v(label, (n) => times(n, () => checkedSize(send('POST', '/v1/search', worstSearch(shape), A), searchLimit)), { reps: 3 })),
+      ...worstShapes.map(({ label, shape }) =>
+        v(label, (n) => times(n, () => checkedSize(send('POST', '/v1/search', worstSearch(shape), A), searchLimit)), { reps: 3 }),
+      ),
       v('price only: "under $50"', (n) => times(n, () => send('POST', '/v1/search', { query: 'under $50', limit: 10 }, A)), { report: true }),
     ],
   };
@@ -528,9 +562,11 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
     perSearch: 10,
     typical: v('typical: 10 dev queries, limit 10', (n) => times(n, () => send('POST', '/v1/search/batch', { queries: times(10, plain) }, A))),
     worst: [
-      v(`worst: 10 × (6-word query, ${batchTurns} turns × 4,000, 200 ids × 200, 100 keywords): 1 MiB`, (n) =>
-        times(n, () => checkedSize(send('POST', '/v1/search/batch', { queries: times(10, () => batchQuery(batchTurns)) }, A), batchLimit)),
-      { reps: 1 }),
+      v(
+        `worst: 10 × (6-word query, ${batchTurns} turns × 4,000, 200 ids × 200, 100 keywords): 1 MiB`,
+        (n) => times(n, () => checkedSize(send('POST', '/v1/search/batch', { queries: times(10, () => batchQuery(batchTurns)) }, A), batchLimit)),
+        { reps: 1 },
+      ),
     ],
   };
 
@@ -543,10 +579,16 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       return times(n, () => send('POST', '/console/playground', plain(), h));
     }),
     worst: [
-      v('worst: 6-word query, 50 turns × 4,000, 100 keywords', async (n) => {
-        const h = await consoleHeaders();
-        return times(n, () => checkedSize(send('POST', '/console/playground', worstSearch({ shortQuery: true, turns: 50, exclude: false }), h), consoleLimit));
-      }, { reps: 3 }),
+      v(
+        'worst: 6-word query, 50 turns × 4,000, 100 keywords',
+        async (n) => {
+          const h = await consoleHeaders();
+          return times(n, () =>
+            checkedSize(send('POST', '/console/playground', worstSearch({ shortQuery: true, turns: 50, exclude: false }), h), consoleLimit),
+          );
+        },
+        { reps: 3 },
+      ),
     ],
   };
 
@@ -556,8 +598,25 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
 
   const all: Kind[] = [
     // Meta and documentation: no input, so the typical request is the largest.
-    ...['/healthz', '/readyz', '/v1/openapi.json', '/docs/errors', '/docs', '/docs/static/index.html', '/docs/static/swagger-initializer.js', '/docs/json', '/docs/yaml', '/'].map(
-      (path): Kind => ({ route: `GET ${path}`, reps: 10, maxRatio: MAX_RATIO, typical: v('only form (no input)', (n) => times(n, () => get(path))), worst: [] }),
+    ...[
+      '/healthz',
+      '/readyz',
+      '/v1/openapi.json',
+      '/docs/errors',
+      '/docs',
+      '/docs/static/index.html',
+      '/docs/static/swagger-initializer.js',
+      '/docs/json',
+      '/docs/yaml',
+      '/',
+    ].map(
+      (path): Kind => ({
+        route: `GET ${path}`,
+        reps: 10,
+        maxRatio: MAX_RATIO,
+        typical: v('only form (no input)', (n) => times(n, () => get(path))),
+        worst: [],
+      }),
     ),
     {
       route: 'GET /docs/static/*',
@@ -588,7 +647,24 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       maxRatio: MAX_RATIO,
       typical: v('typical: a name', (n) => times(n, (i) => send('POST', '/v1/keys', { name: `agent ${i}` }, withKey(s.keyK))), { cleanup: cleanKeys }),
       worst: [
-        v('worst: 100-char name, every scope, expiry, rate limit', (n) => times(n, () => send('POST', '/v1/keys', { name: words(100).padEnd(100, 'x'), scopes: [...SCOPES], expires_at: new Date(Date.now() + 365 * day).toISOString(), rate_limit_per_minute: 1_000_000 }, withKey(s.keyK))), { cleanup: cleanKeys }),
+        v(
+          'worst: 100-char name, every scope, expiry, rate limit',
+          (n) =>
+            times(n, () =>
+              send(
+                'POST',
+                '/v1/keys',
+                {
+                  name: words(100).padEnd(100, 'x'),
+                  scopes: [...SCOPES],
+                  expires_at: new Date(Date.now() + 365 * day).toISOString(),
+                  rate_limit_per_minute: 1_000_000,
+                },
+                withKey(s.keyK),
+              ),
+            ),
+          { cleanup: cleanKeys },
+        ),
       ],
     },
     {
@@ -602,28 +678,50 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       route: 'POST /v1/keys/:key_id',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: disable', async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}`, { status: 'disabled' }, withKey(s.keyK))), { cleanup: cleanKeys }),
+      typical: v('typical: disable', async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}`, { status: 'disabled' }, withKey(s.keyK))), {
+        cleanup: cleanKeys,
+      }),
       worst: [
-        v('worst: re-enable a disabled key, key_ form', async (n) => {
-          const ids = await newKeys(n);
-          for (const id of ids) await s.server.core.keys.update(s.principalK, id, { status: 'disabled' });
-          return ids.map((id) => send('POST', `/v1/keys/${prefixedId('key', id)}`, { status: 'active' }, withKey(s.keyK)));
-        }, { cleanup: cleanKeys }),
+        v(
+          'worst: re-enable a disabled key, key_ form',
+          async (n) => {
+            const ids = await newKeys(n);
+            for (const id of ids) await s.server.core.keys.update(s.principalK, id, { status: 'disabled' });
+            return ids.map((id) => send('POST', `/v1/keys/${prefixedId('key', id)}`, { status: 'active' }, withKey(s.keyK)));
+          },
+          { cleanup: cleanKeys },
+        ),
       ],
     },
     {
       route: 'POST /v1/keys/:key_id/rotate',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: no grace period', async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}/rotate`, {}, withKey(s.keyK))), { cleanup: cleanKeys }),
-      worst: [v('worst: 7-day grace period', async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}/rotate`, { grace_period_seconds: 604_800 }, withKey(s.keyK))), { cleanup: cleanKeys })],
+      typical: v('typical: no grace period', async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}/rotate`, {}, withKey(s.keyK))), {
+        cleanup: cleanKeys,
+      }),
+      worst: [
+        v(
+          'worst: 7-day grace period',
+          async (n) => (await newKeys(n)).map((id) => send('POST', `/v1/keys/${id}/rotate`, { grace_period_seconds: 604_800 }, withKey(s.keyK))),
+          { cleanup: cleanKeys },
+        ),
+      ],
     },
     {
       route: 'DELETE /v1/keys/:key_id',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a UUID', async (n) => (await newKeys(n)).map((id) => send('DELETE', `/v1/keys/${id}`, undefined, withKey(s.keyK))), { cleanup: cleanKeys }),
-      worst: [v('worst: the key_ form', async (n) => (await newKeys(n)).map((id) => send('DELETE', `/v1/keys/${prefixedId('key', id)}`, undefined, withKey(s.keyK))), { cleanup: cleanKeys })],
+      typical: v('typical: a UUID', async (n) => (await newKeys(n)).map((id) => send('DELETE', `/v1/keys/${id}`, undefined, withKey(s.keyK))), {
+        cleanup: cleanKeys,
+      }),
+      worst: [
+        v(
+          'worst: the key_ form',
+          async (n) => (await newKeys(n)).map((id) => send('DELETE', `/v1/keys/${prefixedId('key', id)}`, undefined, withKey(s.keyK))),
+          { cleanup: cleanKeys },
+        ),
+      ],
     },
 
     // Search
@@ -635,19 +733,39 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       route: 'POST /v1/clicks/:impression_id',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a new impression, UUID, no body', async (n) => (await s.shown(n)).map((r) => send('POST', `/v1/clicks/${r.impressionId}`, undefined, A))),
-      worst: [v('worst: imp_ form, body {}', async (n) => (await s.shown(n)).map((r) => send('POST', `/v1/clicks/${prefixedId('impression', r.impressionId)}`, {}, A)))],
+      typical: v('typical: a new impression, UUID, no body', async (n) =>
+        (await s.shown(n)).map((r) => send('POST', `/v1/clicks/${r.impressionId}`, undefined, A)),
+      ),
+      worst: [
+        v('worst: imp_ form, body {}', async (n) =>
+          (await s.shown(n)).map((r) => send('POST', `/v1/clicks/${prefixedId('impression', r.impressionId)}`, {}, A)),
+        ),
+      ],
     },
     {
       route: 'POST /v1/conversions',
       reps: 10,
       maxRatio: MAX_RATIO,
       typical: v('typical: click_id, short order id', async (n) =>
-        (await s.clicks(n)).map((c, i) => send('POST', '/v1/conversions', { click_id: c.clickId, order_id: `order-${Date.now()}-${i}`, sale_amount: 100, commission_amount: 5, currency: 'USD' }, A)),
+        (await s.clicks(n)).map((c, i) =>
+          send(
+            'POST',
+            '/v1/conversions',
+            { click_id: c.clickId, order_id: `order-${Date.now()}-${i}`, sale_amount: 100, commission_amount: 5, currency: 'USD' },
+            A,
+          ),
+        ),
       ),
       worst: [
         v('worst: impression_id (imp_ form), 200-char order id, largest amounts', async (n) =>
-          (await s.clicks(n)).map((c) => send('POST', '/v1/conversions', { impression_id: prefixedId('impression', c.impressionId), order_id: longId(200), sale_amount: 1e12, commission_amount: 1e12, currency: 'USD' }, A)),
+          (await s.clicks(n)).map((c) =>
+            send(
+              'POST',
+              '/v1/conversions',
+              { impression_id: prefixedId('impression', c.impressionId), order_id: longId(200), sale_amount: 1e12, commission_amount: 1e12, currency: 'USD' },
+              A,
+            ),
+          ),
         ),
       ],
     },
@@ -659,7 +777,9 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       worst: [
         v('worst: 10 impressions, imp_ form', async (n) => {
           const shown = await s.shown(10 * n);
-          return times(n, (i) => send('POST', '/v1/displays', { impression_ids: shown.slice(10 * i, 10 * i + 10).map((r) => prefixedId('impression', r.impressionId)) }, A));
+          return times(n, (i) =>
+            send('POST', '/v1/displays', { impression_ids: shown.slice(10 * i, 10 * i + 10).map((r) => prefixedId('impression', r.impressionId)) }, A),
+          );
         }),
       ],
     },
@@ -667,10 +787,25 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       route: 'POST /v1/feedback',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: request and product, relevant: false', async (n) => (await s.shown(n)).map((r) => send('POST', '/v1/feedback', { request_id: r.requestId, product_id: r.productId, relevant: false }, A))),
+      typical: v('typical: request and product, relevant: false', async (n) =>
+        (await s.shown(n)).map((r) => send('POST', '/v1/feedback', { request_id: r.requestId, product_id: r.productId, relevant: false }, A)),
+      ),
       worst: [
         v('worst: prefixed ids, 1,000-char reason, user_clicked', async (n) =>
-          (await s.shown(n)).map((r) => send('POST', '/v1/feedback', { request_id: prefixedId('request', r.requestId), product_id: prefixedId('product', r.productId), relevant: false, reason: words(1000), user_clicked: true }, A)),
+          (await s.shown(n)).map((r) =>
+            send(
+              'POST',
+              '/v1/feedback',
+              {
+                request_id: prefixedId('request', r.requestId),
+                product_id: prefixedId('product', r.productId),
+                relevant: false,
+                reason: words(1000),
+                user_clicked: true,
+              },
+              A,
+            ),
+          ),
         ),
       ],
     },
@@ -679,9 +814,16 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       reps: 10,
       maxRatio: MAX_RATIO,
       // The click is recorded either way; without a product URL (the Home Depot feed has none) there is nowhere to redirect to.
-      typical: v(`only form: a signed link, a browser${s.productUrls ? '' : ' (404: the products have no URL)'}`, async (n) =>
-        (await s.shown(n)).map((r) => get(new URL(r.clickUrl).pathname + new URL(r.clickUrl).search, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' })),
-      { ok: (status) => status === (s.productUrls ? 302 : 404) }),
+      typical: v(
+        `only form: a signed link, a browser${s.productUrls ? '' : ' (404: the products have no URL)'}`,
+        async (n) =>
+          (await s.shown(n)).map((r) =>
+            get(new URL(r.clickUrl).pathname + new URL(r.clickUrl).search, {
+              'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+            }),
+          ),
+        { ok: (status) => status === (s.productUrls ? 302 : 404) },
+      ),
       worst: [],
     },
 
@@ -690,8 +832,21 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       route: 'POST /v1/webhooks',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a URL, one event', (n) => times(n, () => send('POST', '/v1/webhooks', { url: webhookUrl(40), events: ['click'] }, withKey(s.keyW2))), { cleanup: cleanWebhooks }),
-      worst: [v('worst: 2,048-char URL, every event, 500-char description', (n) => times(n, () => send('POST', '/v1/webhooks', { url: webhookUrl(2048), events: [...EVENT_TYPES], description: words(500).padEnd(500, 'x') }, withKey(s.keyW2))), { cleanup: cleanWebhooks })],
+      typical: v(
+        'typical: a URL, one event',
+        (n) => times(n, () => send('POST', '/v1/webhooks', { url: webhookUrl(40), events: ['click'] }, withKey(s.keyW2))),
+        { cleanup: cleanWebhooks },
+      ),
+      worst: [
+        v(
+          'worst: 2,048-char URL, every event, 500-char description',
+          (n) =>
+            times(n, () =>
+              send('POST', '/v1/webhooks', { url: webhookUrl(2048), events: [...EVENT_TYPES], description: words(500).padEnd(500, 'x') }, withKey(s.keyW2)),
+            ),
+          { cleanup: cleanWebhooks },
+        ),
+      ],
     },
     {
       route: 'GET /v1/webhooks',
@@ -711,22 +866,47 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       route: 'PATCH /v1/webhooks/:webhook_id',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a description', (n) => times(n, (i) => send('PATCH', `/v1/webhooks/${s.webhooksT[0]}`, { description: `note ${i}` }, withKey(s.keyT)))),
-      worst: [v('worst: URL 2,048, every event, description 500, status', (n) => times(n, () => send('PATCH', `/v1/webhooks/${s.webhooksW[1]}`, { url: webhookUrl(2048), events: [...EVENT_TYPES], description: words(500).padEnd(500, 'x'), status: 'enabled' }, withKey(s.keyW))))],
+      typical: v('typical: a description', (n) =>
+        times(n, (i) => send('PATCH', `/v1/webhooks/${s.webhooksT[0]}`, { description: `note ${i}` }, withKey(s.keyT))),
+      ),
+      worst: [
+        v('worst: URL 2,048, every event, description 500, status', (n) =>
+          times(n, () =>
+            send(
+              'PATCH',
+              `/v1/webhooks/${s.webhooksW[1]}`,
+              { url: webhookUrl(2048), events: [...EVENT_TYPES], description: words(500).padEnd(500, 'x'), status: 'enabled' },
+              withKey(s.keyW),
+            ),
+          ),
+        ),
+      ],
     },
     {
       route: 'DELETE /v1/webhooks/:webhook_id',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a UUID', async (n) => (await newWebhooks(n)).map((id) => send('DELETE', `/v1/webhooks/${id}`, undefined, withKey(s.keyW2))), { cleanup: cleanWebhooks }),
-      worst: [v('worst: the wh_ form', async (n) => (await newWebhooks(n)).map((id) => send('DELETE', `/v1/webhooks/${prefixedId('webhook', id)}`, undefined, withKey(s.keyW2))), { cleanup: cleanWebhooks })],
+      typical: v('typical: a UUID', async (n) => (await newWebhooks(n)).map((id) => send('DELETE', `/v1/webhooks/${id}`, undefined, withKey(s.keyW2))), {
+        cleanup: cleanWebhooks,
+      }),
+      worst: [
+        v(
+          'worst: the wh_ form',
+          async (n) => (await newWebhooks(n)).map((id) => send('DELETE', `/v1/webhooks/${prefixedId('webhook', id)}`, undefined, withKey(s.keyW2))),
+          { cleanup: cleanWebhooks },
+        ),
+      ],
     },
     {
       route: 'POST /v1/webhooks/:webhook_id/rotate-secret',
       reps: 10,
       maxRatio: MAX_RATIO,
       typical: v('typical: a small webhook', (n) => times(n, () => send('POST', `/v1/webhooks/${s.webhooksT[1]}/rotate-secret`, undefined, withKey(s.keyT)))),
-      worst: [v('worst: the largest, wh_ form', (n) => times(n, () => send('POST', `/v1/webhooks/${prefixedId('webhook', s.webhooksW[2]!)}/rotate-secret`, undefined, withKey(s.keyW))))],
+      worst: [
+        v('worst: the largest, wh_ form', (n) =>
+          times(n, () => send('POST', `/v1/webhooks/${prefixedId('webhook', s.webhooksW[2]!)}/rotate-secret`, undefined, withKey(s.keyW))),
+        ),
+      ],
     },
     {
       route: 'GET /v1/webhooks/:webhook_id/deliveries',
@@ -735,17 +915,25 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       typical: v('typical: default page of a webhook with a few', (n) => times(n, () => get(`/v1/webhooks/${s.webhooksT[0]}/deliveries`, withKey(s.keyT)))),
       worst: [
         v('worst: limit=100 of 1,000', (n) => times(n, () => get(`/v1/webhooks/${s.webhooksW[0]}/deliveries?limit=100`, withKey(s.keyW)))),
-        v('worst: limit=100, status=failed (none of 1,000)', (n) => times(n, () => get(`/v1/webhooks/${s.webhooksW[0]}/deliveries?limit=100&status=failed`, withKey(s.keyW)))),
+        v('worst: limit=100, status=failed (none of 1,000)', (n) =>
+          times(n, () => get(`/v1/webhooks/${s.webhooksW[0]}/deliveries?limit=100&status=failed`, withKey(s.keyW))),
+        ),
       ],
     },
     {
       route: 'POST /v1/webhooks/:webhook_id/deliveries/:delivery_id/retry',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: a small webhook\'s delivery', async (n) => (await deliveriesOf(s.principalT, s.webhooksT[0]!, n)).map((d) => send('POST', `/v1/webhooks/${s.webhooksT[0]}/deliveries/${d}/retry`, undefined, withKey(s.keyT)))),
+      typical: v("typical: a small webhook's delivery", async (n) =>
+        (await deliveriesOf(s.principalT, s.webhooksT[0]!, n)).map((d) =>
+          send('POST', `/v1/webhooks/${s.webhooksT[0]}/deliveries/${d}/retry`, undefined, withKey(s.keyT)),
+        ),
+      ),
       worst: [
         v('worst: one of 1,000, prefixed ids', async (n) =>
-          (await deliveriesOf(s.principalW, s.webhooksW[0]!, n)).map((d) => send('POST', `/v1/webhooks/${prefixedId('webhook', s.webhooksW[0]!)}/deliveries/${prefixedId('delivery', d)}/retry`, undefined, withKey(s.keyW))),
+          (await deliveriesOf(s.principalW, s.webhooksW[0]!, n)).map((d) =>
+            send('POST', `/v1/webhooks/${prefixedId('webhook', s.webhooksW[0]!)}/deliveries/${prefixedId('delivery', d)}/retry`, undefined, withKey(s.keyW)),
+          ),
         ),
       ],
     },
@@ -754,7 +942,11 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       reps: 10,
       maxRatio: MAX_RATIO,
       typical: v('typical: default event', (n) => times(n, () => send('POST', `/v1/webhooks/${s.webhooksT[1]}/test`, {}, withKey(s.keyT)))),
-      worst: [v('worst: conversion event, the largest webhook', (n) => times(n, () => send('POST', `/v1/webhooks/${s.webhooksW[3]}/test`, { event_type: 'conversion' }, withKey(s.keyW))))],
+      worst: [
+        v('worst: conversion event, the largest webhook', (n) =>
+          times(n, () => send('POST', `/v1/webhooks/${s.webhooksW[3]}/test`, { event_type: 'conversion' }, withKey(s.keyW))),
+        ),
+      ],
     },
 
     // Analytics
@@ -780,7 +972,13 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
         v('worst: top_products, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_products&start_date=${iso(366 * day)}&end_date=${iso(0)}`, A))),
       ],
     },
-    { route: 'GET /v1/dashboard/stats', reps: 10, maxRatio: MAX_RATIO, typical: v('only form (no input)', (n) => times(n, () => get('/v1/dashboard/stats', A))), worst: [] },
+    {
+      route: 'GET /v1/dashboard/stats',
+      reps: 10,
+      maxRatio: MAX_RATIO,
+      typical: v('only form (no input)', (n) => times(n, () => get('/v1/dashboard/stats', A))),
+      worst: [],
+    },
     {
       route: 'GET /v1/analytics/performance',
       reps: 10,
@@ -807,7 +1005,17 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       }),
       worst: [],
     },
-    { route: 'DELETE /console/session', reps: 10, maxRatio: MAX_RATIO, typical: v('only form (a session cookie, CSRF token)', async (n) => (await Promise.all(times(n, () => consoleHeaders()))).map((h) => send('DELETE', '/console/session', undefined, h)), { ok: (status) => status === 204 }), worst: [] },
+    {
+      route: 'DELETE /console/session',
+      reps: 10,
+      maxRatio: MAX_RATIO,
+      typical: v(
+        'only form (a session cookie, CSRF token)',
+        async (n) => (await Promise.all(times(n, () => consoleHeaders()))).map((h) => send('DELETE', '/console/session', undefined, h)),
+        { ok: (status) => status === 204 },
+      ),
+      worst: [],
+    },
     {
       route: 'GET /console/overview',
       reps: 10,
@@ -832,7 +1040,13 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       reps: 6,
       maxRatio: MAX_SEARCH_RATIO,
       typical: v('typical: a dev query, limit 10', (n) => times(n, () => mcpTool(s.keyA, 'search_products', plain()))),
-      worst: [v(`worst: as REST's 6-word one, ${mcpTurns} turns, detail full`, (n) => times(n, () => checkedSize(mcpTool(s.keyA, 'search_products', mcpArgs(mcpTurns)), mcpLimit)), { reps: 3 })],
+      worst: [
+        v(
+          `worst: as REST's 6-word one, ${mcpTurns} turns, detail full`,
+          (n) => times(n, () => checkedSize(mcpTool(s.keyA, 'search_products', mcpArgs(mcpTurns)), mcpLimit)),
+          { reps: 3 },
+        ),
+      ],
     },
     {
       route: 'POST /mcp',
@@ -840,17 +1054,31 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       reps: 10,
       maxRatio: MAX_RATIO,
       typical: v('typical: a UUID', async (n) => (await s.shown(n)).map((r) => mcpTool(s.keyA, 'record_click', { impression_id: r.impressionId }))),
-      worst: [v('worst: imp_ form', async (n) => (await s.shown(n)).map((r) => mcpTool(s.keyA, 'record_click', { impression_id: prefixedId('impression', r.impressionId) })))],
+      worst: [
+        v('worst: imp_ form', async (n) =>
+          (await s.shown(n)).map((r) => mcpTool(s.keyA, 'record_click', { impression_id: prefixedId('impression', r.impressionId) })),
+        ),
+      ],
     },
     {
       route: 'POST /mcp',
       tool: 'submit_feedback',
       reps: 10,
       maxRatio: MAX_RATIO,
-      typical: v('typical: request and product', async (n) => (await s.shown(n)).map((r) => mcpTool(s.keyA, 'submit_feedback', { request_id: r.requestId, product_id: r.productId, relevant: false }))),
+      typical: v('typical: request and product', async (n) =>
+        (await s.shown(n)).map((r) => mcpTool(s.keyA, 'submit_feedback', { request_id: r.requestId, product_id: r.productId, relevant: false })),
+      ),
       worst: [
         v('worst: prefixed ids, 1,000-char reason', async (n) =>
-          (await s.shown(n)).map((r) => mcpTool(s.keyA, 'submit_feedback', { request_id: prefixedId('request', r.requestId), product_id: prefixedId('product', r.productId), relevant: false, reason: words(1000), user_clicked: true })),
+          (await s.shown(n)).map((r) =>
+            mcpTool(s.keyA, 'submit_feedback', {
+              request_id: prefixedId('request', r.requestId),
+              product_id: prefixedId('product', r.productId),
+              relevant: false,
+              reason: words(1000),
+              user_clicked: true,
+            }),
+          ),
         ),
       ],
     },
@@ -874,7 +1102,9 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
       worst: [
         v('worst: 10 impressions, imp_ form', async (n) => {
           const shown = await s.shown(10 * n);
-          return times(n, (i) => mcpTool(s.keyA, 'record_display', { impression_ids: shown.slice(10 * i, 10 * i + 10).map((r) => prefixedId('impression', r.impressionId)) }));
+          return times(n, (i) =>
+            mcpTool(s.keyA, 'record_display', { impression_ids: shown.slice(10 * i, 10 * i + 10).map((r) => prefixedId('impression', r.impressionId)) }),
+          );
         }),
       ],
     },
@@ -951,14 +1181,16 @@ async function json<T>(res: Response): Promise<T> {
 
 /** A few hundred searches, clicks, conversions and feedback votes through the API, as an integration makes them. */
 async function seedThroughApi(server: BenchServer, key: string, queries: QueryTexts, count: number): Promise<void> {
-  const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   for (let i = 0; i < count; i++) {
     const r = await json<SearchResponse>(await post('/v1/search', { query: queries.take(), limit: 10, min_relevance_score: 0 }));
     const first = r.results[0];
     if (first === undefined) continue;
     if (i % 3 === 0) {
       const click = await json<{ click_id: string }>(await post(`/v1/clicks/${first.impression_id}`, {}));
-      if (i % 9 === 0) await json(await post('/v1/conversions', { click_id: click.click_id, order_id: `seed-${i}`, sale_amount: 80, commission_amount: 4, currency: 'USD' }));
+      if (i % 9 === 0)
+        await json(await post('/v1/conversions', { click_id: click.click_id, order_id: `seed-${i}`, sale_amount: 80, commission_amount: 4, currency: 'USD' }));
     }
     if (i % 4 === 0) await json(await post('/v1/feedback', { request_id: r.request_id, product_id: first.product_id, relevant: i % 8 === 0 }));
     if (i % 5 === 0) await json(await post('/v1/displays', { impression_ids: r.results.map((x) => x.impression_id) }));
@@ -968,7 +1200,9 @@ async function seedThroughApi(server: BenchServer, key: string, queries: QueryTe
 /** The smallest and the largest file swagger-ui serves under /docs/static. */
 function swaggerFiles(): { small: string; large: string } {
   const dir = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')), 'static');
-  const files = readdirSync(dir).map((f) => ({ f, size: statSync(join(dir, f)).size })).sort((a, b) => a.size - b.size);
+  const files = readdirSync(dir)
+    .map((f) => ({ f, size: statSync(join(dir, f)).size }))
+    .sort((a, b) => a.size - b.size);
   return { small: files.find((x) => x.f.endsWith('.css'))?.f ?? files[0]!.f, large: files.at(-1)!.f };
 }
 
@@ -1034,7 +1268,8 @@ function figures(row: Row, typical: Row | undefined): Figures {
   const ratio = row.typical || typical === undefined || (row.variant.report && !ok2xx) ? null : cpu / median(typical.samples.map((s) => s.cpuMs));
   let verdict: string;
   if (problems.length > 0) verdict = `FAILED: ${problems[0]!.slice(0, 300)}`;
-  else if (row.variant.report && !ok2xx) verdict = `reported: answers ${statuses} (${detailOf(row.samples[0]!.samples[statuses.split('/')[0]!]).slice(0, 160)})`;
+  else if (row.variant.report && !ok2xx)
+    verdict = `reported: answers ${statuses} (${detailOf(row.samples[0]!.samples[statuses.split('/')[0]!]).slice(0, 160)})`;
   else {
     const over = [
       ...(ratio !== null && ratio > row.kind.maxRatio ? [`> ${row.kind.maxRatio}× CPU`] : []),
@@ -1057,9 +1292,16 @@ function figures(row: Row, typical: Row | undefined): Figures {
 /** The figures the report's targets read: the largest ratio (search and the rest) and the longest block, with their rows. */
 function summary(rows: Record<string, unknown>[]): Record<string, unknown> {
   const name = (r: Record<string, unknown>) => `${String(r.route)}${r.tool ? ` ${String(r.tool)}` : ''}: ${String(r.request)}`;
-  const largest = (xs: Record<string, unknown>[], key: string) => xs.filter((r) => typeof r[key] === 'number').sort((a, b) => (b[key] as number) - (a[key] as number))[0];
-  const ratio = largest(rows.filter((r) => !r.search), 'ratio');
-  const searchRatio = largest(rows.filter((r) => r.search), 'ratio');
+  const largest = (xs: Record<string, unknown>[], key: string) =>
+    xs.filter((r) => typeof r[key] === 'number').sort((a, b) => (b[key] as number) - (a[key] as number))[0];
+  const ratio = largest(
+    rows.filter((r) => !r.search),
+    'ratio',
+  );
+  const searchRatio = largest(
+    rows.filter((r) => r.search),
+    'ratio',
+  );
   const block = largest(rows, 'max_block_ms');
   return {
     largest_ratio: ratio ? { row: name(ratio), ratio: ratio.ratio } : null,
@@ -1100,7 +1342,7 @@ async function main(): Promise<number> {
     const core = server.core;
     const account = async (name: string) => {
       const { firstKey } = await core.accounts.create(name);
-      const key = (await core.keys.create((await principalOf(firstKey.key)), { name, rate_limit_per_minute: 1_000_000 })).key;
+      const key = (await core.keys.create(await principalOf(firstKey.key), { name, rate_limit_per_minute: 1_000_000 })).key;
       return { key, principal: await principalOf(key) };
     };
     const principalOf = async (key: string) => {
@@ -1108,7 +1350,14 @@ async function main(): Promise<number> {
       if (!auth.ok) throw new Error(`a new key does not authenticate: ${auth.reason}`);
       return auth.principal;
     };
-    const [A, K, L, T, W, W2] = [await account('worst A'), await account('worst K'), await account('worst L'), await account('worst T'), await account('worst W'), await account('worst W2')];
+    const [A, K, L, T, W, W2] = [
+      await account('worst A'),
+      await account('worst K'),
+      await account('worst L'),
+      await account('worst T'),
+      await account('worst W'),
+      await account('worst W2'),
+    ];
     const queries = new QueryTexts(await queryTexts(homeDepot));
 
     process.stderr.write(`seeding (catalog ${catalogName}, ${products} products, database ${server.dbKind})…\n`);
@@ -1125,7 +1374,10 @@ async function main(): Promise<number> {
     step('searches through the API');
     for (let i = 0; i < 98; i++) await core.keys.create(L.principal, { name: `listed ${i}` });
     const bigWebhook = { url: `https://93.184.216.34/hooks/${'a'.repeat(2048 - 28)}`, events: [...EVENT_TYPES], description: 'x'.repeat(500) };
-    const webhooksT = [(await core.webhooks.create(T.principal, { url: 'https://93.184.216.34/hook', events: ['click'] })).id, (await core.webhooks.create(T.principal, { url: 'https://93.184.216.34/hook2', events: ['search'] })).id];
+    const webhooksT = [
+      (await core.webhooks.create(T.principal, { url: 'https://93.184.216.34/hook', events: ['click'] })).id,
+      (await core.webhooks.create(T.principal, { url: 'https://93.184.216.34/hook2', events: ['search'] })).id,
+    ];
     const webhooksW: string[] = [];
     for (let i = 0; i < 20; i++) webhooksW.push((await core.webhooks.create(W.principal, bigWebhook)).id);
     for (let i = 0; i < 30; i++) await core.webhooks.sendTest(T.principal, webhooksT[0]!, {});
@@ -1163,19 +1415,24 @@ async function main(): Promise<number> {
       },
       clicks: async (n) => {
         const out: { clickId: string; impressionId: string }[] = [];
-        for (const r of await setup.shown(n)) out.push({ clickId: (await core.clicks.recordClick(A.principal, r.impressionId)).click.click_id, impressionId: r.impressionId });
+        for (const r of await setup.shown(n))
+          out.push({ clickId: (await core.clicks.recordClick(A.principal, r.impressionId)).click.click_id, impressionId: r.impressionId });
         return out;
       },
       bodyLimit: (route) => server.routes.find((r) => `${r.method} ${r.url}` === route)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
       productUrls: false,
     };
-    setup.productUrls = (await core.search().search(A.principal, SearchRequestSchema.parse({ query: queries.take(), limit: 10, min_relevance_score: 0 }))).results.some((r) => r.url !== '');
+    setup.productUrls = (
+      await core.search().search(A.principal, SearchRequestSchema.parse({ query: queries.take(), limit: 10, min_relevance_score: 0 }))
+    ).results.some((r) => r.url !== '');
     const assets = await consoleAssets();
     const all = kinds(setup, swaggerFiles(), { css: `app.${assets.version}.css`, js: `app.${assets.version}.js` });
-    const rows: Row[] = all.filter(selected).flatMap((kind) => [
-      { kind, variant: kind.typical, typical: true, samples: [] },
-      ...kind.worst.map((variant) => ({ kind, variant, typical: false, samples: [] as Sample[] })),
-    ]);
+    const rows: Row[] = all
+      .filter(selected)
+      .flatMap((kind) => [
+        { kind, variant: kind.typical, typical: true, samples: [] },
+        ...kind.worst.map((variant) => ({ kind, variant, typical: false, samples: [] as Sample[] })),
+      ]);
 
     // Warm-up: every request kind once or a few times, not recorded.
     for (const row of rows) {
@@ -1195,7 +1452,11 @@ async function main(): Promise<number> {
 
     // The table, in route-table order; routes and tools without a request kind say so.
     const tools = await json<{ result: { tools: { name: string }[] } }>(
-      await fetch(`${server.url}/mcp`, { method: 'POST', headers: mcpCall(A.key, 'tools/list', {}).headers!, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) }),
+      await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: mcpCall(A.key, 'tools/list', {}).headers!,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      }),
     );
     const table: string[][] = [];
     const jsonRows: Record<string, unknown>[] = [];
@@ -1218,12 +1479,37 @@ async function main(): Promise<number> {
           f.statuses,
           f.verdict,
         ]);
-        jsonRows.push({ search: row.kind.maxRatio === MAX_SEARCH_RATIO, route: row.kind.route, ...(row.kind.tool ? { tool: row.kind.tool } : {}), request: row.variant.label, cpu_ms: round(f.cpu, 3), ratio: f.ratio === null ? null : round(f.ratio, 2), max_block_ms: round(f.block, 1), max_delay_ms: round(f.delay, 1), alloc_mb: round(f.alloc, 2), rss_mb: round(f.rss, 1), statuses: f.statuses, verdict: f.verdict });
+        jsonRows.push({
+          search: row.kind.maxRatio === MAX_SEARCH_RATIO,
+          route: row.kind.route,
+          ...(row.kind.tool ? { tool: row.kind.tool } : {}),
+          request: row.variant.label,
+          cpu_ms: round(f.cpu, 3),
+          ratio: f.ratio === null ? null : round(f.ratio, 2),
+          max_block_ms: round(f.block, 1),
+          max_delay_ms: round(f.delay, 1),
+          alloc_mb: round(f.alloc, 2),
+          rss_mb: round(f.rss, 1),
+          statuses: f.statuses,
+          verdict: f.verdict,
+        });
       }
     };
     const uncovered = (name: string) => {
       notCovered.push(name);
-      table.push([name, only === null ? 'NOT COVERED: no request kind in tools/bench/worst.ts' : 'skipped (--only)', '', '', '', '', '', '', '', '', only === null ? 'not covered' : '']);
+      table.push([
+        name,
+        only === null ? 'NOT COVERED: no request kind in tools/bench/worst.ts' : 'skipped (--only)',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        only === null ? 'not covered' : '',
+      ]);
     };
     const seen = new Set<string>();
     for (const route of server.routes) {
@@ -1256,10 +1542,17 @@ async function main(): Promise<number> {
         `delay: the longest event-loop delay by the wall clock, time the OS gave other processes included; ` +
         `alloc: JavaScript heap allocated per request (GC profiler), median of the rounds; RSS Δ: largest rise of RSS during a batch, median of the rounds. Verdicts: ≤ ${MAX_RATIO}× the typical request's CPU (search ≤ ${MAX_SEARCH_RATIO}×), block ≤ ${MAX_BLOCK_MS} ms.\n`,
     );
-    process.stdout.write(`${formatTable(['route / tool', 'request', 'n', 'CPU ms', '× typical', 'block ms', 'delay ms', 'alloc MB', 'RSS Δ MB', 'status', 'verdict'], table)}\n`);
+    process.stdout.write(
+      `${formatTable(['route / tool', 'request', 'n', 'CPU ms', '× typical', 'block ms', 'delay ms', 'alloc MB', 'RSS Δ MB', 'status', 'verdict'], table)}\n`,
+    );
     if (plainSearch !== null && worstSearchCpu !== null) {
-      process.stdout.write(`Search: the most expensive valid search costs ${round(worstSearchCpu / plainSearch, 1)}× the CPU of a plain one (${round(worstSearchCpu, 1)} ms against ${round(plainSearch, 2)} ms; target ≤ ${MAX_SEARCH_RATIO}×)`);
-      if (worstBatchPerQuery !== null) process.stdout.write(`; in the largest batch each query costs ${round(worstBatchPerQuery, 1)} ms, ${round(worstBatchPerQuery / plainSearch, 1)}× a plain search`);
+      process.stdout.write(
+        `Search: the most expensive valid search costs ${round(worstSearchCpu / plainSearch, 1)}× the CPU of a plain one (${round(worstSearchCpu, 1)} ms against ${round(plainSearch, 2)} ms; target ≤ ${MAX_SEARCH_RATIO}×)`,
+      );
+      if (worstBatchPerQuery !== null)
+        process.stdout.write(
+          `; in the largest batch each query costs ${round(worstBatchPerQuery, 1)} ms, ${round(worstBatchPerQuery / plainSearch, 1)}× a plain search`,
+        );
       process.stdout.write('.\n');
     }
     if (notCovered.length > 0 && only === null) process.stdout.write(`${notCovered.length} route(s) or tool(s) not covered: ${notCovered.join(', ')}\n`);

@@ -60,7 +60,10 @@ function required(name: 'name' | 'account'): string {
 }
 
 function parseScopes(flag: string): z.infer<typeof ScopeSchema>[] {
-  const parsed = z.array(ScopeSchema).min(1).safeParse(flag.split(',').map((s) => s.trim()));
+  const parsed = z
+    .array(ScopeSchema)
+    .min(1)
+    .safeParse(flag.split(',').map((s) => s.trim()));
   if (!parsed.success) throw new UsageError(`--scopes takes scopes from ${ALL_SCOPES.join(', ')}, not ${JSON.stringify(flag)}`);
   return parsed.data;
 }
@@ -72,7 +75,9 @@ function printStatus(s: RankingStatus): void {
   }
   const out: string[] = [];
   out.push(`scope        ${s.scope}`);
-  out.push(`serving      ${s.serving ? `${s.serving.id} (learned; promoted ${s.serving.decidedAt?.toISOString() ?? '?'})` : `${s.base} (the catalog's model; no learned model serves)`}`);
+  out.push(
+    `serving      ${s.serving ? `${s.serving.id} (learned; promoted ${s.serving.decidedAt?.toISOString() ?? '?'})` : `${s.base} (the catalog's model; no learned model serves)`}`,
+  );
   if (s.candidate) {
     const e = s.candidate.interleaving;
     out.push(`candidate    ${s.candidate.id} (proposed ${s.candidate.createdAt.toISOString()})`);
@@ -82,8 +87,15 @@ function printStatus(s: RankingStatus): void {
   out.push('decisions (newest first):');
   for (const d of s.decisions) {
     const e = d.evidence as Record<string, unknown>;
-    const detail = d.action === 'propose' ? `held-out NDCG@10 ${JSON.stringify(e.heldOutNdcg ?? null)}` : d.action === 'rollback' ? `back to ${d.modelId ?? s.base}` : `wins ${String(e.candidateWins)}:${String(e.servingWins)}, p = ${String(e.pValue)}`;
-    out.push(`  ${d.createdAt.toISOString()}  ${d.action.padEnd(8)} ${(d.action === 'rollback' ? (d.previousId ?? '') : (d.modelId ?? '')).padEnd(20)} by ${d.actor}; ${detail}`);
+    const detail =
+      d.action === 'propose'
+        ? `held-out NDCG@10 ${JSON.stringify(e.heldOutNdcg ?? null)}`
+        : d.action === 'rollback'
+          ? `back to ${d.modelId ?? s.base}`
+          : `wins ${String(e.candidateWins)}:${String(e.servingWins)}, p = ${String(e.pValue)}`;
+    out.push(
+      `  ${d.createdAt.toISOString()}  ${d.action.padEnd(8)} ${(d.action === 'rollback' ? (d.previousId ?? '') : (d.modelId ?? '')).padEnd(20)} by ${d.actor}; ${detail}`,
+    );
   }
   if (s.decisions.length === 0) out.push('  none');
   process.stdout.write(`${out.join('\n')}\n`);
@@ -105,7 +117,8 @@ async function ranking(subcommand: string): Promise<void> {
 
 async function run(): Promise<void> {
   const subcommand = positionals.join(' ');
-  if (!['accounts create', 'keys create', 'ranking status', 'ranking rollback'].includes(subcommand)) throw new UsageError(subcommand ? `unknown command: ${subcommand}` : 'no command');
+  if (!['accounts create', 'keys create', 'ranking status', 'ranking rollback'].includes(subcommand))
+    throw new UsageError(subcommand ? `unknown command: ${subcommand}` : 'no command');
   if (subcommand.startsWith('ranking ')) return ranking(subcommand);
   // Every flag is checked before the database opens.
   const name = required('name');
@@ -115,7 +128,12 @@ async function run(): Promise<void> {
   const config = loadConfig();
   const db = await openMigratedDb(config);
   try {
-    const core = createCore({ stores: createPgStores(db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: config.defaultRateLimitPerMinute });
+    const core = createCore({
+      stores: createPgStores(db),
+      clock: systemClock,
+      logger: createLogger('warn'),
+      defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
+    });
     if (accountId === null) {
       const { account, firstKey } = await core.accounts.create(name);
       print({ account_id: account.id, key_id: firstKey.metadata.id, scopes: firstKey.metadata.scopes.join(','), api_key: firstKey.key });

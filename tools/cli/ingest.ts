@@ -83,7 +83,8 @@ function mappingFlag(flag: string): CsvMapping {
 
 /** What the flags ask for, without a preset. */
 function flagOptions(): FeedOptions {
-  if (values.format !== undefined && !FEED_FORMATS.includes(values.format as FeedFormat)) throw new UsageError(`unknown format ${values.format} (formats: ${FEED_FORMATS.join(', ')})`);
+  if (values.format !== undefined && !FEED_FORMATS.includes(values.format as FeedFormat))
+    throw new UsageError(`unknown format ${values.format} (formats: ${FEED_FORMATS.join(', ')})`);
   return {
     ...(values.format ? { format: values.format as FeedFormat } : {}),
     ...(values.merchant ? { merchant: values.merchant } : {}),
@@ -112,9 +113,10 @@ async function feedOptions(file: string): Promise<FeedOptions> {
 function withMappingHint(file: string, err: UnmappedTitleError): CliError {
   const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
   const spec = formatMappingSpec(err.suggestion.title === undefined ? { title: 'COLUMN', ...err.suggestion } : err.suggestion);
-  const hint = spec === null
-    ? `put ${JSON.stringify(err.suggestion)} in a .json file and pass it: npm run ingest -- ${quote(file)} --mapping FILE.json`
-    : `${err.suggestion.title === undefined ? 'name the title column' : 'map the columns'}: npm run ingest -- ${quote(file)} --mapping ${quote(spec)}`;
+  const hint =
+    spec === null
+      ? `put ${JSON.stringify(err.suggestion)} in a .json file and pass it: npm run ingest -- ${quote(file)} --mapping FILE.json`
+      : `${err.suggestion.title === undefined ? 'name the title column' : 'map the columns'}: npm run ingest -- ${quote(file)} --mapping ${quote(spec)}`;
   return new CliError(EXIT.dataError, `${err.message}\n  ${hint}`);
 }
 
@@ -157,7 +159,9 @@ function printSummary(source: string, s: ImportSummary): void {
   }
   if (s.catalog) {
     const c = s.catalog;
-    out.push(`Catalog now serves ${c.productCount.toLocaleString('en-US')} products (version ${c.version}, model ${c.model}, ${c.dimensions} d, ANN index: ${c.annIndex}${c.annRecall === null ? "" : `, recall@100 ${c.annRecall.toFixed(3)} against exact search on probe queries`}).`);
+    out.push(
+      `Catalog now serves ${c.productCount.toLocaleString('en-US')} products (version ${c.version}, model ${c.model}, ${c.dimensions} d, ANN index: ${c.annIndex}${c.annRecall === null ? '' : `, recall@100 ${c.annRecall.toFixed(3)} against exact search on probe queries`}).`,
+    );
   } else if (!s.dryRun) {
     out.push('Nothing valid was imported; the previous catalog is unchanged.');
   }
@@ -189,13 +193,17 @@ async function run(): Promise<number> {
         total = await countRows(file!, feed.format);
       }
       const progress = createProgressReporter(process.stderr, total);
-      const summary = await importCatalog(records, { catalog, embedder }, {
-        replace: values.replace || values.reindex,
-        dryRun: values['dry-run'],
-        ...(batchSize === undefined ? {} : { batchSize }),
-        onProgress: (p) => progress.update(p),
-        fitRanking: !values['no-fit-ranking'],
-      }).finally(() => progress.stop());
+      const summary = await importCatalog(
+        records,
+        { catalog, embedder },
+        {
+          replace: values.replace || values.reindex,
+          dryRun: values['dry-run'],
+          ...(batchSize === undefined ? {} : { batchSize }),
+          onProgress: (p) => progress.update(p),
+          fitRanking: !values['no-fit-ranking'],
+        },
+      ).finally(() => progress.stop());
       printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);
       return summary.imported + summary.updated > 0 ? EXIT.ok : EXIT.failure;
     } finally {

@@ -19,7 +19,17 @@ import { loadConfig } from '../../src/config.js';
 import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
 import { openCatalog } from '../../src/runtime.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, OFF_TOPIC, offTopicRows, openLabelledSet, predictions, trainingQueries } from './labelled-set.js';
+import {
+  describeCatalog,
+  foldOf,
+  labelledSetFiles,
+  missingInput,
+  OFF_TOPIC,
+  offTopicRows,
+  openLabelledSet,
+  predictions,
+  trainingQueries,
+} from './labelled-set.js';
 
 const USAGE = `Usage:
   npm run calibrate -- [--sets DIR,DIR] [--queries-per-set N] [--dry-run] [--catalog-dir DIR]
@@ -53,7 +63,8 @@ const DEFAULT_SETS = ['../shared/data/eval/crowdflower', '../shared/data/eval/ho
 async function main(): Promise<number> {
   // The default sets are skipped when absent; a set named with --sets must be there (missingInput).
   const named = values.sets?.split(',').map((s) => resolve(s));
-  const sets = named?.filter((s) => missingInput(labelledSetFiles(s)) === null) ?? DEFAULT_SETS.map((s) => resolve(s)).filter((s) => existsSync(join(s, 'qrels_dev.tsv')));
+  const sets =
+    named?.filter((s) => missingInput(labelledSetFiles(s)) === null) ?? DEFAULT_SETS.map((s) => resolve(s)).filter((s) => existsSync(join(s, 'qrels_dev.tsv')));
   if (sets.length === 0) {
     process.stderr.write('skipping calibration: no labelled set found (../shared/data/eval is absent); the fallback model stays in use\n');
     return 0;
@@ -90,13 +101,31 @@ async function main(): Promise<number> {
         offTopic.filter((o) => o.fold !== fold).map((o) => o.features),
         'cv',
       );
-      outOfFold.push(...predictions(fitted, queries.filter((_, i) => foldOf(i) === fold), offTopic.filter((o) => o.fold === fold).map((o) => o.features)));
+      outOfFold.push(
+        ...predictions(
+          fitted,
+          queries.filter((_, i) => foldOf(i) === fold),
+          offTopic.filter((o) => o.fold === fold).map((o) => o.features),
+        ),
+      );
     }
-    const fallback = predictions(FALLBACK_MODEL, queries, offTopic.map((o) => o.features));
-    const fitted = fitRankingModel(queries, offTopic.map((o) => o.features), `fitted on ${sets.map((s) => basename(s)).join('+')} dev, ${new Date().toISOString().slice(0, 10)}`);
+    const fallback = predictions(
+      FALLBACK_MODEL,
+      queries,
+      offTopic.map((o) => o.features),
+    );
+    const fitted = fitRankingModel(
+      queries,
+      offTopic.map((o) => o.features),
+      `fitted on ${sets.map((s) => basename(s)).join('+')} dev, ${new Date().toISOString().slice(0, 10)}`,
+    );
     const judged = outOfFold.length - offTopic.length;
-    process.stdout.write(`queries: ${queries.length} (+${OFF_TOPIC.length * sets.length} off-topic); judged candidates: ${judged} (${outOfFold.filter((o) => o.y === 1).length} relevant, grade ≥ 2)\n`);
-    process.stdout.write(`ECE (10 bins): fitted, 5-fold cross-validated ${expectedCalibrationError(outOfFold).toFixed(4)}; fallback ${expectedCalibrationError(fallback).toFixed(4)}\n`);
+    process.stdout.write(
+      `queries: ${queries.length} (+${OFF_TOPIC.length * sets.length} off-topic); judged candidates: ${judged} (${outOfFold.filter((o) => o.y === 1).length} relevant, grade ≥ 2)\n`,
+    );
+    process.stdout.write(
+      `ECE (10 bins): fitted, 5-fold cross-validated ${expectedCalibrationError(outOfFold).toFixed(4)}; fallback ${expectedCalibrationError(fallback).toFixed(4)}\n`,
+    );
     process.stdout.write(`model: ${JSON.stringify(fitted)}\n`);
     if (!values['dry-run']) {
       const catalog = await openCatalog(loadConfig());

@@ -40,7 +40,19 @@ import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { SearchRequestSchema } from '../../src/core/schemas/search.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, predictions, scoreRun, trainingQueries, writeQrelsSubset, type RunMetrics } from './labelled-set.js';
+import {
+  describeCatalog,
+  foldOf,
+  labelledSetFiles,
+  missingInput,
+  offTopicRows,
+  openLabelledSet,
+  predictions,
+  scoreRun,
+  trainingQueries,
+  writeQrelsSubset,
+  type RunMetrics,
+} from './labelled-set.js';
 
 const USAGE = `Usage:
   npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
@@ -91,7 +103,11 @@ async function main(): Promise<number> {
   try {
     const started = Date.now();
     const baselineRun = join(out, `${name}.bm25.run.tsv`);
-    execFileSync(process.execPath, [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun], { stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun],
+      { stdio: 'ignore' },
+    );
 
     const set = await openLabelledSet(setDir, work, {
       modelCache: values['model-cache'] ?? join(work, 'models'),
@@ -104,7 +120,8 @@ async function main(): Promise<number> {
     });
     const catalogDescription = await describeCatalog(set);
     // With --limit, every system is scored on the same queries: the qrels of the ones run.
-    const qrels = limit !== undefined ? writeQrelsSubset(setDir, new Set(set.queries.map((q) => q.id)), join(out, `${name}.qrels.tsv`)) : join(setDir, 'qrels_dev.tsv');
+    const qrels =
+      limit !== undefined ? writeQrelsSubset(setDir, new Set(set.queries.map((q) => q.id)), join(out, `${name}.qrels.tsv`)) : join(setDir, 'qrels_dev.tsv');
     const db = await openDb({ kind: 'pglite-memory' });
     await migrate(db);
     const stores = createPgStores(db);
@@ -120,7 +137,11 @@ async function main(): Promise<number> {
     const offTopic = await offTopicRows(set);
     // Each off-topic request's 20 candidates stay together in one fold, as in calibrate.
     const foldCores = Array.from({ length: 5 }, (_, k) => {
-      const rankingModel = fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) !== k), `cv fold ${k}`);
+      const rankingModel = fitRankingModel(
+        training.filter((_, i) => foldOf(i) !== k),
+        offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) !== k),
+        `cv fold ${k}`,
+      );
       return { rankingModel, core: coreWith(rankingModel) };
     });
     const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
@@ -131,7 +152,15 @@ async function main(): Promise<number> {
     const ece = {
       fallback: expectedCalibrationError(predictions(FALLBACK_MODEL, training, offTopic)),
       coldStart: expectedCalibrationError(predictions(coldModel, training, offTopic)),
-      rerank: expectedCalibrationError(Array.from({ length: 5 }, (_, k) => predictions(foldCores[k]!.rankingModel, training.filter((_, i) => foldOf(i) === k), offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k))).flat()),
+      rerank: expectedCalibrationError(
+        Array.from({ length: 5 }, (_, k) =>
+          predictions(
+            foldCores[k]!.rankingModel,
+            training.filter((_, i) => foldOf(i) === k),
+            offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k),
+          ),
+        ).flat(),
+      ),
     };
 
     const rows: [string, RunMetrics, number][] = [['BM25 baseline (shared/eval)', scoreRun(evalDir, qrels, baselineRun), Number.NaN]];
@@ -162,15 +191,23 @@ async function main(): Promise<number> {
     const queries = set.queries;
 
     const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(4));
-    process.stdout.write(`Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall; rerank 5-fold cross-validated), ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `Relevance on ${name} dev (${queries.length} queries; relevant = grade ≥ 1 for MRR/Recall; rerank 5-fold cross-validated), ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
     process.stdout.write(`catalog: ${catalogDescription}\n`);
     process.stdout.write(`${'system'.padEnd(30)} ${'NDCG@10'.padStart(8)} ${'MRR@10'.padStart(8)} ${'Recall@10'.padStart(10)} ${'p50 ms'.padStart(8)}\n`);
     for (const [label, m, p50] of rows) {
-      process.stdout.write(`${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`);
+      process.stdout.write(
+        `${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`,
+      );
     }
     process.stdout.write(`cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
-    process.stdout.write(`ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldModel.source, ms: coldStart.ms } })}\n`);
+    process.stdout.write(
+      `ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`,
+    );
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldModel.source, ms: coldStart.ms } })}\n`,
+    );
     return 0;
   } finally {
     if (!values.out) await rm(work, { recursive: true, force: true });

@@ -26,16 +26,46 @@ import { SHARED_DIR } from '../shared-data.js';
  * for these are negatives.
  */
 export const OFF_TOPIC = [
-  'who won the 1998 world cup', 'what is the capital of australia', 'weather in paris tomorrow', 'how do i reverse a linked list',
-  'translate good morning to german', 'what time is it in tokyo', 'explain quantum entanglement simply', 'when was the eiffel tower built',
-  'write a haiku about autumn', 'how many moons does jupiter have', 'what is the square root of 144', 'who wrote pride and prejudice',
-  'convert 10 miles to kilometers', 'symptoms of the common cold', 'best way to learn spanish', 'how does photosynthesis work',
-  'what is the meaning of life', 'latest news about the election', 'how tall is mount everest', 'recipe for banana bread',
-  'who is the president of france', 'how to file my taxes', 'what is machine learning', 'tell me a joke',
-  'how far is the moon from earth', 'what does dna stand for', 'history of the roman empire', 'how to tie a bowline knot',
-  'is it going to rain today', 'define the word serendipity', 'how do vaccines work', 'what year did world war two end',
-  'summarize the plot of hamlet', 'how many people live in canada', 'fix python import error', 'what is the speed of light',
-  'book a flight to london', 'reset my email password', 'how to meditate', 'who painted the mona lisa',
+  'who won the 1998 world cup',
+  'what is the capital of australia',
+  'weather in paris tomorrow',
+  'how do i reverse a linked list',
+  'translate good morning to german',
+  'what time is it in tokyo',
+  'explain quantum entanglement simply',
+  'when was the eiffel tower built',
+  'write a haiku about autumn',
+  'how many moons does jupiter have',
+  'what is the square root of 144',
+  'who wrote pride and prejudice',
+  'convert 10 miles to kilometers',
+  'symptoms of the common cold',
+  'best way to learn spanish',
+  'how does photosynthesis work',
+  'what is the meaning of life',
+  'latest news about the election',
+  'how tall is mount everest',
+  'recipe for banana bread',
+  'who is the president of france',
+  'how to file my taxes',
+  'what is machine learning',
+  'tell me a joke',
+  'how far is the moon from earth',
+  'what does dna stand for',
+  'history of the roman empire',
+  'how to tie a bowline knot',
+  'is it going to rain today',
+  'define the word serendipity',
+  'how do vaccines work',
+  'what year did world war two end',
+  'summarize the plot of hamlet',
+  'how many people live in canada',
+  'fix python import error',
+  'what is the speed of light',
+  'book a flight to london',
+  'reset my email password',
+  'how to meditate',
+  'who painted the mona lisa',
 ];
 
 export interface LabelledSet {
@@ -116,17 +146,29 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
     process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
   } else {
     const summary = await importCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });
-    process.stderr.write(`${name}: imported ${summary.imported} products (${composition}) in ${(summary.durationMs / 1000).toFixed(1)} s, vector index: ${summary.catalog?.annIndex}\n`);
+    process.stderr.write(
+      `${name}: imported ${summary.imported} products (${composition}) in ${(summary.durationMs / 1000).toFixed(1)} s, vector index: ${summary.catalog?.annIndex}\n`,
+    );
   }
   const grades = new Map<string, number>();
   for await (const line of createInterface({ input: createReadStream(join(setDir, 'qrels_dev.tsv')) })) {
     const [q, p, g] = line.split('\t');
     if (q && p && g && /^\d+$/.test(g)) grades.set(`${q}\t${p}`, Number(g));
   }
-  const queries = (await readJsonLines<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({ id: q.query_id, text: q.query }));
+  const queries = (await readJsonLines<{ query_id: string; query: string }>(join(setDir, 'queries_dev.jsonl'), options.limit)).map((q) => ({
+    id: q.query_id,
+    text: q.query,
+  }));
   const lexicon = new CatalogLexicon(catalog);
   return {
-    name, catalog, embedder, lexicon, queries, grades, composition, exactVectors: options.exactVectors ?? false,
+    name,
+    catalog,
+    embedder,
+    lexicon,
+    queries,
+    grades,
+    composition,
+    exactVectors: options.exactVectors ?? false,
     close: async () => {
       await catalog.close();
       await embedder.close();
@@ -153,7 +195,12 @@ export async function offTopicRows(set: LabelledSet): Promise<number[][]> {
   const rows: number[][] = [];
   for (const text of OFF_TOPIC) {
     const candidates = await retrieveCandidates(set, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
-    rows.push(...candidates.sort((a, b) => b.score - a.score).slice(0, 20).map((c) => c.features));
+    rows.push(
+      ...candidates
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 20)
+        .map((c) => c.features),
+    );
   }
   return rows;
 }
@@ -172,7 +219,11 @@ export function predictions(model: RankingModel, queries: readonly TrainingQuery
 export const foldOf = (index: number, folds = 5): number => index % folds;
 
 /** The files of a labelled set. */
-export const labelledSetFiles = (setDir: string): string[] => [join(setDir, 'products.jsonl'), join(setDir, 'queries_dev.jsonl'), join(setDir, 'qrels_dev.tsv')];
+export const labelledSetFiles = (setDir: string): string[] => [
+  join(setDir, 'products.jsonl'),
+  join(setDir, 'queries_dev.jsonl'),
+  join(setDir, 'qrels_dev.tsv'),
+];
 
 /**
  * Checks the files a run needs. Returns null when all are there, or the first absent one when it
@@ -183,7 +234,9 @@ export function missingInput(files: readonly string[]): string | null {
   const missing = files.find((f) => !existsSync(f));
   if (missing === undefined) return null;
   if (missing.startsWith(SHARED_DIR + sep) && !existsSync(SHARED_DIR)) return missing;
-  const what = missing.endsWith('ndcg.mjs') ? 'the evaluator; --eval-dir names its directory' : 'a labelled set is a directory holding products.jsonl, queries_dev.jsonl and qrels_dev.tsv';
+  const what = missing.endsWith('ndcg.mjs')
+    ? 'the evaluator; --eval-dir names its directory'
+    : 'a labelled set is a directory holding products.jsonl, queries_dev.jsonl and qrels_dev.tsv';
   throw new CliError(EXIT.noInput, `${missing}: no such file (${what})`);
 }
 
@@ -204,7 +257,9 @@ export function scoreRun(evalDir: string, qrels: string, run: string): RunMetric
 
 /** The set's qrels restricted to `queryIds`, written to `path`: scores then cover exactly the queries run. */
 export function writeQrelsSubset(setDir: string, queryIds: ReadonlySet<string>, path: string): string {
-  const kept = readFileSync(join(setDir, 'qrels_dev.tsv'), 'utf8').split('\n').filter((l, i) => i === 0 || queryIds.has(l.split('\t')[0]!));
+  const kept = readFileSync(join(setDir, 'qrels_dev.tsv'), 'utf8')
+    .split('\n')
+    .filter((l, i) => i === 0 || queryIds.has(l.split('\t')[0]!));
   writeFileSync(path, `${kept.join('\n')}\n`);
   return path;
 }

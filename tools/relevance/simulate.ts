@@ -38,7 +38,17 @@ import type { SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { describeCatalog, foldOf, labelledSetFiles, missingInput, offTopicRows, openLabelledSet, scoreRun, trainingQueries, writeQrelsSubset } from './labelled-set.js';
+import {
+  describeCatalog,
+  foldOf,
+  labelledSetFiles,
+  missingInput,
+  offTopicRows,
+  openLabelledSet,
+  scoreRun,
+  trainingQueries,
+  writeQrelsSubset,
+} from './labelled-set.js';
 import { react, type UserModel } from '../../src/core/learning/simulated-shopper.js';
 import { mulberry32 } from '../../src/core/random.js';
 import { readRankingModel } from '../../src/core/ranking/ranking.js';
@@ -123,7 +133,13 @@ async function main(): Promise<number> {
   const logger = createLogger('warn');
   const catalogModel = await readRankingModel(set.catalog, set.embedder.model);
   const core = createCore({
-    stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, rankingModel: catalogModel,
+    stores: createPgStores(db),
+    clock: systemClock,
+    logger,
+    defaultRateLimitPerMinute: 1_000_000,
+    catalog: set.catalog,
+    embedder: set.embedder,
+    rankingModel: catalogModel,
     // Every search reads which model serves (a server re-reads every 10 s); learning runs between
     // rounds. Time is compressed (a round stands for the learning interval), so a rejection's
     // day-long cool-down is left out.
@@ -141,11 +157,23 @@ async function main(): Promise<number> {
     };
     const search = (q: Query) => post<SearchResponse>('/v1/search', { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 });
     // The measuring searches: the console's playground, signed in with the same key.
-    const signIn = await fetch(`${base}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: firstKey.key }) });
+    const signIn = await fetch(`${base}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: firstKey.key }),
+    });
     if (signIn.status !== 201) throw new Error(`console sign-in answered ${signIn.status}`);
-    const consoleHeaders = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': ((await signIn.json()) as { csrf_token: string }).csrf_token, 'content-type': 'application/json' };
+    const consoleHeaders = {
+      cookie: signIn.headers.get('set-cookie')!.split(';')[0]!,
+      'x-csrf-token': ((await signIn.json()) as { csrf_token: string }).csrf_token,
+      'content-type': 'application/json',
+    };
     const playground = async (q: Query): Promise<{ results: { product_id: string; external_id: string | null }[]; metadata: { ranking_model: string } }> => {
-      const res = await fetch(`${base}/console/playground`, { method: 'POST', headers: consoleHeaders, body: JSON.stringify({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 }) });
+      const res = await fetch(`${base}/console/playground`, {
+        method: 'POST',
+        headers: consoleHeaders,
+        body: JSON.stringify({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 }),
+      });
       if (!res.ok) throw new Error(`POST /console/playground answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as never;
     };
@@ -178,24 +206,48 @@ async function main(): Promise<number> {
     };
 
     // A query set ranked in-process by a core of its own (no learning, nothing recorded).
-    const offline = { accountId: (await core.accounts.create('offline')).account.id, keyId: '00000000-0000-4000-8000-000000000000', scopes: [], rateLimitPerMinute: 1_000_000 };
+    const offline = {
+      accountId: (await core.accounts.create('offline')).account.id,
+      keyId: '00000000-0000-4000-8000-000000000000',
+      scopes: [],
+      rateLimitPerMinute: 1_000_000,
+    };
     const rankedBy = async (coreFor: (q: Query) => Core, subset: Query[], label: string): Promise<number> => {
       const lines: string[] = [];
       for (const q of subset) {
-        const r = await coreFor(q).search().preview(offline as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
+        const r = await coreFor(q)
+          .search()
+          .preview(offline as never, { query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0, sort: 'relevance' });
         for (const [i, x] of r.results.entries()) lines.push(`${q.id}\t${x.external_id ?? x.product_id}\t${i + 1}`);
       }
       return score(subset, label, lines);
     };
     const coreWith = (rankingModel: RankingModel) =>
-      createCore({ stores: createPgStores(db), clock: systemClock, logger, defaultRateLimitPerMinute: 1_000_000, catalog: set.catalog, embedder: set.embedder, learning: false, rankingModel });
+      createCore({
+        stores: createPgStores(db),
+        clock: systemClock,
+        logger,
+        defaultRateLimitPerMinute: 1_000_000,
+        catalog: set.catalog,
+        embedder: set.embedder,
+        learning: false,
+        rankingModel,
+      });
 
     // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.
     let skyline: { seen: number; heldOut: number } | null = null;
     if (!values['no-skyline']) {
       const training = await trainingQueries(set);
       const offTopic = await offTopicRows(set);
-      const foldCores: Core[] = Array.from({ length: 5 }, (_, k) => coreWith(fitRankingModel(training.filter((_, i) => foldOf(i) !== k), offTopic, `cv fold ${k}`)));
+      const foldCores: Core[] = Array.from({ length: 5 }, (_, k) =>
+        coreWith(
+          fitRankingModel(
+            training.filter((_, i) => foldOf(i) !== k),
+            offTopic,
+            `cv fold ${k}`,
+          ),
+        ),
+      );
       const foldByQuery = new Map(training.map((t, i) => [t.group.slice(set.name.length + 1), foldOf(i)]));
       const skylineOf = (subset: Query[], label: string) => rankedBy((q) => foldCores[foldByQuery.get(q.id) ?? 0]!, subset, label);
       skyline = { seen: await skylineOf(seen, 'seen.skyline'), heldOut: await skylineOf(heldOut, 'held.skyline') };
@@ -225,7 +277,13 @@ async function main(): Promise<number> {
         }
         for (const i of reaction.converted) {
           const r = response.results[i]!;
-          await post('/v1/conversions', { impression_id: r.impression_id, order_id: `sim-${counts.searches}-${i}`, sale_amount: 100, commission_amount: 5, currency: 'USD' });
+          await post('/v1/conversions', {
+            impression_id: r.impression_id,
+            order_id: `sim-${counts.searches}-${i}`,
+            sale_amount: 100,
+            commission_amount: 5,
+            currency: 'USD',
+          });
           counts.conversions++;
         }
         for (const v of reaction.votes) {
@@ -237,7 +295,13 @@ async function main(): Promise<number> {
       if (run.action !== 'none' && run.action !== 'testing') decisions.push({ round: round + 1, run });
       if ((round + 1) % measureEvery === 0 || round + 1 === searchesPerQuery) {
         served.clear();
-        const point = { round: round + 1, searches: counts.searches, seen: await measure(seen, `seen.${round}`), heldOut: await measure(heldOut, `held.${round}`), serving: '' };
+        const point = {
+          round: round + 1,
+          searches: counts.searches,
+          seen: await measure(seen, `seen.${round}`),
+          heldOut: await measure(heldOut, `held.${round}`),
+          serving: '',
+        };
         point.serving = [...served].join(', ');
         timeline.push(point);
       }
@@ -256,31 +320,50 @@ async function main(): Promise<number> {
 
     const f = (n: number) => n.toFixed(4);
     process.stdout.write(`Simulated traffic on ${set.name} dev, ${((Date.now() - started) / 1000).toFixed(0)} s; catalog: ${await describeCatalog(set)}\n`);
-    process.stdout.write(`users: η ${model.eta}, noise ${model.noise}, grades 0–${maxGrade}, conversion ${model.conversionRate} of top-grade clicks, votes ${model.voteRate} per examined result, bots ${botShare} of clicks\n`);
-    process.stdout.write(`traffic: ${seen.length} queries × ${searchesPerQuery} searches = ${counts.searches} searches, ${counts.clicks} clicks (+ ${counts.botClicks} bot clicks), ${counts.conversions} conversions, ${counts.votes} votes; fold ${heldOutFold} (${heldOut.length} queries) held out\n`);
+    process.stdout.write(
+      `users: η ${model.eta}, noise ${model.noise}, grades 0–${maxGrade}, conversion ${model.conversionRate} of top-grade clicks, votes ${model.voteRate} per examined result, bots ${botShare} of clicks\n`,
+    );
+    process.stdout.write(
+      `traffic: ${seen.length} queries × ${searchesPerQuery} searches = ${counts.searches} searches, ${counts.clicks} clicks (+ ${counts.botClicks} bot clicks), ${counts.conversions} conversions, ${counts.votes} votes; fold ${heldOutFold} (${heldOut.length} queries) held out\n`,
+    );
     process.stdout.write(`catalog's model (before any learning): ${catalogModel?.source ?? 'fallback'}\n`);
     const signed = (d: number) => (d >= 0 ? '+' : '') + f(d);
     process.stdout.write(`${'NDCG@10'.padEnd(34)} ${'before'.padStart(8)} ${'after'.padStart(8)} ${'change'.padStart(8)} ${'skyline'.padStart(8)}\n`);
-    process.stdout.write(`${'queries seen in the traffic'.padEnd(34)} ${f(before.seen).padStart(8)} ${f(after.seen).padStart(8)} ${signed(after.seen - before.seen).padStart(8)} ${(skyline ? f(skyline.seen) : '-').padStart(8)}\n`);
-    process.stdout.write(`${'queries held out'.padEnd(34)} ${f(before.heldOut).padStart(8)} ${f(after.heldOut).padStart(8)} ${signed(after.heldOut - before.heldOut).padStart(8)} ${(skyline ? f(skyline.heldOut) : '-').padStart(8)}\n`);
+    process.stdout.write(
+      `${'queries seen in the traffic'.padEnd(34)} ${f(before.seen).padStart(8)} ${f(after.seen).padStart(8)} ${signed(after.seen - before.seen).padStart(8)} ${(skyline ? f(skyline.seen) : '-').padStart(8)}\n`,
+    );
+    process.stdout.write(
+      `${'queries held out'.padEnd(34)} ${f(before.heldOut).padStart(8)} ${f(after.heldOut).padStart(8)} ${signed(after.heldOut - before.heldOut).padStart(8)} ${(skyline ? f(skyline.heldOut) : '-').padStart(8)}\n`,
+    );
     if (skyline) {
       const closed = (b: number, a: number, s: number) => (s - b > 0 ? `${(((a - b) / (s - b)) * 100).toFixed(0)} %` : 'no gap');
-      process.stdout.write(`gap to the skyline closed: seen ${closed(before.seen, after.seen, skyline.seen)}, held out ${closed(before.heldOut, after.heldOut, skyline.heldOut)}\n`);
+      process.stdout.write(
+        `gap to the skyline closed: seen ${closed(before.seen, after.seen, skyline.seen)}, held out ${closed(before.heldOut, after.heldOut, skyline.heldOut)}\n`,
+      );
     }
     process.stdout.write('after round (searches): seen / held out NDCG@10, serving model\n');
     for (const p of timeline) process.stdout.write(`  ${String(p.round).padStart(3)} (${p.searches}): ${f(p.seen)} / ${f(p.heldOut)}, ${p.serving}\n`);
     process.stdout.write('learning decisions:\n');
     for (const { round, run } of decisions) {
-      const detail = run.action === 'propose' ? `held-out log NDCG ${f(run.fit.heldOutNdcg!.serving)} → ${f(run.fit.heldOutNdcg!.candidate)} (${run.fit.trainQueries} + ${run.fit.heldOutQueries} queries, ${run.fit.searches} searches)` : run.action === 'none' ? run.reason : `wins ${run.evidence.candidateWins}:${run.evidence.servingWins}, ties ${run.evidence.ties}, p = ${run.evidence.pValue.toPrecision(3)}`;
+      const detail =
+        run.action === 'propose'
+          ? `held-out log NDCG ${f(run.fit.heldOutNdcg!.serving)} → ${f(run.fit.heldOutNdcg!.candidate)} (${run.fit.trainQueries} + ${run.fit.heldOutQueries} queries, ${run.fit.searches} searches)`
+          : run.action === 'none'
+            ? run.reason
+            : `wins ${run.evidence.candidateWins}:${run.evidence.servingWins}, ties ${run.evidence.ties}, p = ${run.evidence.pValue.toPrecision(3)}`;
       process.stdout.write(`  after round ${round}: ${run.action} ${'candidate' in run ? run.candidate : ''} ${detail}\n`);
     }
     if (decisions.length === 0) process.stdout.write('  none\n');
     if (status.candidate) {
       const e = status.candidate.interleaving;
-      process.stdout.write(`still under test: ${status.candidate.id}, wins ${e.candidateWins}:${e.servingWins}, ties ${e.ties}, p = ${e.pValue.toPrecision(3)}\n`);
+      process.stdout.write(
+        `still under test: ${status.candidate.id}, wins ${e.candidateWins}:${e.servingWins}, ties ${e.ties}, p = ${e.pValue.toPrecision(3)}\n`,
+      );
     }
     if (learnedHeldOut.length > 0) process.stdout.write(`learned models alone (no per-query learning): ${learnedHeldOut.join('; ')}\n`);
-    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, base: catalogModel?.source ?? 'fallback', seen: { queries: seen.length, before: before.seen, after: after.seen, skyline: skyline?.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut, skyline: skyline?.heldOut }, timeline, decisions, learned_held_out: learnedHeldOut })}\n`);
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'simulate', set: set.name, model, bots: botShare, searches_per_query: searchesPerQuery, counts, base: catalogModel?.source ?? 'fallback', seen: { queries: seen.length, before: before.seen, after: after.seen, skyline: skyline?.seen }, held_out: { queries: heldOut.length, before: before.heldOut, after: after.heldOut, skyline: skyline?.heldOut }, timeline, decisions, learned_held_out: learnedHeldOut })}\n`,
+    );
     return 0;
   } finally {
     await app.close();

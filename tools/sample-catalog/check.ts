@@ -50,8 +50,7 @@ export interface TrailScenario {
 
 export function trailScenario(products: readonly Product[]): TrailScenario {
   const trail = products.filter((p) => p.category === TRAIL);
-  const wp = (p: Product): boolean =>
-    p.attributes.waterproof === true && /waterproof/i.test(`${p.title} ${p.description}`);
+  const wp = (p: Product): boolean => p.attributes.waterproof === true && /waterproof/i.test(`${p.title} ${p.description}`);
   const dry = (p: Product): boolean => p.attributes.waterproof === false;
   return {
     total: trail.length,

@@ -32,7 +32,16 @@ export const APPAREL_TEMPLATES: Template[] = [
           'Made with recycled nylon face fabric.',
           'Drop-tail hem keeps your backside dry.',
         ]),
-        attributes: { color, size: sizeRun(rng, APPAREL_SIZES, 4), waterproof: true, waterproof_rating_mm: mmH2O, layers, packable, gender: g === "Men's" ? 'men' : 'women', weight_g: rng.int(180, 480) },
+        attributes: {
+          color,
+          size: sizeRun(rng, APPAREL_SIZES, 4),
+          waterproof: true,
+          waterproof_rating_mm: mmH2O,
+          layers,
+          packable,
+          gender: g === "Men's" ? 'men' : 'women',
+          weight_g: rng.int(180, 480),
+        },
         price: (layers === '3-layer' ? 199 : layers === '2.5-layer' ? 99 : 59) + rng.int(0, 15) * 10 + 0.95,
       };
     },
@@ -80,7 +89,13 @@ export const APPAREL_TEMPLATES: Template[] = [
           'UPF 30 sun protection.',
           'Laser-cut ventilation across the back.',
         ]),
-        attributes: { color, size: sizeRun(rng, APPAREL_SIZES, 4), sleeve: sleeve.toLowerCase(), material: 'Recycled polyester', gender: g === "Men's" ? 'men' : 'women' },
+        attributes: {
+          color,
+          size: sizeRun(rng, APPAREL_SIZES, 4),
+          sleeve: sleeve.toLowerCase(),
+          material: 'Recycled polyester',
+          gender: g === "Men's" ? 'men' : 'women',
+        },
       };
     },
   },
@@ -95,13 +110,24 @@ export const APPAREL_TEMPLATES: Template[] = [
       const pairs = kind.includes('Waterproof') ? 1 : rng.pick([1, 3, 6]);
       return {
         title: `${brand} ${kind}${pairs > 1 ? `, ${pairs} Pairs` : ''}`,
-        description: describe(rng, kind.includes('Waterproof') ? 'A three-layer waterproof sock with a breathable membrane, seamless toes and arch support.' : `${pairs > 1 ? `A ${pairs}-pack of` : 'One pair of'} ${kind.toLowerCase()} with seamless toes and arch support.`, [
-          'Targeted cushioning under the heel and forefoot.',
-          'Merino blend regulates temperature and resists odour.',
-          'Y-stitched heel for a snug fit.',
-          'Lifetime guarantee against holes.',
-        ]),
-        attributes: { size: ['S', 'M', 'L', 'XL'], pairs, waterproof: kind.includes('Waterproof'), material: kind.includes('Merino') ? 'Merino wool blend' : 'Nylon blend' },
+        description: describe(
+          rng,
+          kind.includes('Waterproof')
+            ? 'A three-layer waterproof sock with a breathable membrane, seamless toes and arch support.'
+            : `${pairs > 1 ? `A ${pairs}-pack of` : 'One pair of'} ${kind.toLowerCase()} with seamless toes and arch support.`,
+          [
+            'Targeted cushioning under the heel and forefoot.',
+            'Merino blend regulates temperature and resists odour.',
+            'Y-stitched heel for a snug fit.',
+            'Lifetime guarantee against holes.',
+          ],
+        ),
+        attributes: {
+          size: ['S', 'M', 'L', 'XL'],
+          pairs,
+          waterproof: kind.includes('Waterproof'),
+          material: kind.includes('Merino') ? 'Merino wool blend' : 'Nylon blend',
+        },
         price: (kind.includes('Waterproof') ? 34.95 : 13.95) + (pairs - 1) * 6,
       };
     },

@@ -34,18 +34,29 @@ export const AUTO_TOOLS_TEMPLATES: Template[] = [
     brands: ['Glosswork', 'Roadmender'],
     price: [6, 79],
     make: ({ rng, brand }) => {
-      const item = rng.pick(['pH-Neutral Car Wash Soap', 'Ceramic Spray Coating', 'Microfibre Drying Towel', 'Wheel & Tire Cleaner', 'Complete Car Wash Kit', 'Interior Detailer']);
+      const item = rng.pick([
+        'pH-Neutral Car Wash Soap',
+        'Ceramic Spray Coating',
+        'Microfibre Drying Towel',
+        'Wheel & Tire Cleaner',
+        'Complete Car Wash Kit',
+        'Interior Detailer',
+      ]);
       const oz = rng.pick([16, 32, 64]);
       const liquid = !item.includes('Towel') && !item.includes('Kit');
       return {
         title: `${brand} ${item}${liquid ? `, ${oz} oz` : item.includes('Towel') ? ', 25" x 36"' : ', 9 Pieces'}`,
-        description: describe(rng, `${item.replace(/^\w/, (c) => c.toUpperCase())} ${liquid ? 'that is safe on paint, glass, plastics and existing wax' : 'for a scratch-free, streak-free finish'}.`, [
-          'Biodegradable formula.',
-          'Leaves a slick, water-beading shine.',
-          liquid ? '' : 'Lint-free, edgeless microfibre.',
-          item.includes('Soap') ? 'Concentrated: one ounce per gallon of water.' : '',
-          'Safe for ceramic-coated and wrapped cars.',
-        ]),
+        description: describe(
+          rng,
+          `${item.replace(/^\w/, (c) => c.toUpperCase())} ${liquid ? 'that is safe on paint, glass, plastics and existing wax' : 'for a scratch-free, streak-free finish'}.`,
+          [
+            'Biodegradable formula.',
+            'Leaves a slick, water-beading shine.',
+            liquid ? '' : 'Lint-free, edgeless microfibre.',
+            item.includes('Soap') ? 'Concentrated: one ounce per gallon of water.' : '',
+            'Safe for ceramic-coated and wrapped cars.',
+          ],
+        ),
         attributes: { type: item.toLowerCase(), ...(liquid ? { volume_oz: oz } : {}) },
         price: liquid ? 5.99 + oz * 0.25 + rng.int(0, 3) : item.includes('Kit') ? 59.99 : 14.99,
       };
@@ -88,14 +99,18 @@ export const AUTO_TOOLS_TEMPLATES: Template[] = [
       const kit = kind.includes('Kit');
       return {
         title: `${brand} ${volts}V ${brushless ? 'Brushless ' : ''}Cordless ${kind}${kit ? '' : `, ${ah}.0Ah Battery and Charger`}`,
-        description: describe(rng, `A ${volts} V ${brushless ? 'brushless ' : ''}cordless ${kind.toLowerCase()} with ${rng.pick([400, 530, 650, 1800])} in-lb of torque.`, [
-          'Two-speed gearbox for drilling and driving.',
-          kind.includes('Impact Driver') ? '1/4-inch hex quick-release chuck.' : '1/2-inch keyless metal chuck.',
-          'LED work light with 20-second delay.',
-          'Battery fits the whole tool family.',
-          'Includes a belt clip and hard case.',
-          'Electronic clutch with 21 settings.',
-        ]),
+        description: describe(
+          rng,
+          `A ${volts} V ${brushless ? 'brushless ' : ''}cordless ${kind.toLowerCase()} with ${rng.pick([400, 530, 650, 1800])} in-lb of torque.`,
+          [
+            'Two-speed gearbox for drilling and driving.',
+            kind.includes('Impact Driver') ? '1/4-inch hex quick-release chuck.' : '1/2-inch keyless metal chuck.',
+            'LED work light with 20-second delay.',
+            'Battery fits the whole tool family.',
+            'Includes a belt clip and hard case.',
+            'Electronic clutch with 21 settings.',
+          ],
+        ),
         attributes: { voltage_v: volts, brushless, battery_ah: ah, type: kind.toLowerCase(), weight_g: rng.int(900, 1800) },
         price: 59 + volts * 2 + (brushless ? 40 : 0) + (kit ? 120 : ah * 10) + rng.int(0, 3) * 10 + 0.99,
       };
@@ -112,13 +127,17 @@ export const AUTO_TOOLS_TEMPLATES: Template[] = [
       const precision = pieces >= 64;
       return {
         title: `${brand} ${pieces}-Piece ${precision ? 'Precision Electronics Screwdriver Kit' : 'Magnetic Screwdriver Set'}${precision ? ' with Star and Pentalobe Bits' : ', Chrome Vanadium'}`,
-        description: describe(rng, `A ${pieces}-piece ${precision ? 'precision kit for phones, laptops and game controllers' : 'screwdriver set with cross-head, slotted and star tips'}.`, [
-          'S2 steel bits hardened to 60 HRC.',
-          'Magnetic tips hold screws in place.',
-          'Cushion-grip handles reduce hand fatigue.',
-          'Organised case with labelled slots.',
-          'Lifetime warranty.',
-        ]),
+        description: describe(
+          rng,
+          `A ${pieces}-piece ${precision ? 'precision kit for phones, laptops and game controllers' : 'screwdriver set with cross-head, slotted and star tips'}.`,
+          [
+            'S2 steel bits hardened to 60 HRC.',
+            'Magnetic tips hold screws in place.',
+            'Cushion-grip handles reduce hand fatigue.',
+            'Organised case with labelled slots.',
+            'Lifetime warranty.',
+          ],
+        ),
         attributes: { pieces, precision, material: 'Chrome vanadium / S2 steel', magnetic: true },
         price: 11.99 + pieces * 0.4 + rng.int(0, 3) * 3,
       };
@@ -135,12 +154,13 @@ export const AUTO_TOOLS_TEMPLATES: Template[] = [
       const laser = rng.chance(0.3);
       return {
         title: laser ? `${brand} 165 ft Laser Distance Measure with ${ft} ft Tape` : `${brand} ${ft} ft Tape Measure, 1-1/4" Blade, Magnetic Hook`,
-        description: describe(rng, laser ? `A laser distance meter accurate to ±1/16 inch up to 165 feet, with a ${ft}-foot backup tape.` : `A ${ft}-foot tape measure with a wide, nylon-coated blade and 13 ft of standout.`, [
-          'Impact-resistant rubber housing survives 10 ft drops.',
-          'Fractional markings on both edges.',
-          'Belt clip and wrist strap.',
-          'Auto-locking blade.',
-        ]),
+        description: describe(
+          rng,
+          laser
+            ? `A laser distance meter accurate to ±1/16 inch up to 165 feet, with a ${ft}-foot backup tape.`
+            : `A ${ft}-foot tape measure with a wide, nylon-coated blade and 13 ft of standout.`,
+          ['Impact-resistant rubber housing survives 10 ft drops.', 'Fractional markings on both edges.', 'Belt clip and wrist strap.', 'Auto-locking blade.'],
+        ),
         attributes: { length_ft: ft, laser, magnetic_hook: !laser },
         price: laser ? 39.99 : 7.99 + ft * 0.4,
       };

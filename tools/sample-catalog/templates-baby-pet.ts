@@ -62,18 +62,23 @@ export const BABY_PET_TEMPLATES: Template[] = [
       const wifi = screen === 0 || rng.chance(0.4);
       const res = rng.pick(['720p', '1080p', '2K']);
       return {
-        title: screen > 0
-          ? `${brand} ${screen}" Video Baby Monitor with Camera, ${res}, Night Vision${wifi ? ', Wi-Fi App' : ''}`
-          : `${brand} Smart Wi-Fi Baby Monitor, ${res} Camera with Breathing Motion Alerts`,
-        description: describe(rng, screen > 0
-          ? `A ${screen}-inch parent unit paired with a ${res} camera over a secure, encrypted link.`
-          : `A ${res} Wi-Fi camera that streams to your phone, with sleep tracking and motion alerts.`, [
-          'Infrared night vision with no visible glow.',
-          'Two-way talk and built-in lullabies.',
-          'Room temperature and humidity readouts.',
-          screen > 0 ? 'Pan, tilt and zoom from the parent unit.' : 'Share access with a partner or grandparent.',
-          'Works without a subscription.',
-        ]),
+        title:
+          screen > 0
+            ? `${brand} ${screen}" Video Baby Monitor with Camera, ${res}, Night Vision${wifi ? ', Wi-Fi App' : ''}`
+            : `${brand} Smart Wi-Fi Baby Monitor, ${res} Camera with Breathing Motion Alerts`,
+        description: describe(
+          rng,
+          screen > 0
+            ? `A ${screen}-inch parent unit paired with a ${res} camera over a secure, encrypted link.`
+            : `A ${res} Wi-Fi camera that streams to your phone, with sleep tracking and motion alerts.`,
+          [
+            'Infrared night vision with no visible glow.',
+            'Two-way talk and built-in lullabies.',
+            'Room temperature and humidity readouts.',
+            screen > 0 ? 'Pan, tilt and zoom from the parent unit.' : 'Share access with a partner or grandparent.',
+            'Works without a subscription.',
+          ],
+        ),
         attributes: { resolution: res, wifi, ...(screen > 0 ? { screen_in: screen } : {}), night_vision: true },
         price: 49 + (screen > 0 ? screen * 20 : 80) + (res === '2K' ? 40 : 0) + rng.int(0, 6) * 10 + 0.99,
       };
@@ -117,13 +122,17 @@ export const BABY_PET_TEMPLATES: Template[] = [
       const grainFree = protein.includes('Sweet Potato');
       return {
         title: `${brand} ${life} Dry Dog Food, ${protein} Recipe, ${lb} lb Bag`,
-        description: describe(rng, `${grainFree ? 'Grain-free' : 'Wholesome'} ${life.toLowerCase()} dry dog food with real ${(protein.split(' & ')[0] ?? protein).toLowerCase()} as the first ingredient.`, [
-          'No artificial colours, flavours or preservatives.',
-          'Added omega-3 and omega-6 for skin and coat.',
-          'Glucosamine for healthy joints.',
-          'Made in small batches in the USA.',
-          'Kibble sized for easy chewing.',
-        ]),
+        description: describe(
+          rng,
+          `${grainFree ? 'Grain-free' : 'Wholesome'} ${life.toLowerCase()} dry dog food with real ${(protein.split(' & ')[0] ?? protein).toLowerCase()} as the first ingredient.`,
+          [
+            'No artificial colours, flavours or preservatives.',
+            'Added omega-3 and omega-6 for skin and coat.',
+            'Glucosamine for healthy joints.',
+            'Made in small batches in the USA.',
+            'Kibble sized for easy chewing.',
+          ],
+        ),
         attributes: { flavor: protein, weight_lb: lb, life_stage: life.toLowerCase(), grain_free: grainFree },
         price: 9.99 + lb * 2.25,
       };
@@ -136,7 +145,14 @@ export const BABY_PET_TEMPLATES: Template[] = [
     brands: ['Whiskerworks', 'Tailwise'],
     price: [3, 39],
     make: ({ rng, brand }) => {
-      const kind = rng.pick(['Feather Wand Teaser', 'Catnip Kicker', 'Interactive Ball Track', 'Electronic Chirping Mouse', 'Crinkle Tunnel', 'Silvervine Chew Sticks']);
+      const kind = rng.pick([
+        'Feather Wand Teaser',
+        'Catnip Kicker',
+        'Interactive Ball Track',
+        'Electronic Chirping Mouse',
+        'Crinkle Tunnel',
+        'Silvervine Chew Sticks',
+      ]);
       const count = rng.pick([1, 1, 3, 6]);
       return {
         title: `${brand} ${kind}${count > 1 ? `, ${count}-Pack` : ''}`,

@@ -136,13 +136,17 @@ export const BAGS_WATCHES_TEMPLATES: Template[] = [
       const strap = rng.pick(['leather strap', 'stainless steel bracelet', 'nylon NATO strap']);
       return {
         title: `${brand} ${mm}mm ${movement === 'automatic' ? 'Automatic ' : movement === 'solar quartz' ? 'Solar ' : ''}${style}, ${strap.replace(/\b\w/g, (c) => c.toUpperCase()).replace('Nato', 'NATO')}`,
-        description: describe(rng, `A ${mm} mm ${style.toLowerCase()} with a ${movement} movement, sapphire crystal and ${strap}.`, [
-          `Water-resistant to ${style === 'Dive Watch' ? 200 : 100} m.`,
-          'Luminous hands and indices.',
-          'Screw-down crown.',
-          'Exhibition caseback shows the movement.',
-          'Two-year international warranty.',
-        ].filter((f) => movement === 'automatic' || !f.startsWith('Exhibition'))),
+        description: describe(
+          rng,
+          `A ${mm} mm ${style.toLowerCase()} with a ${movement} movement, sapphire crystal and ${strap}.`,
+          [
+            `Water-resistant to ${style === 'Dive Watch' ? 200 : 100} m.`,
+            'Luminous hands and indices.',
+            'Screw-down crown.',
+            'Exhibition caseback shows the movement.',
+            'Two-year international warranty.',
+          ].filter((f) => movement === 'automatic' || !f.startsWith('Exhibition')),
+        ),
         attributes: { case_mm: mm, movement, style: style.toLowerCase(), strap, water_resistance_m: style === 'Dive Watch' ? 200 : 100 },
         price: (movement === 'automatic' ? 349 : 79) + rng.int(0, 30) * 10 + 0.99,
       };

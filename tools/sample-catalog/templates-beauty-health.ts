@@ -42,12 +42,16 @@ export const BEAUTY_HEALTH_TEMPLATES: Template[] = [
       const mineral = kind.includes('Mineral') || rng.chance(0.3);
       return {
         title: `${brand} SPF ${spf} ${kind}, Broad Spectrum, ${ml} ml`,
-        description: describe(rng, `A broad-spectrum SPF ${spf} ${mineral ? 'mineral (zinc oxide) ' : ''}${kind.toLowerCase()}, water-resistant for 80 minutes.`, [
-          'Reef-friendly formula without oxybenzone or octinoxate.',
-          'Sheer finish with no white cast.',
-          'Sweat-resistant for runs and rides.',
-          'Fragrance-free for sensitive skin.',
-        ]),
+        description: describe(
+          rng,
+          `A broad-spectrum SPF ${spf} ${mineral ? 'mineral (zinc oxide) ' : ''}${kind.toLowerCase()}, water-resistant for 80 minutes.`,
+          [
+            'Reef-friendly formula without oxybenzone or octinoxate.',
+            'Sheer finish with no white cast.',
+            'Sweat-resistant for runs and rides.',
+            'Fragrance-free for sensitive skin.',
+          ],
+        ),
         attributes: { spf, size_ml: ml, mineral, water_resistant_min: 80, type: kind.toLowerCase() },
         price: 6.99 + Math.round(ml / 20) + rng.int(0, 5) * 2,
       };
@@ -89,13 +93,17 @@ export const BEAUTY_HEALTH_TEMPLATES: Template[] = [
       const count = rng.pick([60, 90, 120]);
       return {
         title: `${brand} ${who} Daily Multivitamin ${form}, ${count} Count`,
-        description: describe(rng, `A once-daily ${who === 'Adult' ? 'adult' : who.toLowerCase()} multivitamin in ${form.toLowerCase()} with vitamins D3, B12 and K2.`, [
-          'Third-party tested for purity and potency.',
-          'No artificial colours or sweeteners.',
-          'Vegetarian and gluten-free.',
-          'Methylated folate for better absorption.',
-          'These statements have not been evaluated by the FDA.',
-        ]),
+        description: describe(
+          rng,
+          `A once-daily ${who === 'Adult' ? 'adult' : who.toLowerCase()} multivitamin in ${form.toLowerCase()} with vitamins D3, B12 and K2.`,
+          [
+            'Third-party tested for purity and potency.',
+            'No artificial colours or sweeteners.',
+            'Vegetarian and gluten-free.',
+            'Methylated folate for better absorption.',
+            'These statements have not been evaluated by the FDA.',
+          ],
+        ),
         attributes: { audience: who, form: form.toLowerCase(), count, vegetarian: true },
         price: 7.99 + count * 0.12 + rng.int(0, 4) * 2,
       };
@@ -114,13 +122,17 @@ export const BEAUTY_HEALTH_TEMPLATES: Template[] = [
       const bt = rng.chance(0.5);
       return {
         title: `${brand} ${cuff} Blood Pressure Monitor${bt ? ' with Bluetooth App' : ''}, ${users}-User, ${memory} Readings`,
-        description: describe(rng, `A clinically validated ${cuff.toLowerCase()} blood pressure monitor that stores ${memory} readings for ${users === 2 ? 'two users' : 'one user'}.`, [
-          'Irregular heartbeat detection.',
-          'Large backlit display is easy to read.',
-          'Wide-range cuff fits 22–42 cm arms.',
-          'Averages the last three readings automatically.',
-          'Runs on 4×AA batteries or USB-C power.',
-        ]),
+        description: describe(
+          rng,
+          `A clinically validated ${cuff.toLowerCase()} blood pressure monitor that stores ${memory} readings for ${users === 2 ? 'two users' : 'one user'}.`,
+          [
+            'Irregular heartbeat detection.',
+            'Large backlit display is easy to read.',
+            'Wide-range cuff fits 22–42 cm arms.',
+            'Averages the last three readings automatically.',
+            'Runs on 4×AA batteries or USB-C power.',
+          ],
+        ),
         attributes: { cuff_type: cuff.toLowerCase(), users, memory_readings: memory, bluetooth: bt },
         price: 24.99 + (cuff === 'Upper Arm' ? 15 : 0) + (bt ? 20 : 0) + rng.int(0, 5) * 5,
       };

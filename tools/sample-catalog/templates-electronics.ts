@@ -18,17 +18,24 @@ export const ELECTRONICS_TEMPLATES: Template[] = [
       return {
         title: wired
           ? `${brand} ${model} Wired Studio Headphones, Closed-Back, ${color}`
-          : rng.pick([`${brand} ${model} Wireless ${anc ? 'Noise Cancelling ' : ''}Over-Ear Headphones - ${color}`, `${brand} ${model} Bluetooth Headphones${anc ? ' with Active Noise Cancellation' : ''}, ${hours}h Battery`]),
-        description: describe(rng, wired
-          ? 'Closed-back studio headphones with 40 mm drivers and a detachable 3 m cable, tuned flat for mixing and monitoring.'
-          : `Over-ear ${anc ? 'noise-cancelling ' : ''}Bluetooth 5.3 headphones with ${hours} hours of battery life.`, [
-          'Memory-foam ear cushions stay comfortable on long flights.',
-          wired ? 'Coiled and straight cables included.' : 'Multipoint pairing connects a laptop and a phone at once.',
-          wired ? '' : 'A 10-minute charge adds about 5 hours of playback.',
-          'Folds flat into the included hard case.',
-          anc ? 'Transparency mode lets you hear announcements without taking them off.' : '',
-          wired ? 'Low 32-ohm impedance, easy to drive from a laptop.' : 'Supports high-resolution Bluetooth audio codecs.',
-        ]),
+          : rng.pick([
+              `${brand} ${model} Wireless ${anc ? 'Noise Cancelling ' : ''}Over-Ear Headphones - ${color}`,
+              `${brand} ${model} Bluetooth Headphones${anc ? ' with Active Noise Cancellation' : ''}, ${hours}h Battery`,
+            ]),
+        description: describe(
+          rng,
+          wired
+            ? 'Closed-back studio headphones with 40 mm drivers and a detachable 3 m cable, tuned flat for mixing and monitoring.'
+            : `Over-ear ${anc ? 'noise-cancelling ' : ''}Bluetooth 5.3 headphones with ${hours} hours of battery life.`,
+          [
+            'Memory-foam ear cushions stay comfortable on long flights.',
+            wired ? 'Coiled and straight cables included.' : 'Multipoint pairing connects a laptop and a phone at once.',
+            wired ? '' : 'A 10-minute charge adds about 5 hours of playback.',
+            'Folds flat into the included hard case.',
+            anc ? 'Transparency mode lets you hear announcements without taking them off.' : '',
+            wired ? 'Low 32-ohm impedance, easy to drive from a laptop.' : 'Supports high-resolution Bluetooth audio codecs.',
+          ],
+        ),
         attributes: { color, wireless: !wired, noise_cancelling: anc, ...(wired ? {} : { battery_hours: hours }), driver_mm: 40, weight_g: rng.int(220, 330) },
         price: wired ? rng.int(4, 15) * 10 - 0.01 : (anc ? 149 : 59) + rng.int(0, 25) * 10 + 0.99,
       };
@@ -48,13 +55,17 @@ export const ELECTRONICS_TEMPLATES: Template[] = [
       const model = rng.pick(['Buds Pro', 'Pods 2', 'Loop', 'Fit Sport', 'Mini']);
       return {
         title: `${brand} ${model} True Wireless ${sport ? 'Sport ' : ''}Earbuds${anc ? ' with ANC' : ''}, ${ip}, ${color}`,
-        description: describe(rng, `True wireless earbuds with ${anc ? 'hybrid active noise cancellation, ' : ''}${ip} water resistance and ${rng.int(6, 10)} hours per charge (${rng.int(24, 36)} with the case).`, [
-          sport ? 'Flexible ear hooks stay put on runs and in the gym.' : 'Three sizes of silicone tips included.',
-          'The case charges by USB-C or wireless pad.',
-          'Touch controls for tracks, calls and volume.',
-          'Low-latency mode for gaming and video.',
-          'Find-my-earbud chime through the companion app.',
-        ]),
+        description: describe(
+          rng,
+          `True wireless earbuds with ${anc ? 'hybrid active noise cancellation, ' : ''}${ip} water resistance and ${rng.int(6, 10)} hours per charge (${rng.int(24, 36)} with the case).`,
+          [
+            sport ? 'Flexible ear hooks stay put on runs and in the gym.' : 'Three sizes of silicone tips included.',
+            'The case charges by USB-C or wireless pad.',
+            'Touch controls for tracks, calls and volume.',
+            'Low-latency mode for gaming and video.',
+            'Find-my-earbud chime through the companion app.',
+          ],
+        ),
         attributes: { color, noise_cancelling: anc, water_resistance: ip, sport_fit: sport, wireless: true },
         price: (anc ? 89 : 29) + rng.int(0, 15) * 10 + 0.99,
       };
@@ -134,13 +145,17 @@ export const ELECTRONICS_TEMPLATES: Template[] = [
       const switchLabel = mech ? `${sw.replace('hot-swappable ', '').replace(/\b\w/g, (c) => c.toUpperCase())} Switches` : 'Quiet Keys';
       return {
         title: `${brand} ${layout === 'full-size' ? 'Full-Size' : layout.toUpperCase()} ${wireless ? 'Wireless ' : ''}${mech ? 'Mechanical' : 'Low-Profile'} Keyboard, ${switchLabel}, ${color}`,
-        description: describe(rng, `A ${layout} ${mech ? 'mechanical' : 'low-profile'} keyboard with ${sw} switches${wireless ? ', Bluetooth and 2.4 GHz wireless' : ''}.`, [
-          'PBT keycaps resist shine from daily use.',
-          'Gasket-mounted plate for a softer, quieter typing feel.',
-          'Switches between Mac and Windows layouts.',
-          'White backlight with adjustable brightness.',
-          'Detachable USB-C cable included.',
-        ]),
+        description: describe(
+          rng,
+          `A ${layout} ${mech ? 'mechanical' : 'low-profile'} keyboard with ${sw} switches${wireless ? ', Bluetooth and 2.4 GHz wireless' : ''}.`,
+          [
+            'PBT keycaps resist shine from daily use.',
+            'Gasket-mounted plate for a softer, quieter typing feel.',
+            'Switches between Mac and Windows layouts.',
+            'White backlight with adjustable brightness.',
+            'Detachable USB-C cable included.',
+          ],
+        ),
         attributes: { layout, switches: sw, wireless, color, mechanical: mech },
       };
     },
@@ -164,7 +179,12 @@ export const ELECTRONICS_TEMPLATES: Template[] = [
           kind === 'Wallet' || kind.includes('Folio') ? 'Holds up to three cards.' : '',
           'Lifetime replacement warranty.',
         ]),
-        attributes: { color, style: kind.toLowerCase(), fits_screen_in: Number(size.replace('"', '')), material: kind.includes('Leather') ? 'Leather' : kind === 'Silicone' ? 'Silicone' : 'TPU / polycarbonate' },
+        attributes: {
+          color,
+          style: kind.toLowerCase(),
+          fits_screen_in: Number(size.replace('"', '')),
+          material: kind.includes('Leather') ? 'Leather' : kind === 'Silicone' ? 'Silicone' : 'TPU / polycarbonate',
+        },
       };
     },
   },
@@ -181,14 +201,20 @@ export const ELECTRONICS_TEMPLATES: Template[] = [
       const bank = kind === 'Power Bank';
       return {
         title: bank ? `${brand} ${mah.toLocaleString('en-US')} mAh ${watts}W USB-C Power Bank` : `${brand} ${watts}W ${kind}`,
-        description: describe(rng, bank ? `A ${mah.toLocaleString('en-US')} mAh portable battery with ${watts} W USB-C power delivery.` : `A ${watts} W ${kind.toLowerCase()} with smart power allocation.`, [
-          kind.includes('GaN') ? 'Gallium nitride parts keep it compact and cool.' : '',
-          'Over-voltage and temperature protection built in.',
-          kind.includes('Wall') ? 'Folding plug for travel.' : '',
-          kind.includes('Stand') ? 'Charges a phone, earbuds and a watch at once.' : '',
-          'Fast-charges most phones to 50% in about 30 minutes.',
-          'Includes a 1 m braided USB-C cable.',
-        ]),
+        description: describe(
+          rng,
+          bank
+            ? `A ${mah.toLocaleString('en-US')} mAh portable battery with ${watts} W USB-C power delivery.`
+            : `A ${watts} W ${kind.toLowerCase()} with smart power allocation.`,
+          [
+            kind.includes('GaN') ? 'Gallium nitride parts keep it compact and cool.' : '',
+            'Over-voltage and temperature protection built in.',
+            kind.includes('Wall') ? 'Folding plug for travel.' : '',
+            kind.includes('Stand') ? 'Charges a phone, earbuds and a watch at once.' : '',
+            'Fast-charges most phones to 50% in about 30 minutes.',
+            'Includes a 1 m braided USB-C cable.',
+          ],
+        ),
         attributes: { wattage_w: watts, type: kind.toLowerCase(), ...(bank ? { capacity_mah: mah } : {}), color: rng.pick(['White', 'Black']) },
         price: 9.99 + Math.round(watts * 0.5) + (bank ? mah / 1000 : 0) + rng.int(0, 3) * 5,
       };

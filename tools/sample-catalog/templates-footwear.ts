@@ -36,8 +36,16 @@ export const FOOTWEAR_TEMPLATES: Template[] = [
           'A rockered forefoot encourages a smooth, quick toe-off.',
         ]),
         attributes: {
-          color, size: sizeRun(rng, SHOE_SIZES_US, 6), waterproof: false, weight_g: rng.int(210, 310),
-          drop_mm: drop, cushioning: cushion, support, material: 'Engineered mesh', surface: 'road', gender: gender(g),
+          color,
+          size: sizeRun(rng, SHOE_SIZES_US, 6),
+          waterproof: false,
+          weight_g: rng.int(210, 310),
+          drop_mm: drop,
+          cushioning: cushion,
+          support,
+          material: 'Engineered mesh',
+          surface: 'road',
+          gender: gender(g),
         },
       };
     },
@@ -62,17 +70,26 @@ export const FOOTWEAR_TEMPLATES: Template[] = [
           `${brand} ${model} ${wp}${height}-Cut ${material.includes('leather') && !material.includes('synthetic') ? 'Leather ' : ''}Hiker, ${color}`,
           `${g} ${brand} ${model} ${height} ${waterproof ? 'WP ' : ''}Backpacking Boot`,
         ]),
-        description: describe(rng, `A ${height.toLowerCase()}-cut hiking boot in ${material}${waterproof ? ' with a waterproof, breathable membrane' : ', unlined for breathability in warm weather'}.`, [
-          'A nylon shank adds torsional stiffness when carrying a loaded pack.',
-          'Deep, self-cleaning lugs grip on loose dirt and wet rock.',
-          'A rubber toe rand protects against scuffs and trail debris.',
-          'Comes with a removable contoured footbed.',
-          'Resoleable construction for a longer service life.',
-          'Speed-lace hooks make it easy to adjust fit on the move.',
-        ]),
+        description: describe(
+          rng,
+          `A ${height.toLowerCase()}-cut hiking boot in ${material}${waterproof ? ' with a waterproof, breathable membrane' : ', unlined for breathability in warm weather'}.`,
+          [
+            'A nylon shank adds torsional stiffness when carrying a loaded pack.',
+            'Deep, self-cleaning lugs grip on loose dirt and wet rock.',
+            'A rubber toe rand protects against scuffs and trail debris.',
+            'Comes with a removable contoured footbed.',
+            'Resoleable construction for a longer service life.',
+            'Speed-lace hooks make it easy to adjust fit on the move.',
+          ],
+        ),
         attributes: {
-          color, size: sizeRun(rng, SHOE_SIZES_US, 6), waterproof, weight_g: rng.int(480, 820),
-          material, height: height.toLowerCase(), gender: gender(g),
+          color,
+          size: sizeRun(rng, SHOE_SIZES_US, 6),
+          waterproof,
+          weight_g: rng.int(480, 820),
+          material,
+          height: height.toLowerCase(),
+          gender: gender(g),
         },
       };
     },
@@ -87,8 +104,11 @@ export const FOOTWEAR_TEMPLATES: Template[] = [
       const style = rng.pick(['Low-Top Court Sneaker', 'Canvas Slip-On', 'Leather Low Sneaker', 'Knit Everyday Sneaker', 'Retro Trainer']);
       const material = style.includes('Canvas') ? 'organic cotton canvas' : style.includes('Knit') ? 'recycled polyester knit' : 'leather';
       const color = rng.pick(
-        material === 'leather' ? ['White', 'Black', 'Tan', 'Bone / Gum', 'Grey Suede']
-          : material.includes('canvas') ? ['Natural', 'Black', 'Navy', 'Olive', 'White'] : ['Black', 'Heather Grey', 'Navy', 'Sage'],
+        material === 'leather'
+          ? ['White', 'Black', 'Tan', 'Bone / Gum', 'Grey Suede']
+          : material.includes('canvas')
+            ? ['Natural', 'Black', 'Navy', 'Olive', 'White']
+            : ['Black', 'Heather Grey', 'Navy', 'Sage'],
       );
       const name = rng.pick(['Pier', 'Alley', 'Sunday', 'Marlowe', 'Corso', 'Westbank']);
       return {

@@ -19,14 +19,24 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
       const model = rng.pick(['V5', 'Swift', 'Cyclone 2', 'Roam', 'Featherlite', 'PetPro']);
       return {
         title: rng.pick([`${brand} ${model} ${kind}`, `${brand} ${model} ${kind} with HEPA Filter, ${cordless ? `${minutes}-Min Runtime` : `${watts}W`}`]),
-        description: describe(rng, `A ${kind.toLowerCase()} with ${cordless ? `up to ${minutes} minutes of runtime` : `a ${watts} W motor`} and a sealed HEPA filtration system.`, [
-          'Anti-tangle brush roll handles pet hair and long hair.',
-          kind.includes('Robot') ? 'Maps rooms and returns to its dock to recharge.' : 'LED headlights reveal dust under furniture.',
-          kind.includes('Robot') ? 'Self-empties into a sealed base for up to 60 days.' : 'One-touch bin emptying keeps hands clean.',
-          kind.includes('Stick') ? 'Converts to a handheld for stairs and car seats.' : '',
-          kind.includes('Handheld') ? 'Crevice and upholstery tools clip onto the body.' : 'Automatically boosts suction on carpets.',
-        ]),
-        attributes: { type: kind.toLowerCase(), cordless, ...(cordless ? { runtime_min: minutes } : { wattage_w: watts }), hepa: true, color: rng.pick(['Grey', 'White', 'Black / Copper']) },
+        description: describe(
+          rng,
+          `A ${kind.toLowerCase()} with ${cordless ? `up to ${minutes} minutes of runtime` : `a ${watts} W motor`} and a sealed HEPA filtration system.`,
+          [
+            'Anti-tangle brush roll handles pet hair and long hair.',
+            kind.includes('Robot') ? 'Maps rooms and returns to its dock to recharge.' : 'LED headlights reveal dust under furniture.',
+            kind.includes('Robot') ? 'Self-empties into a sealed base for up to 60 days.' : 'One-touch bin emptying keeps hands clean.',
+            kind.includes('Stick') ? 'Converts to a handheld for stairs and car seats.' : '',
+            kind.includes('Handheld') ? 'Crevice and upholstery tools clip onto the body.' : 'Automatically boosts suction on carpets.',
+          ],
+        ),
+        attributes: {
+          type: kind.toLowerCase(),
+          cordless,
+          ...(cordless ? { runtime_min: minutes } : { wattage_w: watts }),
+          hepa: true,
+          color: rng.pick(['Grey', 'White', 'Black / Copper']),
+        },
         price: (kind.includes('Robot') ? 249 : kind.includes('Handheld') ? 39 : 119) + rng.int(0, kind.includes('Handheld') ? 8 : 30) * 10 + 0.99,
       };
     },
@@ -43,7 +53,10 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
       const db = rng.int(22, 28);
       const model = rng.pick(['Aero', 'Core 300', 'Halo', 'Still', 'Nest Air']);
       return {
-        title: rng.pick([`${brand} ${model} True HEPA Air Purifier for Rooms up to ${sqft} sq ft`, `${brand} ${model} Smart Air Purifier, H13 HEPA, ${cadr} CADR`]),
+        title: rng.pick([
+          `${brand} ${model} True HEPA Air Purifier for Rooms up to ${sqft} sq ft`,
+          `${brand} ${model} Smart Air Purifier, H13 HEPA, ${cadr} CADR`,
+        ]),
         description: describe(rng, `A True HEPA (H13) purifier with a CADR of ${cadr} cfm, sized for rooms up to ${sqft} square feet.`, [
           'An activated-carbon pre-filter reduces cooking smells and smoke.',
           `Sleep mode runs at just ${db} dB.`,
@@ -51,7 +64,14 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
           'App control with filter-life reminders.',
           'Captures 99.97% of particles as small as 0.3 microns.',
         ]),
-        attributes: { room_size_sqft: sqft, cadr_cfm: cadr, filter: 'H13 True HEPA', noise_db_min: db, wattage_w: Math.round(sqft / 12 + 15), color: rng.pick(['White', 'Stone', 'Charcoal']) },
+        attributes: {
+          room_size_sqft: sqft,
+          cadr_cfm: cadr,
+          filter: 'H13 True HEPA',
+          noise_db_min: db,
+          wattage_w: Math.round(sqft / 12 + 15),
+          color: rng.pick(['White', 'Stone', 'Charcoal']),
+        },
         price: 39 + sqft * 0.4 + rng.int(0, 6) * 10 + 0.99,
       };
     },
@@ -99,7 +119,11 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
           'Hypoallergenic fill suitable for allergy sufferers.',
         ]),
         attributes: { size: [size], fill, warmth: warmth.toLowerCase(), color: 'White' },
-        price: (fill.includes('alternative') ? 59 : fill === 'wool' ? 149 : 189) + (size === 'Twin' ? 0 : size === 'Full/Queen' ? 40 : 80) + rng.int(0, 6) * 10 + 0.99,
+        price:
+          (fill.includes('alternative') ? 59 : fill === 'wool' ? 149 : 189) +
+          (size === 'Twin' ? 0 : size === 'Full/Queen' ? 40 : 80) +
+          rng.int(0, 6) * 10 +
+          0.99,
       };
     },
   },
@@ -148,7 +172,10 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
           'Replaceable blade and spring.',
         ]),
         attributes: { tool: tool.toLowerCase(), material: steel, handle_material: handle, weight_g: rng.int(120, 1400) },
-        price: (['Loppers', 'Hedge Shears', 'Garden Fork'].includes(tool) ? 34 : tool.includes('Pruning') || tool.includes('Hori') ? 21 : 9) + rng.int(0, 5) * 4 + 0.99,
+        price:
+          (['Loppers', 'Hedge Shears', 'Garden Fork'].includes(tool) ? 34 : tool.includes('Pruning') || tool.includes('Hori') ? 21 : 9) +
+          rng.int(0, 5) * 4 +
+          0.99,
       };
     },
   },

@@ -25,14 +25,18 @@ export const KITCHEN_TEMPLATES: Template[] = [
           `${brand} ${model} 15-Bar ${boiler === 'dual boiler' ? 'Dual Boiler ' : ''}Espresso Maker with Steam Wand`,
           `${brand} ${model} Semi-Automatic Espresso Machine - ${finish}`,
         ]),
-        description: describe(rng, `A ${watts} W ${boiler} espresso machine with a 58 mm portafilter${grinder ? ' and an integrated conical burr grinder' : ''}.`, [
-          'PID temperature control keeps extraction consistent shot after shot.',
-          'The commercial-style steam wand textures milk for latte art.',
-          'A pressure gauge on the front shows extraction in real time.',
-          'Removable 2 L water tank fills from the top.',
-          'Pre-infusion gently wets the puck to reduce channelling.',
-          'Includes tamper, milk jug and single and double baskets.',
-        ]),
+        description: describe(
+          rng,
+          `A ${watts} W ${boiler} espresso machine with a 58 mm portafilter${grinder ? ' and an integrated conical burr grinder' : ''}.`,
+          [
+            'PID temperature control keeps extraction consistent shot after shot.',
+            'The commercial-style steam wand textures milk for latte art.',
+            'A pressure gauge on the front shows extraction in real time.',
+            'Removable 2 L water tank fills from the top.',
+            'Pre-infusion gently wets the puck to reduce channelling.',
+            'Includes tamper, milk jug and single and double baskets.',
+          ],
+        ),
         attributes: { wattage_w: watts, boiler, built_in_grinder: grinder, color: finish, water_tank_l: rng.pick([1.8, 2, 2.5]), portafilter_mm: 58 },
         price,
       };
@@ -45,21 +49,36 @@ export const KITCHEN_TEMPLATES: Template[] = [
     brands: ['Brewhaus', 'Quernstone Coffee Works', 'Kettle & Crane'],
     price: [24, 329],
     make: ({ rng, brand }) => {
-      const kind = rng.pick(['12-Cup Programmable Drip Coffee Maker', 'Pour-Over Coffee Maker', 'French Press', 'Cold Brew Coffee Maker', '8-Cup Thermal Carafe Coffee Maker']);
+      const kind = rng.pick([
+        '12-Cup Programmable Drip Coffee Maker',
+        'Pour-Over Coffee Maker',
+        'French Press',
+        'Cold Brew Coffee Maker',
+        '8-Cup Thermal Carafe Coffee Maker',
+      ]);
       const finish = rng.pick(FINISHES);
       const electric = kind.includes('Drip') || kind.includes('Thermal');
       const model = rng.pick(['Morning Ritual', 'Daybreak', 'Slowpour', 'Homestead', 'Bloom']);
       return {
         title: rng.pick([`${brand} ${model} ${kind} - ${finish}`, `${brand} ${kind}, ${model} Series`]),
-        description: describe(rng, `A ${kind.toLowerCase()} ${electric ? 'that brews at the recommended 92–96 °C' : 'for full-bodied coffee without a machine'}.`, [
-          'Borosilicate glass is heat-resistant and easy to clean.',
-          'Reusable stainless mesh filter, so no paper filters needed.',
-          electric ? 'A 24-hour timer has coffee ready when you wake up.' : '',
-          kind.includes('Thermal') ? 'The double-wall carafe keeps coffee hot for hours without a hot plate.' : '',
-          'Dishwasher-safe parts for quick clean-up.',
-          electric ? 'Bloom mode pre-wets the grounds for a sweeter cup.' : 'No power needed, so it travels well.',
-        ]),
-        attributes: { type: kind.toLowerCase(), color: finish, ...(electric ? { wattage_w: rng.pick([900, 1000, 1100]) } : {}), capacity_cups: rng.pick([4, 8, 10, 12]) },
+        description: describe(
+          rng,
+          `A ${kind.toLowerCase()} ${electric ? 'that brews at the recommended 92–96 °C' : 'for full-bodied coffee without a machine'}.`,
+          [
+            'Borosilicate glass is heat-resistant and easy to clean.',
+            'Reusable stainless mesh filter, so no paper filters needed.',
+            electric ? 'A 24-hour timer has coffee ready when you wake up.' : '',
+            kind.includes('Thermal') ? 'The double-wall carafe keeps coffee hot for hours without a hot plate.' : '',
+            'Dishwasher-safe parts for quick clean-up.',
+            electric ? 'Bloom mode pre-wets the grounds for a sweeter cup.' : 'No power needed, so it travels well.',
+          ],
+        ),
+        attributes: {
+          type: kind.toLowerCase(),
+          color: finish,
+          ...(electric ? { wattage_w: rng.pick([900, 1000, 1100]) } : {}),
+          capacity_cups: rng.pick([4, 8, 10, 12]),
+        },
         price: electric ? rng.int(6, 32) * 10 - 0.01 : rng.int(25, 69) - 0.05,
       };
     },
@@ -79,14 +98,24 @@ export const KITCHEN_TEMPLATES: Template[] = [
         title: electric
           ? `${brand} ${model} Electric Burr Coffee Grinder, ${settings} Grind Settings`
           : `${brand} ${model} Manual Hand Coffee Grinder with ${burr.split(' ')[0] ?? ''} Burrs`,
-        description: describe(rng, `A ${electric ? 'electric' : 'hand-crank'} grinder with ${burr} burrs and ${settings} settings, from espresso-fine to French-press coarse.`, [
-          'Low-retention design wastes less coffee between doses.',
-          electric ? 'A timed dose dial grinds the same amount every morning.' : 'Folding handle and a compact body for travel.',
-          'Anti-static chute keeps the counter clean.',
-          'Removable upper burr for easy cleaning.',
-          electric ? 'Quiet motor, handy for early mornings.' : 'Dual ball bearings keep the burr centred.',
-        ]),
-        attributes: { burr, grind_settings: settings, electric, ...(electric ? { wattage_w: rng.pick([150, 200, 250]) } : {}), color: rng.pick(['Black', 'Silver', 'White']) },
+        description: describe(
+          rng,
+          `A ${electric ? 'electric' : 'hand-crank'} grinder with ${burr} burrs and ${settings} settings, from espresso-fine to French-press coarse.`,
+          [
+            'Low-retention design wastes less coffee between doses.',
+            electric ? 'A timed dose dial grinds the same amount every morning.' : 'Folding handle and a compact body for travel.',
+            'Anti-static chute keeps the counter clean.',
+            'Removable upper burr for easy cleaning.',
+            electric ? 'Quiet motor, handy for early mornings.' : 'Dual ball bearings keep the burr centred.',
+          ],
+        ),
+        attributes: {
+          burr,
+          grind_settings: settings,
+          electric,
+          ...(electric ? { wattage_w: rng.pick([150, 200, 250]) } : {}),
+          color: rng.pick(['Black', 'Silver', 'White']),
+        },
         price: electric ? rng.int(9, 45) * 10 + 9.95 : rng.int(3, 14) * 10 - 0.01,
       };
     },
@@ -132,14 +161,18 @@ export const KITCHEN_TEMPLATES: Template[] = [
       const set = item.includes('Set');
       return {
         title: set ? `${brand} ${item}, ${titleCase(material)}` : `${brand} ${inch}" ${titleCase(material)} ${item}`,
-        description: describe(rng, `${set ? 'A ten-piece set' : `A ${inch}-inch ${item.toLowerCase()}`} in ${material}, compatible with gas, electric and induction hobs.`, [
-          'Oven-safe to 260 °C (500 °F).',
-          'PFAS-free cooking surface.',
-          'Riveted, stay-cool handles for a secure grip.',
-          'Heats evenly with no hot spots.',
-          'Flared rims make pouring sauces tidy.',
-          'Backed by a lifetime warranty.',
-        ]),
+        description: describe(
+          rng,
+          `${set ? 'A ten-piece set' : `A ${inch}-inch ${item.toLowerCase()}`} in ${material}, compatible with gas, electric and induction hobs.`,
+          [
+            'Oven-safe to 260 °C (500 °F).',
+            'PFAS-free cooking surface.',
+            'Riveted, stay-cool handles for a secure grip.',
+            'Heats evenly with no hot spots.',
+            'Flared rims make pouring sauces tidy.',
+            'Backed by a lifetime warranty.',
+          ],
+        ),
         attributes: { material, ...(set ? { pieces: 10 } : { diameter_in: inch }), induction_compatible: true, oven_safe_f: 500 },
         price: set ? rng.int(19, 39) * 10 - 0.01 : rng.int(2, 14) * 10 + 4.99,
       };

@@ -10,13 +10,23 @@ export const OFFICE_STATIONERY_TEMPLATES: Template[] = [
     brands: ['Ergonest', 'Posture Lab', 'Desklift'],
     price: [99, 1199],
     make: ({ rng, brand }) => {
-      const kind = rng.pick(['Ergonomic Mesh Office Chair', 'Ergonomic Mesh Office Chair', 'High-Back Executive Chair', 'Task Chair', 'Task Chair', 'Drafting Stool', 'Kneeling Chair']);
+      const kind = rng.pick([
+        'Ergonomic Mesh Office Chair',
+        'Ergonomic Mesh Office Chair',
+        'High-Back Executive Chair',
+        'Task Chair',
+        'Task Chair',
+        'Drafting Stool',
+        'Kneeling Chair',
+      ]);
       const seat = kind.includes('Stool') || kind.includes('Kneeling');
       const color = rng.pick(['Black', 'Grey', 'Graphite / Silver', 'Oatmeal Fabric', 'Cognac Vegan Leather']);
       const capacity = rng.pick([250, 275, 300, 350]);
       const model = rng.pick(['Arc', 'Tandem', 'Contour', 'Meridian', 'Sway']);
       return {
-        title: seat ? `${brand} ${model} ${kind} - ${color}` : rng.pick([`${brand} ${model} ${kind} with Adjustable Lumbar Support, ${color}`, `${brand} ${model} ${kind} - ${color}`]),
+        title: seat
+          ? `${brand} ${model} ${kind} - ${color}`
+          : rng.pick([`${brand} ${model} ${kind} with Adjustable Lumbar Support, ${color}`, `${brand} ${model} ${kind} - ${color}`]),
         description: describe(rng, `A ${kind.toLowerCase()} with adjustable seat height and a ${capacity} lb weight capacity.`, [
           seat ? 'Encourages an open hip angle and an upright spine.' : '4D armrests move up, down, forward and sideways.',
           seat ? '' : 'Synchronised tilt with tension control and lock.',
@@ -25,7 +35,12 @@ export const OFFICE_STATIONERY_TEMPLATES: Template[] = [
           'Soft casters are safe on hardwood floors.',
           'Twelve-year warranty on the frame and mechanism.',
         ]),
-        attributes: { color, weight_capacity_lb: capacity, adjustable_lumbar: !seat, material: color.includes('Leather') ? 'Vegan leather' : color.includes('Fabric') ? 'Fabric' : 'Mesh' },
+        attributes: {
+          color,
+          weight_capacity_lb: capacity,
+          adjustable_lumbar: !seat,
+          material: color.includes('Leather') ? 'Vegan leather' : color.includes('Fabric') ? 'Fabric' : 'Mesh',
+        },
         price: seat ? 89 + rng.int(0, 12) * 10 + 0.99 : 179 + rng.int(0, 45) * 10 + 0.99,
       };
     },
@@ -42,13 +57,17 @@ export const OFFICE_STATIONERY_TEMPLATES: Template[] = [
       const top = rng.pick(['Walnut Veneer', 'Solid Oak', 'White Laminate', 'Bamboo', 'Black Laminate']);
       return {
         title: `${brand} ${width}" x ${width >= 60 ? 30 : 24}" Electric Standing Desk, ${motors === 2 ? 'Dual Motor' : 'Single Motor'}, ${top} Top`,
-        description: describe(rng, `A height-adjustable standing desk with a ${width}-inch ${top.toLowerCase()} top and ${motors === 2 ? 'two quiet motors' : 'a single motor'}.`, [
-          'Four memory presets recall sitting and standing heights.',
-          'Anti-collision sensor stops the desk if it meets an obstacle.',
-          `Lifts up to ${motors === 2 ? 300 : 180} lb.`,
-          'Cable tray and grommets included for a tidy setup.',
-          'Height range from 25 to 50 inches.',
-        ]),
+        description: describe(
+          rng,
+          `A height-adjustable standing desk with a ${width}-inch ${top.toLowerCase()} top and ${motors === 2 ? 'two quiet motors' : 'a single motor'}.`,
+          [
+            'Four memory presets recall sitting and standing heights.',
+            'Anti-collision sensor stops the desk if it meets an obstacle.',
+            `Lifts up to ${motors === 2 ? 300 : 180} lb.`,
+            'Cable tray and grommets included for a tidy setup.',
+            'Height range from 25 to 50 inches.',
+          ],
+        ),
         attributes: { width_in: width, motors, top_material: top, height_range_in: '25-50', color: top },
         price: 179 + motors * 80 + width * 3 + (top.includes('Solid') ? 250 : 0) + rng.int(0, 5) * 10 + 0.99,
       };
@@ -71,7 +90,11 @@ export const OFFICE_STATIONERY_TEMPLATES: Template[] = [
           'A USB-C port in the base charges your phone.',
           'Auto-dimming ambient light sensor.',
           'Flicker-free for long reading sessions.',
-          kind.includes('Clamp') ? 'Clamps to desks up to 2.4 inches thick.' : kind.includes('Bar') ? 'Asymmetric optics light the desk without screen glare.' : 'Sturdy weighted base.',
+          kind.includes('Clamp')
+            ? 'Clamps to desks up to 2.4 inches thick.'
+            : kind.includes('Bar')
+              ? 'Asymmetric optics light the desk without screen glare.'
+              : 'Sturdy weighted base.',
         ]),
         attributes: { wattage_w: watts, color, dimmable: true, color_temp_k: '2700-6500' },
       };
@@ -118,12 +141,16 @@ export const OFFICE_STATIONERY_TEMPLATES: Template[] = [
       const tipLabel = fountain ? rng.pick(['Fine Nib', 'Medium Nib']) : tip.includes('nib') ? '0.5 mm' : tip;
       return {
         title: multi ? `${brand} ${kind}, ${tipLabel}` : `${brand} ${titleCase(body)} ${kind}, ${tipLabel}`,
-        description: describe(rng, `${multi ? 'A set of' : 'A'} ${body} ${kind.toLowerCase().replace(/, .*/, '')} with a ${tipLabel.toLowerCase()} tip${fountain ? ' and a converter for bottled ink' : ''}.`, [
-          'Quick-drying ink, smear-resistant for left-handed writers.',
-          fountain ? 'Refillable with standard international cartridges.' : multi ? 'Archival, water-resistant pigment ink.' : 'Takes standard refills.',
-          multi ? 'Colour-matched caps post securely on the barrel.' : 'Balanced weight for long writing sessions.',
-          'Comes in a gift box.',
-        ]),
+        description: describe(
+          rng,
+          `${multi ? 'A set of' : 'A'} ${body} ${kind.toLowerCase().replace(/, .*/, '')} with a ${tipLabel.toLowerCase()} tip${fountain ? ' and a converter for bottled ink' : ''}.`,
+          [
+            'Quick-drying ink, smear-resistant for left-handed writers.',
+            fountain ? 'Refillable with standard international cartridges.' : multi ? 'Archival, water-resistant pigment ink.' : 'Takes standard refills.',
+            multi ? 'Colour-matched caps post securely on the barrel.' : 'Balanced weight for long writing sessions.',
+            'Comes in a gift box.',
+          ],
+        ),
         attributes: { type: kind.toLowerCase(), tip: tipLabel, body_material: body, refillable: fountain || body === 'brass' },
         price: fountain ? rng.int(2, 18) * 10 - 0.01 : multi ? rng.int(8, 24) - 0.01 : rng.int(3, 6) * 10 - 0.05,
       };

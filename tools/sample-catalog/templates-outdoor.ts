@@ -18,10 +18,7 @@ export const OUTDOOR_TEMPLATES: Template[] = [
       const color = rng.pick(['Olive / Tan', 'Orange / Grey', 'Sage', 'Sand']);
       const base = people * 70 + (season === '4-Season' ? 180 : 40);
       return {
-        title: rng.pick([
-          `${brand} ${model} ${people}-Person ${season} ${kind}`,
-          `${brand} ${model} ${people}P ${kind}, ${season}, ${color}`,
-        ]),
+        title: rng.pick([`${brand} ${model} ${people}-Person ${season} ${kind}`, `${brand} ${model} ${people}P ${kind}, ${season}, ${color}`]),
         description: describe(rng, `A ${people}-person ${season.toLowerCase()} ${kind.toLowerCase()} weighing ${(weightG / 1000).toFixed(2)} kg packed.`, [
           'Colour-coded aluminium poles make pitching quick, even in the dark.',
           people >= 2 ? 'Two doors and two vestibules mean nobody climbs over anyone.' : 'A large side door and vestibule stash boots and pack.',
@@ -30,7 +27,14 @@ export const OUTDOOR_TEMPLATES: Template[] = [
           'Includes stakes, guylines and a compression stuff sack.',
           'Can be pitched fly-first to keep the inner dry in the rain.',
         ]),
-        attributes: { capacity_people: people, season: season.toLowerCase(), weight_g: weightG, color, waterproof: true, material: 'Silicone-coated nylon ripstop' },
+        attributes: {
+          capacity_people: people,
+          season: season.toLowerCase(),
+          weight_g: weightG,
+          color,
+          waterproof: true,
+          material: 'Silicone-coated nylon ripstop',
+        },
         price: Math.min(649, base + rng.int(0, 12) * 10 + 9.95),
       };
     },
@@ -59,7 +63,13 @@ export const OUTDOOR_TEMPLATES: Template[] = [
           'Full-length two-way zip for venting on warmer nights.',
           'A stash pocket near the chest holds a phone or headlamp.',
         ]),
-        attributes: { temp_rating_f: tempF, fill, shape: shape.toLowerCase(), weight_g: rng.int(down ? 700 : 1100, down ? 1300 : 2100), zip_side: rng.pick(['left', 'right']) },
+        attributes: {
+          temp_rating_f: tempF,
+          fill,
+          shape: shape.toLowerCase(),
+          weight_g: rng.int(down ? 700 : 1100, down ? 1300 : 2100),
+          zip_side: rng.pick(['left', 'right']),
+        },
         price: (down ? 219 : 69) + rng.int(0, 20) * 10 - 0.05 + (tempF <= 15 ? 60 : 0),
       };
     },
@@ -85,7 +95,13 @@ export const OUTDOOR_TEMPLATES: Template[] = [
           'The adjustable torso length fits a wide range of body sizes.',
           'A zipped lid pocket keeps keys, snacks and a map handy.',
         ]),
-        attributes: { capacity_l: liters, color, weight_g: Math.round(liters * 28 + rng.int(100, 400)), material: 'Recycled nylon', hydration_compatible: true },
+        attributes: {
+          capacity_l: liters,
+          color,
+          weight_g: Math.round(liters * 28 + rng.int(100, 400)),
+          material: 'Recycled nylon',
+          hydration_compatible: true,
+        },
         price: 19 + liters * 3 + rng.int(0, 4) * 10 + 0.95,
       };
     },
@@ -102,7 +118,10 @@ export const OUTDOOR_TEMPLATES: Template[] = [
       const model = rng.pick(['Beacon', 'Owl', 'Lantern', 'Zenith', 'Firefly']);
       const ip = rng.pick(['IPX4', 'IPX6', 'IPX7']);
       return {
-        title: rng.pick([`${brand} ${model} ${lumens} Lumen ${power.startsWith('USB') ? 'Rechargeable ' : ''}Headlamp`, `${brand} ${model} ${lumens} LED Headlamp, ${ip}, Red Night Mode`]),
+        title: rng.pick([
+          `${brand} ${model} ${lumens} Lumen ${power.startsWith('USB') ? 'Rechargeable ' : ''}Headlamp`,
+          `${brand} ${model} ${lumens} LED Headlamp, ${ip}, Red Night Mode`,
+        ]),
         description: describe(rng, `A ${lumens}-lumen headlamp powered by ${power} and rated ${ip} for rain.`, [
           'Red-light mode preserves night vision around camp.',
           'A lock-out function stops it switching on in your pack.',
@@ -133,7 +152,12 @@ export const OUTDOOR_TEMPLATES: Template[] = [
           'Fits most car cup holders.',
           'Powder-coated finish resists scratches and sweat.',
         ]),
-        attributes: { capacity_oz: oz, color, material: kind.includes('Steel') ? 'Stainless steel' : kind.includes('Copolyester') ? 'BPA-free copolyester' : 'TPU', bpa_free: true },
+        attributes: {
+          capacity_oz: oz,
+          color,
+          material: kind.includes('Steel') ? 'Stainless steel' : kind.includes('Copolyester') ? 'BPA-free copolyester' : 'TPU',
+          bpa_free: true,
+        },
         price: kind.includes('Steel') ? 21.95 + oz * 0.5 : kind.includes('Copolyester') ? 10.99 + oz * 0.25 : 17.95 + rng.int(0, 2) * 2,
       };
     },

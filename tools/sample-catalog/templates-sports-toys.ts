@@ -14,7 +14,10 @@ export const SPORTS_TOYS_TEMPLATES: Template[] = [
       const material = rng.pick(['natural tree rubber', 'TPE foam', 'cork and rubber', 'PU-topped rubber']);
       const color = rng.pick(['Sage', 'Plum', 'Charcoal', 'Ocean Blue', 'Sand', 'Terracotta']);
       return {
-        title: rng.pick([`${brand} ${mm}mm Non-Slip Yoga Mat, ${color}`, `${brand} ${material.includes('cork') ? 'Cork' : 'Pro Grip'} Yoga Mat ${mm} mm with Carry Strap - ${color}`]),
+        title: rng.pick([
+          `${brand} ${mm}mm Non-Slip Yoga Mat, ${color}`,
+          `${brand} ${material.includes('cork') ? 'Cork' : 'Pro Grip'} Yoga Mat ${mm} mm with Carry Strap - ${color}`,
+        ]),
         description: describe(rng, `A ${mm} mm yoga mat made from ${material}, measuring 183 × 66 cm.`, [
           'Grips even in sweaty hot-yoga classes.',
           'Alignment lines help with posture.',
@@ -42,8 +45,18 @@ export const SPORTS_TOYS_TEMPLATES: Template[] = [
           ? `${brand} Adjustable Dumbbell, 5–${lb} lb, Single`
           : `${brand} ${lb} lb ${coat === 'rubber hex' ? 'Rubber Hex' : coat === 'neoprene' ? 'Neoprene' : coat === 'chrome' ? 'Chrome' : 'Urethane'} Dumbbells, Pair`,
         description: adjustable
-          ? describe(rng, `An adjustable dumbbell that replaces a full rack: dial from 5 to ${lb} lb in seconds.`, ['Compact storage tray included.', 'Knurled, ergonomic handle.', 'Selector locks securely before lifting.', 'Two-year warranty.'])
-          : describe(rng, `A pair of ${lb} lb ${coat} dumbbells for home gyms.`, ['Hex shape stops them rolling away.', 'Contoured handle with medium knurling.', 'Odour-free coating protects floors.', 'Weight clearly marked on both ends.']),
+          ? describe(rng, `An adjustable dumbbell that replaces a full rack: dial from 5 to ${lb} lb in seconds.`, [
+              'Compact storage tray included.',
+              'Knurled, ergonomic handle.',
+              'Selector locks securely before lifting.',
+              'Two-year warranty.',
+            ])
+          : describe(rng, `A pair of ${lb} lb ${coat} dumbbells for home gyms.`, [
+              'Hex shape stops them rolling away.',
+              'Contoured handle with medium knurling.',
+              'Odour-free coating protects floors.',
+              'Weight clearly marked on both ends.',
+            ]),
         attributes: { weight_lb: lb, adjustable, material: coat, quantity: adjustable ? 1 : 2 },
         price: adjustable ? 129 + lb * 3 + rng.int(0, 4) * 10 + 0.99 : 9.99 + lb * (coat === 'urethane' ? 2.6 : 1.6),
       };

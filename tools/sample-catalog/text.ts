@@ -2,8 +2,22 @@
 import type { Rng } from './random.js';
 
 export const COLORS = [
-  'Black', 'Charcoal', 'Slate Grey', 'Stone', 'Off-White', 'Navy', 'Forest Green', 'Olive',
-  'Sage', 'Rust', 'Burgundy', 'Sand', 'Sky Blue', 'Teal', 'Mustard', 'Coral',
+  'Black',
+  'Charcoal',
+  'Slate Grey',
+  'Stone',
+  'Off-White',
+  'Navy',
+  'Forest Green',
+  'Olive',
+  'Sage',
+  'Rust',
+  'Burgundy',
+  'Sand',
+  'Sky Blue',
+  'Teal',
+  'Mustard',
+  'Coral',
 ] as const;
 
 export const NEUTRALS = ['Black', 'White', 'Graphite', 'Silver', 'Space Grey', 'Matte Black'] as const;
@@ -49,7 +63,13 @@ export function shelfPrice(rng: Rng, min: number, max: number): number {
  * are dropped, so a list can hold conditional entries: `wireless ? 'Bluetooth 5.3.' : ''`.
  */
 export function describe(rng: Rng, lead: string, features: readonly string[], n = 2): string {
-  return [lead, ...rng.sample(features.filter((f) => f !== ''), n)].join(' ');
+  return [
+    lead,
+    ...rng.sample(
+      features.filter((f) => f !== ''),
+      n,
+    ),
+  ].join(' ');
 }
 
 /** Pick `n` distinct items and return them as a string array (for list attributes). */

@@ -45,12 +45,23 @@ function main(): void {
   writeFileSync(OUT, text);
 
   // Read back what was written, so the summary describes the file rather than memory.
-  const lines = readFileSync(OUT, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(OUT, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const parsed = lines.map((l) => JSON.parse(l) as Product);
   console.log(`wrote ${parsed.length} products to ${relative(ROOT, OUT)}`);
-  printCounts('by top category', countBy(parsed, (p) => p.category.split(' > ')[0] ?? p.category));
-  printCounts('by merchant', countBy(parsed, (p) => p.merchant));
-  printCounts('by availability', countBy(parsed, (p) => p.availability));
+  printCounts(
+    'by top category',
+    countBy(parsed, (p) => p.category.split(' > ')[0] ?? p.category),
+  );
+  printCounts(
+    'by merchant',
+    countBy(parsed, (p) => p.merchant),
+  );
+  printCounts(
+    'by availability',
+    countBy(parsed, (p) => p.availability),
+  );
   console.log('\ntrail running shoe scenario');
   for (const [k, v] of Object.entries(trailScenario(parsed))) console.log(`  ${String(v).padStart(4)}  ${k}`);
   const prices = parsed.map((p) => p.price);

@@ -43,7 +43,9 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
   return (
     <div class="keys">
       <ErrorMessage error={error} />
-      <p class="live" role="status">{status}</p>
+      <p class="live" role="status">
+        {status}
+      </p>
 
       <section aria-labelledby="keys-list-h">
         <h2 id="keys-list-h">API keys</h2>
@@ -53,28 +55,65 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
           <div class="table-wrap">
             <table data-table="keys">
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {keys.map((k) => (
                   <tr key={k.id} data-key-id={k.id} data-key-name={k.name}>
-                    <td>{k.name}{k.id === session.key.id && <span class="badge">this session</span>}</td>
-                    <td><code>aisle_sk_…{k.hint}</code></td>
+                    <td>
+                      {k.name}
+                      {k.id === session.key.id && <span class="badge">this session</span>}
+                    </td>
+                    <td>
+                      <code>aisle_sk_…{k.hint}</code>
+                    </td>
                     <td class="scopes">{k.scopes.join(', ')}</td>
-                    <td><span class={`status status-${k.status}`}>{k.status}</span>{k.expires_at && k.status === 'active' && <div class="muted small">until {fmtTime(k.expires_at)}</div>}</td>
+                    <td>
+                      <span class={`status status-${k.status}`}>{k.status}</span>
+                      {k.expires_at && k.status === 'active' && <div class="muted small">until {fmtTime(k.expires_at)}</div>}
+                    </td>
                     <td>{fmtAgo(k.last_used_at)}</td>
                     <td class="actions">
                       {(k.status === 'active' || k.status === 'disabled') && (
                         <>
-                          <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>Rotate</button>
+                          <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>
+                            Rotate
+                          </button>
                           {k.status === 'active' ? (
-                            <button type="button" class="secondary" aria-label={`Disable ${k.name}`} onClick={() => (k.id === session.key.id ? setConfirmDisable(k) : act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`))}>Disable</button>
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-label={`Disable ${k.name}`}
+                              onClick={() =>
+                                k.id === session.key.id ? setConfirmDisable(k) : act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`)
+                              }
+                            >
+                              Disable
+                            </button>
                           ) : (
-                            <button type="button" class="secondary" aria-label={`Enable ${k.name}`} onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}>Enable</button>
+                            <button
+                              type="button"
+                              class="secondary"
+                              aria-label={`Enable ${k.name}`}
+                              onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}
+                            >
+                              Enable
+                            </button>
                           )}
                         </>
                       )}
-                      <button type="button" class="danger" aria-label={`Delete ${k.name}`} onClick={() => setConfirmDelete(k)}>Delete</button>
+                      <button type="button" class="danger" aria-label={`Delete ${k.name}`} onClick={() => setConfirmDelete(k)}>
+                        Delete
+                      </button>
                     </td>
                   </tr>
                 ))}
@@ -96,7 +135,11 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
             setRotating(null);
             await act(async () => {
               const r = await api<RotatedKey>('POST', `/v1/keys/${k.id}/rotate`, { grace_period_seconds: grace });
-              showSecret({ label: `New API key “${r.metadata.name}”`, value: r.key, note: `The key it replaces works until ${fmtTime(r.old_key_expires_at)}.${k.id === session.key.id ? ' Sign in with the new key when the console asks.' : ''}` });
+              showSecret({
+                label: `New API key “${r.metadata.name}”`,
+                value: r.key,
+                note: `The key it replaces works until ${fmtTime(r.old_key_expires_at)}.${k.id === session.key.id ? ' Sign in with the new key when the console asks.' : ''}`,
+              });
             }, `Key “${k.name}” rotated.`);
           }}
         >
@@ -105,10 +148,16 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
           {rotating.id === session.key.id && <p class="notice">{OWN_KEY}</p>}
           <label for="grace">The old key stops working</label>
           <select id="grace" name="grace" ref={graceField}>
-            {GRACE.map((g) => <option key={g.seconds} value={g.seconds} selected={g.seconds === 86_400}>{g.label}</option>)}
+            {GRACE.map((g) => (
+              <option key={g.seconds} value={g.seconds} selected={g.seconds === 86_400}>
+                {g.label}
+              </option>
+            ))}
           </select>
           <div class="actions">
-            <button type="button" class="secondary" onClick={() => setRotating(null)}>Cancel</button>
+            <button type="button" class="secondary" onClick={() => setRotating(null)}>
+              Cancel
+            </button>
             <button type="submit">Rotate key</button>
           </div>
         </form>
@@ -124,7 +173,8 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
             <p class="muted small">A key can only grant scopes the key you signed in with has.</p>
             {SCOPES.map((s) => (
               <label key={s} class="check">
-                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'search' || s === 'events:write'} disabled={!session.scopes.includes(s)} /> <code>{s}</code>
+                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'search' || s === 'events:write'} disabled={!session.scopes.includes(s)} />{' '}
+                <code>{s}</code>
               </label>
             ))}
           </fieldset>

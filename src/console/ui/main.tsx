@@ -54,15 +54,34 @@ function SignIn({ onSignedIn, notice, children }: { onSignedIn: (s: ConsoleSessi
   return (
     <main class="signin">
       <h1>Aisle console</h1>
-      <p>Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.</p>
+      <p>
+        Sign in with an API key. The first one is printed by <code>npm start</code> when the server starts on an empty database.
+      </p>
       {children}
-      <p class="notice" role="status" hidden={!notice}>{notice}</p>
+      <p class="notice" role="status" hidden={!notice}>
+        {notice}
+      </p>
       <form onSubmit={submit} autocomplete="off">
         <label for="api-key">API key</label>
         {/* one-time-code: browsers honour it where they ignore autocomplete=off, so no password manager offers to keep the key. */}
-        <input id="api-key" name="api_key" type="password" required spellcheck={false} autocomplete="one-time-code" placeholder="aisle_sk_…" aria-describedby={error ? 'signin-error' : undefined} />
-        <button type="submit" disabled={busy}>Sign in</button>
-        {error && <p id="signin-error" class="error" role="alert">{error}</p>}
+        <input
+          id="api-key"
+          name="api_key"
+          type="password"
+          required
+          spellcheck={false}
+          autocomplete="one-time-code"
+          placeholder="aisle_sk_…"
+          aria-describedby={error ? 'signin-error' : undefined}
+        />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        {error && (
+          <p id="signin-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   );
@@ -134,13 +153,33 @@ function App() {
     return (
       <main class="signin">
         <h1>Aisle console</h1>
-        <p class="error" role="alert">The console could not reach the server's session check: {loadError.detail}</p>
-        <button type="button" onClick={checkSession}>Try again</button>
+        <p class="error" role="alert">
+          The console could not reach the server's session check: {loadError.detail}
+        </p>
+        <button type="button" onClick={checkSession}>
+          Try again
+        </button>
       </main>
     );
   }
-  if (session === 'loading') return <p class="loading" role="status">Loading…</p>;
-  if (session === null) return <SignIn notice={notice} onSignedIn={(s) => { setNotice(null); adopt(s); }}>{secretPanel}</SignIn>;
+  if (session === 'loading')
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
+  if (session === null)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(s) => {
+          setNotice(null);
+          adopt(s);
+        }}
+      >
+        {secretPanel}
+      </SignIn>
+    );
 
   // Signed out only once the server says so (204, or 401: the session had already ended).
   const signOut = async () => {
@@ -161,19 +200,27 @@ function App() {
   return (
     <>
       <header class="top">
-        <a class="brand" href="#/overview">Aisle</a>
+        <a class="brand" href="#/overview">
+          Aisle
+        </a>
         <nav aria-label="Sections">
           <ul>
             {SECTIONS.map((s) => (
               <li key={s.id}>
-                <a href={`#/${s.id}`} aria-current={s.id === section ? 'page' : undefined}>{s.label}</a>
+                <a href={`#/${s.id}`} aria-current={s.id === section ? 'page' : undefined}>
+                  {s.label}
+                </a>
               </li>
             ))}
           </ul>
         </nav>
         <div class="who">
-          <span class="key-name" title={`Signed in with key “${session.key.name}” (…${session.key.hint})`}>{session.key.name} <span class="hint">…{session.key.hint}</span></span>
-          <button type="button" class="secondary" onClick={signOut}>Sign out</button>
+          <span class="key-name" title={`Signed in with key “${session.key.name}” (…${session.key.hint})`}>
+            {session.key.name} <span class="hint">…{session.key.hint}</span>
+          </span>
+          <button type="button" class="secondary" onClick={signOut}>
+            Sign out
+          </button>
         </div>
       </header>
       <main id="content" class="content">

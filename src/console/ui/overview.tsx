@@ -21,7 +21,11 @@ function Tile({ label, value, metric, raw }: { label: string; value: string; met
 }
 
 function Failed({ error }: { error: unknown }) {
-  return <p class="error" role="alert">{error instanceof ApiError ? error.detail : 'Could not load these figures.'}</p>;
+  return (
+    <p class="error" role="alert">
+      {error instanceof ApiError ? error.detail : 'Could not load these figures.'}
+    </p>
+  );
 }
 
 export function Overview() {
@@ -87,9 +91,14 @@ export function Overview() {
   if (error) {
     return (
       <div class="overview">
-        <div class="section-head"><h2>Activity</h2>{rangeControl}</div>
+        <div class="section-head">
+          <h2>Activity</h2>
+          {rangeControl}
+        </div>
         <Failed error={error} />
-        <button type="button" onClick={() => setAttempt((n) => n + 1)}>Try again</button>
+        <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+          Try again
+        </button>
       </div>
     );
   }
@@ -126,7 +135,14 @@ export function Overview() {
           <Tile metric="revenue" label="Revenue" value={money(t.revenue)} raw={t.revenue} />
         </div>
         <div class="charts">
-          <Chart title="Searches, impressions and clicks" summary={`${fmtInt(t.searches)} searches, ${fmtInt(t.impressions)} impressions, ${fmtInt(t.clicks)} clicks ${bucket}`} times={times} series={charts.traffic} format={fmtInt} integer />
+          <Chart
+            title="Searches, impressions and clicks"
+            summary={`${fmtInt(t.searches)} searches, ${fmtInt(t.impressions)} impressions, ${fmtInt(t.clicks)} clicks ${bucket}`}
+            times={times}
+            series={charts.traffic}
+            format={fmtInt}
+            integer
+          />
           <Chart title="Click-through rate" summary={`${fmtPercent(t.ctr)} over the range`} times={times} series={charts.ctr} format={fmtPercent} />
           <Chart title="Conversions" summary={`${fmtInt(t.conversions)} over the range`} times={times} series={charts.conversions} format={fmtInt} integer />
           <Chart title="Revenue" summary={`${money(t.revenue)} over the range`} times={times} series={charts.revenue} format={money} />
@@ -141,10 +157,32 @@ export function Overview() {
           ) : (
             <div class="table-wrap">
               <table data-table="top-products">
-                <thead><tr><th scope="col">Product</th><th scope="col" class="num">Impressions</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">CTR</th><th scope="col" class="num">Revenue</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Product</th>
+                    <th scope="col" class="num">
+                      Impressions
+                    </th>
+                    <th scope="col" class="num">
+                      Clicks
+                    </th>
+                    <th scope="col" class="num">
+                      CTR
+                    </th>
+                    <th scope="col" class="num">
+                      Revenue
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {overview.top_products.map((p) => (
-                    <tr key={p.product_id}><td>{p.title ?? <span class="muted">(no longer in the catalog)</span>}</td><td class="num">{fmtInt(p.impressions)}</td><td class="num">{fmtInt(p.clicks)}</td><td class="num">{fmtPercent(p.ctr)}</td><td class="num">{money(p.revenue)}</td></tr>
+                    <tr key={p.product_id}>
+                      <td>{p.title ?? <span class="muted">(no longer in the catalog)</span>}</td>
+                      <td class="num">{fmtInt(p.impressions)}</td>
+                      <td class="num">{fmtInt(p.clicks)}</td>
+                      <td class="num">{fmtPercent(p.ctr)}</td>
+                      <td class="num">{money(p.revenue)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -158,10 +196,28 @@ export function Overview() {
           ) : (
             <div class="table-wrap">
               <table data-table="top-queries">
-                <thead><tr><th scope="col">Query</th><th scope="col" class="num">Searches</th><th scope="col" class="num">Clicks</th><th scope="col" class="num">CTR</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Query</th>
+                    <th scope="col" class="num">
+                      Searches
+                    </th>
+                    <th scope="col" class="num">
+                      Clicks
+                    </th>
+                    <th scope="col" class="num">
+                      CTR
+                    </th>
+                  </tr>
+                </thead>
                 <tbody>
                   {overview.top_queries.map((q) => (
-                    <tr key={q.query}><td>{q.query}</td><td class="num">{fmtInt(q.searches)}</td><td class="num">{fmtInt(q.clicks)}</td><td class="num">{fmtPercent(q.ctr)}</td></tr>
+                    <tr key={q.query}>
+                      <td>{q.query}</td>
+                      <td class="num">{fmtInt(q.searches)}</td>
+                      <td class="num">{fmtInt(q.clicks)}</td>
+                      <td class="num">{fmtPercent(q.ctr)}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -172,7 +228,9 @@ export function Overview() {
 
       <section aria-labelledby="perf-h">
         <h2 id="perf-h">Performance</h2>
-        <p class="muted">Server time of this account's API requests in the last {RANGES.find((r) => r.id === range)?.label}; the console's own requests are not counted.</p>
+        <p class="muted">
+          Server time of this account's API requests in the last {RANGES.find((r) => r.id === range)?.label}; the console's own requests are not counted.
+        </p>
         <div class="tiles" data-section="latency">
           <Tile metric="requests" label="Requests" value={fmtInt(perf.requests)} raw={perf.requests} />
           <Tile metric="p50" label="p50" value={fmtMs(perf.latency_ms.p50)} raw={perf.latency_ms.p50} />
@@ -184,13 +242,35 @@ export function Overview() {
           <div class="table-wrap">
             <table data-table="status-codes">
               <caption>Responses by status code</caption>
-              <thead><tr><th scope="col">Status</th><th scope="col" class="num">Requests</th><th scope="col" class="num">p50</th><th scope="col" class="num">p95</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Requests
+                  </th>
+                  <th scope="col" class="num">
+                    p50
+                  </th>
+                  <th scope="col" class="num">
+                    p95
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {perf.by_status.length === 0 ? (
-                  <tr><td colSpan={4} class="muted">No API requests in this window.</td></tr>
+                  <tr>
+                    <td colSpan={4} class="muted">
+                      No API requests in this window.
+                    </td>
+                  </tr>
                 ) : (
                   perf.by_status.map((s) => (
-                    <tr key={s.status}><td>{s.status}</td><td class="num">{fmtInt(s.requests)}</td><td class="num">{fmtMs(s.p50)}</td><td class="num">{fmtMs(s.p95)}</td></tr>
+                    <tr key={s.status}>
+                      <td>{s.status}</td>
+                      <td class="num">{fmtInt(s.requests)}</td>
+                      <td class="num">{fmtMs(s.p50)}</td>
+                      <td class="num">{fmtMs(s.p95)}</td>
+                    </tr>
                   ))
                 )}
               </tbody>

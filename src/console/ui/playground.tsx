@@ -18,17 +18,28 @@ function Card({ r }: { r: Result }) {
         {image ? (
           <img src={r.image_url} alt={r.title} loading="lazy" referrerpolicy="no-referrer" onError={() => setBroken(true)} />
         ) : (
-          <svg class="placeholder" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d={PLACEHOLDER_PATH} /></svg>
+          <svg class="placeholder" viewBox="0 0 24 24" aria-hidden="true">
+            <path fill="currentColor" d={PLACEHOLDER_PATH} />
+          </svg>
         )}
       </div>
       <h3 class="title">{r.title}</h3>
       <div class="price">{r.price === '' ? 'No price listed' : r.price}</div>
-      <p class="meta">{merchant} · {AVAILABILITY[r.availability] ?? AVAILABILITY.unknown} · {freshness(r.last_updated_at)}</p>
-      <p class="score" data-score={r.relevance_score}>Relevance {r.relevance_score.toFixed(2)}</p>
+      <p class="meta">
+        {merchant} · {AVAILABILITY[r.availability] ?? AVAILABILITY.unknown} · {freshness(r.last_updated_at)}
+      </p>
+      <p class="score" data-score={r.relevance_score}>
+        Relevance {r.relevance_score.toFixed(2)}
+      </p>
       {r.relevance_explanation.trim() && <p class="reason">{r.relevance_explanation}</p>}
-      <p class="disclosure"><strong>Disclosure: </strong>{r.disclosure_text}</p>
+      <p class="disclosure">
+        <strong>Disclosure: </strong>
+        {r.disclosure_text}
+      </p>
       {r.url ? (
-        <a class="view" href={r.url} target="_blank" rel="noopener noreferrer">View at {merchant}</a>
+        <a class="view" href={r.url} target="_blank" rel="noopener noreferrer">
+          View at {merchant}
+        </a>
       ) : (
         <span class="view disabled">No product page</span>
       )}
@@ -54,7 +65,13 @@ export function Playground() {
     e.preventDefault();
     const data = new FormData(e.currentTarget as HTMLFormElement);
     const filters = Object.fromEntries(
-      Object.entries({ min_price: num(data.get('min_price')), max_price: num(data.get('max_price')), brand: text(data.get('brand')), category: text(data.get('category')), merchant: text(data.get('merchant')) }).filter(([, v]) => v !== undefined),
+      Object.entries({
+        min_price: num(data.get('min_price')),
+        max_price: num(data.get('max_price')),
+        brand: text(data.get('brand')),
+        category: text(data.get('category')),
+        merchant: text(data.get('merchant')),
+      }).filter(([, v]) => v !== undefined),
     );
     setBusy(true);
     setError(null);
@@ -77,23 +94,56 @@ export function Playground() {
 
   return (
     <div class="playground">
-      <p class="muted">Try what a user might say. Results are ranked exactly as for your agents, shown as the cards your users see. Playground searches are not recorded: they never count in analytics or billing, and the buttons link straight to the product page.</p>
+      <p class="muted">
+        Try what a user might say. Results are ranked exactly as for your agents, shown as the cards your users see. Playground searches are not recorded: they
+        never count in analytics or billing, and the buttons link straight to the product page.
+      </p>
       <form class="panel" onSubmit={run}>
         <label for="pg-query">What the user said</label>
-        <textarea id="pg-query" name="query" required rows={2} maxLength={2000} placeholder="I need a quiet cordless drill for putting up shelves, under $150" />
+        <textarea
+          id="pg-query"
+          name="query"
+          required
+          rows={2}
+          maxLength={2000}
+          placeholder="I need a quiet cordless drill for putting up shelves, under $150"
+        />
         <details>
           <summary>Filters</summary>
           <div class="filters">
-            <div><label for="pg-min">Min price (USD)</label><input id="pg-min" name="min_price" type="number" min="0" step="0.01" inputMode="decimal" /></div>
-            <div><label for="pg-max">Max price (USD)</label><input id="pg-max" name="max_price" type="number" min="0" step="0.01" inputMode="decimal" /></div>
-            <div><label for="pg-brand">Brand</label><input id="pg-brand" name="brand" /></div>
-            <div><label for="pg-category">Category</label><input id="pg-category" name="category" /></div>
-            <div><label for="pg-merchant">Merchant</label><input id="pg-merchant" name="merchant" /></div>
-            <div><label for="pg-limit">Results</label><input id="pg-limit" name="limit" type="number" min="1" max="10" value="6" /></div>
-            <div><label for="pg-min-score">Minimum relevance</label><input id="pg-min-score" name="min_relevance_score" type="number" min="0" max="1" step="0.05" value="0.5" /></div>
+            <div>
+              <label for="pg-min">Min price (USD)</label>
+              <input id="pg-min" name="min_price" type="number" min="0" step="0.01" inputMode="decimal" />
+            </div>
+            <div>
+              <label for="pg-max">Max price (USD)</label>
+              <input id="pg-max" name="max_price" type="number" min="0" step="0.01" inputMode="decimal" />
+            </div>
+            <div>
+              <label for="pg-brand">Brand</label>
+              <input id="pg-brand" name="brand" />
+            </div>
+            <div>
+              <label for="pg-category">Category</label>
+              <input id="pg-category" name="category" />
+            </div>
+            <div>
+              <label for="pg-merchant">Merchant</label>
+              <input id="pg-merchant" name="merchant" />
+            </div>
+            <div>
+              <label for="pg-limit">Results</label>
+              <input id="pg-limit" name="limit" type="number" min="1" max="10" value="6" />
+            </div>
+            <div>
+              <label for="pg-min-score">Minimum relevance</label>
+              <input id="pg-min-score" name="min_relevance_score" type="number" min="0" max="1" step="0.05" value="0.5" />
+            </div>
           </div>
         </details>
-        <button type="submit" disabled={busy}>Search</button>
+        <button type="submit" disabled={busy}>
+          Search
+        </button>
       </form>
       <ErrorMessage error={error} />
       {/* Always present, so screen readers announce each new answer's summary. */}
@@ -104,7 +154,11 @@ export function Playground() {
       {answer && (
         <section aria-labelledby="pg-results-h">
           <h2 id="pg-results-h">Results</h2>
-          <div class="cards">{answer.results.map((r) => <Card key={r.product_id} r={r} />)}</div>
+          <div class="cards">
+            {answer.results.map((r) => (
+              <Card key={r.product_id} r={r} />
+            ))}
+          </div>
         </section>
       )}
     </div>

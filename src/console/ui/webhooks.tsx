@@ -38,12 +38,26 @@ function Deliveries({ webhook, refreshKey }: { webhook: WebhookRecord; refreshKe
     <div class="table-wrap">
       <table data-table="deliveries">
         <caption>Recent deliveries to {webhook.url}</caption>
-        <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Response</th><th scope="col">Created</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col" class="num">
+              Attempts
+            </th>
+            <th scope="col">Response</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
         <tbody>
           {page.data.map((d) => (
             <tr key={d.id} data-delivery-status={d.status}>
-              <td><code>{d.event_type}</code></td>
-              <td><span class={`status status-${d.status}`}>{d.status}</span></td>
+              <td>
+                <code>{d.event_type}</code>
+              </td>
+              <td>
+                <span class={`status status-${d.status}`}>{d.status}</span>
+              </td>
               <td class="num">{d.attempts}</td>
               <td>{d.last_status_code ?? d.last_error ?? '—'}</td>
               <td>{fmtAgo(d.created_at)}</td>
@@ -67,7 +81,11 @@ export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
     const data = new FormData(form);
     const description = String(data.get('description') ?? '').trim();
     await act(async () => {
-      const created = await api<CreatedWebhook>('POST', '/v1/webhooks', { url: String(data.get('url') ?? ''), events: data.getAll('events'), ...(description ? { description } : {}) });
+      const created = await api<CreatedWebhook>('POST', '/v1/webhooks', {
+        url: String(data.get('url') ?? ''),
+        events: data.getAll('events'),
+        ...(description ? { description } : {}),
+      });
       showSecret({ label: `Signing secret for ${created.url}`, value: created.secret });
       setOpen(created.id);
       form.reset();
@@ -77,7 +95,9 @@ export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
   return (
     <div class="webhooks">
       <ErrorMessage error={error} />
-      <p class="live" role="status">{status}</p>
+      <p class="live" role="status">
+        {status}
+      </p>
       <section aria-labelledby="hooks-list-h">
         <h2 id="hooks-list-h">Endpoints</h2>
         {hooks === null ? (
@@ -91,16 +111,31 @@ export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
                 <div class="hook-head">
                   <div>
                     <code class="url">{h.url}</code>
-                    <div class="muted small">{h.events.join(', ')}{h.description ? ` · ${h.description}` : ''} · <span class={`status status-${h.status}`}>{h.status}</span></div>
+                    <div class="muted small">
+                      {h.events.join(', ')}
+                      {h.description ? ` · ${h.description}` : ''} · <span class={`status status-${h.status}`}>{h.status}</span>
+                    </div>
                   </div>
                   <div class="actions">
-                    <button type="button" class="secondary" onClick={() => act(async () => {
-                      await api<TestEventResult>('POST', `/v1/webhooks/${h.id}/test`, {});
-                      setOpen(h.id);
-                      setRefresh((n) => n + 1);
-                    }, 'Test event queued.')}>Send test event</button>
-                    <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>Deliveries</button>
-                    <button type="button" class="danger" aria-label={`Delete webhook ${h.url}`} onClick={() => setConfirmDelete(h)}>Delete</button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      onClick={() =>
+                        act(async () => {
+                          await api<TestEventResult>('POST', `/v1/webhooks/${h.id}/test`, {});
+                          setOpen(h.id);
+                          setRefresh((n) => n + 1);
+                        }, 'Test event queued.')
+                      }
+                    >
+                      Send test event
+                    </button>
+                    <button type="button" class="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                      Deliveries
+                    </button>
+                    <button type="button" class="danger" aria-label={`Delete webhook ${h.url}`} onClick={() => setConfirmDelete(h)}>
+                      Delete
+                    </button>
                   </div>
                 </div>
                 {open === h.id && <Deliveries webhook={h} refreshKey={refresh} />}
@@ -117,7 +152,9 @@ export function Webhooks({ showSecret }: { showSecret: (s: Secret) => void }) {
           <fieldset>
             <legend>Events</legend>
             {EVENT_TYPES.map((t) => (
-              <label key={t} class="check"><input type="checkbox" name="events" value={t} defaultChecked={t === 'click' || t === 'conversion'} /> <code>{t}</code></label>
+              <label key={t} class="check">
+                <input type="checkbox" name="events" value={t} defaultChecked={t === 'click' || t === 'conversion'} /> <code>{t}</code>
+              </label>
             ))}
           </fieldset>
           <label for="hook-description">Description (optional)</label>

@@ -27,19 +27,47 @@ export function SecretPanel({ label, secret, onDone, children }: { label: string
     <section class="secret-panel" aria-label={label}>
       <label for="secret-value">{label}</label>
       <div class="secret-row">
-        <input id="secret-value" ref={field} type="text" readOnly value={secret} spellcheck={false} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
-        <button type="button" onClick={copy}>Copy</button>
+        <input
+          id="secret-value"
+          ref={field}
+          type="text"
+          readOnly
+          value={secret}
+          spellcheck={false}
+          onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+        />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
       </div>
-      <p class="warning"><strong>Copy it now: you will not see this again.</strong> Aisle stores only a hash of it.</p>
+      <p class="warning">
+        <strong>Copy it now: you will not see this again.</strong> Aisle stores only a hash of it.
+      </p>
       {children}
-      <p class="live" role="status">{copied}</p>
-      <button type="button" class="secondary" onClick={onDone}>Done, I have stored it</button>
+      <p class="live" role="status">
+        {copied}
+      </p>
+      <button type="button" class="secondary" onClick={onDone}>
+        Done, I have stored it
+      </button>
     </section>
   );
 }
 
 /** A modal confirmation (the native dialog element: focus is trapped and Escape cancels). */
-export function Confirm({ title, body, confirmLabel, onConfirm, onCancel }: { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+export function Confirm({
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     // The dialog is removed rather than closed, so focus goes back to its opener by hand.
@@ -50,12 +78,23 @@ export function Confirm({ title, body, confirmLabel, onConfirm, onCancel }: { ti
     };
   }, []);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={dialog}
+      aria-labelledby="confirm-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       <h2 id="confirm-title">{title}</h2>
       <p>{body}</p>
       <div class="actions">
-        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
-        <button type="button" class="danger" onClick={onConfirm}>{confirmLabel}</button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
       </div>
     </dialog>
   );
@@ -71,7 +110,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
       {e && e.fieldErrors.length > 0 && (
         <ul>
           {e.fieldErrors.map((f) => (
-            <li key={f.path}><code>{f.path}</code>: {f.message}</li>
+            <li key={f.path}>
+              <code>{f.path}</code>: {f.message}
+            </li>
           ))}
         </ul>
       )}

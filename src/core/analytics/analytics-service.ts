@@ -54,10 +54,18 @@ export class AnalyticsService {
     // This process's queued entries first: a caller sees its own requests counted, and the store
     // never rolls up an hour some of whose entries are still queued here.
     await this.deps.requestLog.flush();
-    const [{ buckets, byKey }, limit] = await Promise.all([this.deps.store.usage(principal.accountId, range, this.deps.clock.now()), this.deps.rateLimiter.status(principal)]);
+    const [{ buckets, byKey }, limit] = await Promise.all([
+      this.deps.store.usage(principal.accountId, range, this.deps.clock.now()),
+      this.deps.rateLimiter.status(principal),
+    ]);
     const zero = { requests: 0, searches: 0, results_returned: 0, clicks: 0, feedback: 0, errors: 0 };
     const totals = { ...zero };
-    const series = fillSeries(range, buckets, (b) => ({ requests: b.requests, searches: b.searches, results_returned: b.resultsReturned, clicks: b.clicks, feedback: b.feedback, errors: b.errors }), () => ({ ...zero }));
+    const series = fillSeries(
+      range,
+      buckets,
+      (b) => ({ requests: b.requests, searches: b.searches, results_returned: b.resultsReturned, clicks: b.clicks, feedback: b.feedback, errors: b.errors }),
+      () => ({ ...zero }),
+    );
     for (const { value } of series) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += value[k];
     return {
       ...rangeOut(range),
@@ -117,14 +125,25 @@ export class AnalyticsService {
   async overview(principal: Principal, rangeName: ConsoleRange): Promise<ConsoleOverview> {
     const end = this.deps.clock.now();
     const span = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS }[rangeName];
-    const range = resolveRange({ start_date: new Date(end.getTime() - span).toISOString(), end_date: end.toISOString(), granularity: rangeName === '30d' ? 'day' : 'hour' }, end);
+    const range = resolveRange(
+      { start_date: new Date(end.getTime() - span).toISOString(), end_date: end.toISOString(), granularity: rangeName === '30d' ? 'day' : 'hour' },
+      end,
+    );
     // As in analytics() and usage(): nothing of the hours the store may roll up still waits here.
     await this.deps.requestLog.flush();
-    const [{ buckets: usage }, business] = await Promise.all([this.deps.store.usage(principal.accountId, range, end), this.deps.store.business(principal.accountId, range, end)]);
+    const [{ buckets: usage }, business] = await Promise.all([
+      this.deps.store.usage(principal.accountId, range, end),
+      this.deps.store.business(principal.accountId, range, end),
+    ]);
     // Totals and series from the same buckets, so they always agree.
     const summary = await this.summary(principal.accountId, range, business);
     const searches = new Map(usage.map((b) => [b.bucket, b.searches]));
-    const series = fillSeries(range, business, (b) => b, () => null).map(({ periodStart, value: b }) => ({
+    const series = fillSeries(
+      range,
+      business,
+      (b) => b,
+      () => null,
+    ).map(({ periodStart, value: b }) => ({
       period_start: periodStart,
       searches: searches.get(Date.parse(periodStart)) ?? 0,
       impressions: b?.impressions ?? 0,
@@ -161,10 +180,23 @@ export class AnalyticsService {
       requests: p.overall.requests,
       latency_ms: { p50: p.overall.p50, p90: p.overall.p90, p95: p.overall.p95, p99: p.overall.p99, max: p.overall.max },
       status_codes: statusCodes,
-      by_endpoint: p.byEndpoint.map((e) => ({ method: e.method, route: e.route, requests: e.requests, p50: e.p50, p95: e.p95, p99: e.p99, error_rate: ratio(e.errors, e.requests) })),
+      by_endpoint: p.byEndpoint.map((e) => ({
+        method: e.method,
+        route: e.route,
+        requests: e.requests,
+        p50: e.p50,
+        p95: e.p95,
+        p99: e.p99,
+        error_rate: ratio(e.errors, e.requests),
+      })),
       by_status: p.byStatus.map((s) => ({ status: s.status, requests: s.requests, p50: s.p50, p95: s.p95, p99: s.p99 })),
       granularity: tf.granularity,
-      series: fillSeries(range, p.series, (b) => ({ requests: b.requests, p95: b.p95 }), () => ({ requests: 0, p95: 0 })).map(({ periodStart, value }) => ({ period_start: periodStart, ...value })),
+      series: fillSeries(
+        range,
+        p.series,
+        (b) => ({ requests: b.requests, p95: b.p95 }),
+        () => ({ requests: 0, p95: 0 }),
+      ).map(({ periodStart, value }) => ({ period_start: periodStart, ...value })),
     };
   }
 
@@ -222,7 +254,12 @@ export class AnalyticsService {
       ...rangeOut(range),
       granularity: range.granularity,
       value: metricOf(total),
-      series: fillSeries(range, buckets, (b) => metricOf({ ...b, revenue: parseAmount(b.revenue) }), () => 0).map(({ periodStart, value }) => ({ period_start: periodStart, value })),
+      series: fillSeries(
+        range,
+        buckets,
+        (b) => metricOf({ ...b, revenue: parseAmount(b.revenue) }),
+        () => 0,
+      ).map(({ periodStart, value }) => ({ period_start: periodStart, value })),
     };
   }
 

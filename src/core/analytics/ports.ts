@@ -89,7 +89,11 @@ export interface PerformanceFigures {
  */
 export interface AnalyticsStore {
   /** Non-empty buckets only, plus requests per key over the whole range. */
-  usage(accountId: string, range: BucketedRange, now: Date): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }>;
+  usage(
+    accountId: string,
+    range: BucketedRange,
+    now: Date,
+  ): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }>;
   /** Non-empty buckets only. */
   business(accountId: string, range: BucketedRange, now: Date): Promise<BusinessBucket[]>;
   /** Ordered clicks desc, impressions desc, revenue desc, product_id asc. */
@@ -97,7 +101,11 @@ export interface AnalyticsStore {
   /** Ordered searches desc, clicks desc, query asc. */
   topQueries(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<QueryFigures[]>;
   /** All-time revenue per currency and the counts of [since, now). */
-  dashboard(accountId: string, since: Date, now: Date): Promise<{
+  dashboard(
+    accountId: string,
+    since: Date,
+    now: Date,
+  ): Promise<{
     revenueByCurrency: { currency: string; revenue: DecimalString; conversions: number }[];
     activeKeys: number;
     searches: number;

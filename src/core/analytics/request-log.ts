@@ -94,7 +94,10 @@ export class RequestLog {
     this.droppedCount += n;
     // One line per thousand lost entries: a flood of drops must not become a flood of logs.
     if (err !== null || Math.floor(before / 1000) !== Math.floor(this.droppedCount / 1000) || before === 0) {
-      this.deps.logger.warn({ err: err ?? undefined, dropped: this.droppedCount }, err === null ? 'request log queue full; entries dropped' : 'request log write failed; entries dropped');
+      this.deps.logger.warn(
+        { err: err ?? undefined, dropped: this.droppedCount },
+        err === null ? 'request log queue full; entries dropped' : 'request log write failed; entries dropped',
+      );
     }
   }
 }

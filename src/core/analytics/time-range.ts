@@ -27,7 +27,10 @@ const invalid = (parameter: string, message: string) =>
  * now. 400 validation_failed naming start_date when it is not before end_date or the range exceeds
  * 366 days, naming granularity when `hour` is asked for more than 31 days.
  */
-export function resolveRange(query: { start_date?: string | undefined; end_date?: string | undefined; granularity?: Granularity | undefined }, now: Date): ResolvedRange {
+export function resolveRange(
+  query: { start_date?: string | undefined; end_date?: string | undefined; granularity?: Granularity | undefined },
+  now: Date,
+): ResolvedRange {
   const end = query.end_date === undefined ? now : new Date(query.end_date);
   const start = query.start_date === undefined ? new Date(end.getTime() - DEFAULT_RANGE_MS) : new Date(query.start_date);
   const span = end.getTime() - start.getTime();
@@ -49,7 +52,12 @@ export function bucketStarts(range: BucketedRange): number[] {
 }
 
 /** One entry per bucket of the range, filled from `rows` (keyed by bucket) or `empty`. */
-export function fillSeries<R extends { bucket: number }, T>(range: BucketedRange, rows: readonly R[], present: (row: R) => T, empty: () => T): { periodStart: string; value: T }[] {
+export function fillSeries<R extends { bucket: number }, T>(
+  range: BucketedRange,
+  rows: readonly R[],
+  present: (row: R) => T,
+  empty: () => T,
+): { periodStart: string; value: T }[] {
   const byBucket = new Map(rows.map((r) => [r.bucket, r]));
   return bucketStarts(range).map((b) => {
     const row = byBucket.get(b);

@@ -37,7 +37,10 @@ async function scan(catalog: Pick<CatalogStore, 'scanProducts'>): Promise<string
       if (origin !== null) counts.set(origin, (counts.get(origin) ?? 0) + 1);
     }
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_IMAGE_ORIGINS).map(([o]) => o);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_IMAGE_ORIGINS)
+    .map(([o]) => o);
 }
 
 /** DNS labels (letters, digits, inner hyphens; IDNs arrive as xn-- punycode), then an optional port. */

@@ -118,8 +118,6 @@ export async function importCatalog(
     throw err;
   }
   // Outside the try: the import is committed and serving, so a failed fit must not abort it.
-  const rankingModel = catalog !== null && options.fitRanking
-    ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking)
-    : null;
+  const rankingModel = catalog !== null && options.fitRanking ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking) : null;
   return { ...progress, skippedByReason, examples, catalog, rankingModel, dryRun: options.dryRun, durationMs: Date.now() - started };
 }

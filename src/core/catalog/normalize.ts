@@ -3,13 +3,7 @@ import { isUuid } from '../ids.js';
 import { ProductInputSchema, type AttributeValue, type Availability, type CatalogProduct } from './product.js';
 
 /** Why a row was skipped; stable strings, counted per reason in import summaries. */
-export type SkipReason =
-  | 'not_an_object'
-  | 'missing_title'
-  | 'title_too_long'
-  | 'invalid_price'
-  | 'invalid_currency'
-  | 'invalid_field_type';
+export type SkipReason = 'not_an_object' | 'missing_title' | 'title_too_long' | 'invalid_price' | 'invalid_currency' | 'invalid_field_type';
 
 export type NormalizeResult = { ok: true; product: CatalogProduct } | { ok: false; reason: SkipReason; detail: string };
 
@@ -55,7 +49,7 @@ export function parsePrice(value: number | string | undefined): { amount: number
   if (!m) return 'invalid';
   const amount = Number(`${m[3]!.replaceAll(',', '')}.${m[4] ?? '0'}`);
   if (!Number.isFinite(amount)) return 'invalid';
-  const currency = m[1] ?? m[5] ?? (m[2] ? CURRENCY_SYMBOLS[m[2]] ?? null : null);
+  const currency = m[1] ?? m[5] ?? (m[2] ? (CURRENCY_SYMBOLS[m[2]] ?? null) : null);
   return { amount: round2(amount), currency };
 }
 
@@ -89,7 +83,10 @@ export function parseAvailability(value: string | boolean | undefined): Availabi
 export function parseCategory(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   const parts = Array.isArray(value) ? value : value.split(/\s*(?:>|\||›|»)\s*/);
-  return parts.map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '').slice(0, 10);
+  return parts
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '')
+    .slice(0, 10);
 }
 
 function parseAttributes(value: Record<string, unknown> | undefined): Record<string, AttributeValue> {
@@ -102,7 +99,11 @@ function parseAttributes(value: Record<string, unknown> | undefined): Record<str
       if (s !== '') out[k] = s.slice(0, 1000);
     } else if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
     else if (typeof v === 'boolean') out[k] = v;
-    else if (Array.isArray(v)) out[k] = v.filter((x) => ['string', 'number'].includes(typeof x)).map(String).slice(0, 50);
+    else if (Array.isArray(v))
+      out[k] = v
+        .filter((x) => ['string', 'number'].includes(typeof x))
+        .map(String)
+        .slice(0, 50);
   }
   return out;
 }

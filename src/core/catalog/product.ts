@@ -36,7 +36,7 @@ const looseString = z.union([z.string(), z.number()]).transform(String);
  */
 export const ProductInputSchema = z
   .object({
-    product_id: looseString.optional().describe('UUID, or the feed\'s own id (kept as external_id)'),
+    product_id: looseString.optional().describe("UUID, or the feed's own id (kept as external_id)"),
     id: looseString.optional().describe('Alias of product_id'),
     sku: looseString.optional(),
     title: z.string().describe('Required'),
@@ -48,7 +48,10 @@ export const ProductInputSchema = z
     currency: z.string().optional().describe('ISO 4217; default USD'),
     merchant: z.string().optional(),
     brand: z.string().optional(),
-    category: z.union([z.string(), z.array(z.string())]).optional().describe('"A > B > C", "A | B | C" or ["A","B","C"]'),
+    category: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe('"A > B > C", "A | B | C" or ["A","B","C"]'),
     availability: z.union([z.string(), z.boolean()]).optional(),
     disclosure_text: z.string().optional(),
     attributes: z.record(z.string(), z.unknown()).optional(),

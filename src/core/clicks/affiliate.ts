@@ -56,7 +56,10 @@ export function withAffiliateParams(config: AffiliateConfig, url: string, mercha
     ...(entry?.params ?? {}),
   };
   for (const [name, template] of Object.entries(params)) {
-    target.searchParams.set(name, template.replace(/\{(click_id|impression_id|product_id|request_id)\}/g, (_m, k: keyof ClickIds) => ids[k]));
+    target.searchParams.set(
+      name,
+      template.replace(/\{(click_id|impression_id|product_id|request_id)\}/g, (_m, k: keyof ClickIds) => ids[k]),
+    );
   }
   return target.toString();
 }

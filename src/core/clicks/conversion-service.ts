@@ -23,9 +23,13 @@ export class ConversionService {
     const click = await this.findClick(principal, body);
     const now = this.deps.clock.now();
     if (now.getTime() - click.clickedAt.getTime() > ATTRIBUTION_WINDOW_MS) {
-      throw new AppError('conversion_window_closed', `The click ${click.id} was made on ${click.clickedAt.toISOString()}, more than 30 days ago; conversions are attributed within 30 days of their click.`, {
-        extensions: { clicked_at: click.clickedAt.toISOString() },
-      });
+      throw new AppError(
+        'conversion_window_closed',
+        `The click ${click.id} was made on ${click.clickedAt.toISOString()}, more than 30 days ago; conversions are attributed within 30 days of their click.`,
+        {
+          extensions: { clicked_at: click.clickedAt.toISOString() },
+        },
+      );
     }
     const { conversion, inserted } = await this.deps.store.recordConversion({
       id: newId(),
@@ -56,7 +60,10 @@ export class ConversionService {
       throw new AppError('not_found', `No impression ${body.impression_id} in this account.`);
     }
     if (impression.existingClick === null) {
-      throw new AppError('impression_not_clicked', `The impression ${body.impression_id} has no click; report the click first (POST /v1/clicks/{impression_id}) or send its click_id.`);
+      throw new AppError(
+        'impression_not_clicked',
+        `The impression ${body.impression_id} has no click; report the click first (POST /v1/clicks/{impression_id}) or send its click_id.`,
+      );
     }
     return impression.existingClick;
   }

@@ -38,6 +38,10 @@ export class DisplayService {
 }
 
 const notFound = (refs: string[]) =>
-  new AppError('not_found', `No impression ${refs.join(', ')} in this account; no display was recorded. Send only impression_ids of this key's own search results.`, {
-    extensions: { impression_ids: refs },
-  });
+  new AppError(
+    'not_found',
+    `No impression ${refs.join(', ')} in this account; no display was recorded. Send only impression_ids of this key's own search results.`,
+    {
+      extensions: { impression_ids: refs },
+    },
+  );

@@ -67,7 +67,13 @@ export class Authenticator {
     }
     return {
       ok: true,
-      principal: { accountId: key.accountId, keyId: key.id, scopes: key.scopes, rateLimitPerMinute: key.rateLimitPerMinute, piiPolicy: key.piiPolicy ?? 'redact' },
+      principal: {
+        accountId: key.accountId,
+        keyId: key.id,
+        scopes: key.scopes,
+        rateLimitPerMinute: key.rateLimitPerMinute,
+        piiPolicy: key.piiPolicy ?? 'redact',
+      },
     };
   }
 }

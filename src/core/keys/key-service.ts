@@ -3,16 +3,7 @@ import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
 import type { KeyRepository, KeyStore, NewKey, StoredKey } from './ports.js';
 import type { Principal } from '../shared-ports.js';
-import type {
-  CreateKeyBody,
-  CreatedKey,
-  KeyPage,
-  KeyRecord,
-  ListKeysQuery,
-  RotateKeyBody,
-  RotatedKey,
-  UpdateKeyBody,
-} from '../schemas/keys.js';
+import type { CreateKeyBody, CreatedKey, KeyPage, KeyRecord, ListKeysQuery, RotateKeyBody, RotatedKey, UpdateKeyBody } from '../schemas/keys.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { effectiveStatus, toKeyRecord } from './key-status.js';
 import { generateKeySecret, hashKeySecret, keyHint } from './key-secret.js';

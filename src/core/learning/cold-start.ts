@@ -28,14 +28,36 @@ export const isColdStartModel = (model: RankingModel): boolean => model.source.s
  * list tools/relevance/labelled-set.ts evaluates calibration with, so that measurement stays unseen.
  */
 export const COLD_START_OFF_TOPIC = [
-  'how old is the universe', 'what is the population of brazil', 'who discovered penicillin', 'traffic on the highway this morning',
-  'how to write a cover letter', 'what is the boiling point of water', 'who won the last super bowl', 'how do airplanes fly',
-  'what does html stand for', 'how to say thank you in japanese', 'when did the berlin wall fall', 'what causes earthquakes',
-  'how to calculate compound interest', 'who composed the four seasons', 'what is the tallest building in the world', 'explain the theory of relativity',
-  'how many bones are in the human body', 'what is the stock market doing today', 'how to improve my sleep', 'what is a black hole',
-  'define photosynthesis for a child', 'how to change a flat tire', 'who invented the telephone', 'what language is spoken in brazil',
-  'how to apply for a passport', 'what is the largest ocean', 'solve two x plus three equals seven', 'how does the internet work',
-  'what is the plot of the odyssey', 'why is the sky blue',
+  'how old is the universe',
+  'what is the population of brazil',
+  'who discovered penicillin',
+  'traffic on the highway this morning',
+  'how to write a cover letter',
+  'what is the boiling point of water',
+  'who won the last super bowl',
+  'how do airplanes fly',
+  'what does html stand for',
+  'how to say thank you in japanese',
+  'when did the berlin wall fall',
+  'what causes earthquakes',
+  'how to calculate compound interest',
+  'who composed the four seasons',
+  'what is the tallest building in the world',
+  'explain the theory of relativity',
+  'how many bones are in the human body',
+  'what is the stock market doing today',
+  'how to improve my sleep',
+  'what is a black hole',
+  'define photosynthesis for a child',
+  'how to change a flat tire',
+  'who invented the telephone',
+  'what language is spoken in brazil',
+  'how to apply for a passport',
+  'what is the largest ocean',
+  'solve two x plus three equals seven',
+  'how does the internet work',
+  'what is the plot of the odyssey',
+  'why is the sky blue',
 ];
 
 export interface ColdStartOptions {
@@ -90,7 +112,10 @@ const OFF_TOPIC_DEPTH = 20;
 /** The first OFF_TOPIC_DEPTH candidates (by the fallback) of each off-topic request. */
 function offTopicCandidates(deps: RetrievalDeps, concurrency: number): Promise<number[][][]> {
   return mapLimited(COLD_START_OFF_TOPIC, concurrency, async (text) =>
-    (await retrieve(deps, text)).sort((a, b) => b.score - a.score).slice(0, OFF_TOPIC_DEPTH).map((c) => c.features),
+    (await retrieve(deps, text))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, OFF_TOPIC_DEPTH)
+      .map((c) => c.features),
   );
 }
 
@@ -107,7 +132,10 @@ function blend(ranker: RankingModel): { bias: number; weights: Record<FeatureNam
   const wf = weightVector(FALLBACK_MODEL);
   const wr = weightVector(ranker);
   const k = (COLD_START_BLEND * Math.max(...wf.map(Math.abs))) / (Math.max(...wr.map(Math.abs)) || 1);
-  return { bias: FALLBACK_MODEL.bias, weights: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, round(wf[i]! + k * wr[i]!)])) as Record<FeatureName, number> };
+  return {
+    bias: FALLBACK_MODEL.bias,
+    weights: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, round(wf[i]! + k * wr[i]!)])) as Record<FeatureName, number>,
+  };
 }
 
 /**
@@ -160,7 +188,10 @@ const round = (v: number) => Math.round(v * 1e6) / 1e6;
  * runs them through the real retrieval, fits the ranker on the graded candidates and calibrates
  * it. Reads the catalog only; the caller decides whether to store the model.
  */
-export async function fitColdStartModel(deps: { catalog: CatalogStore; embedder: Embedder; lexicon?: CatalogLexicon }, options: ColdStartOptions = {}): Promise<ColdStartFit> {
+export async function fitColdStartModel(
+  deps: { catalog: CatalogStore; embedder: Embedder; lexicon?: CatalogLexicon },
+  options: ColdStartOptions = {},
+): Promise<ColdStartFit> {
   const started = performance.now();
   const o = { ...COLD_START_DEFAULTS, concurrency: 4, ...options };
   const retrievalDeps = { catalog: deps.catalog, embedder: deps.embedder, lexicon: deps.lexicon ?? new CatalogLexicon(deps.catalog) };

@@ -21,7 +21,6 @@ import { productEvidence } from './query-boosts.js';
 import type { QueryEvent } from './ports.js';
 import type { LoggedResult } from './ports.js';
 
-
 export interface GlobalFitOptions {
   /** Examinations a (query, product) needs to be a training row. */
   minExposure: number;
@@ -65,7 +64,13 @@ export function trainingFromLog(log: readonly LoggedResult[], bias: PositionBias
     else byQuery.set(r.query, [r]);
   }
   const perQuery = [...byQuery].map(([query, rows]) => {
-    const events: QueryEvent[] = rows.map((r) => ({ sessionId: r.sessionId, productId: r.productId, position: r.position, clicked: r.clicked, converted: r.converted }));
+    const events: QueryEvent[] = rows.map((r) => ({
+      sessionId: r.sessionId,
+      productId: r.productId,
+      position: r.position,
+      clicked: r.clicked,
+      converted: r.converted,
+    }));
     const evidence = productEvidence(events, bias);
     const votes = new Map<string, number>();
     const features = new Map<string, readonly number[]>();
@@ -88,7 +93,9 @@ export function trainingFromLog(log: readonly LoggedResult[], bias: PositionBias
   const attractiveness = (e: { exposure: number; reward: number }) => (e.reward + options.priorExposure * rate) / (e.exposure + options.priorExposure);
   // Grades 0–3 scaled to the log's most attractive products (90th percentile of those clicked),
   // so the labels mean the same whatever the deployment's overall click rate.
-  const clicked = perQuery.flatMap((q) => [...q.evidence.values()].filter((e) => e.reward > 0 && e.exposure >= options.minExposure).map(attractiveness)).sort((a, b) => a - b);
+  const clicked = perQuery
+    .flatMap((q) => [...q.evidence.values()].filter((e) => e.reward > 0 && e.exposure >= options.minExposure).map(attractiveness))
+    .sort((a, b) => a - b);
   const reference = clicked[Math.floor(0.9 * (clicked.length - 1))] ?? rate;
   const out: TrainingQuery[] = [];
   for (const q of perQuery) {
@@ -160,15 +167,33 @@ export async function fitFromLog(
     positionBias: bias.relative.map((t) => Math.round(t * 1000) / 1000),
   };
   if (train.length < options.minQueries || held.length < Math.ceil(options.minQueries / 4)) {
-    return { model: null, report: { ...report, skipped: `too little evidence: ${train.length} training and ${held.length} held-out queries with clicks (needs ${options.minQueries} and ${Math.ceil(options.minQueries / 4)})` } };
+    return {
+      model: null,
+      report: {
+        ...report,
+        skipped: `too little evidence: ${train.length} training and ${held.length} held-out queries with clicks (needs ${options.minQueries} and ${Math.ceil(options.minQueries / 4)})`,
+      },
+    };
   }
   const w0 = weightVector(serving);
   const trial = await ascend(train, w0);
-  report.heldOutNdcg = { serving: queriesNdcg(held, w0), candidate: queriesNdcg(held, trial), ...(incumbent ? { incumbent: queriesNdcg(held, weightVector(incumbent)) } : {}) };
+  report.heldOutNdcg = {
+    serving: queriesNdcg(held, w0),
+    candidate: queriesNdcg(held, trial),
+    ...(incumbent ? { incumbent: queriesNdcg(held, weightVector(incumbent)) } : {}),
+  };
   const best = Math.max(report.heldOutNdcg.serving, report.heldOutNdcg.incumbent ?? 0);
   if (report.heldOutNdcg.candidate - best < options.minGain) {
-    const against = incumbent ? `${report.heldOutNdcg.serving.toFixed(4)} serving, ${report.heldOutNdcg.incumbent!.toFixed(4)} under test` : report.heldOutNdcg.serving.toFixed(4);
-    return { model: null, report: { ...report, skipped: `no better on held-out queries (NDCG@10 ${report.heldOutNdcg.candidate.toFixed(4)} against ${against}; needs +${options.minGain})` } };
+    const against = incumbent
+      ? `${report.heldOutNdcg.serving.toFixed(4)} serving, ${report.heldOutNdcg.incumbent!.toFixed(4)} under test`
+      : report.heldOutNdcg.serving.toFixed(4);
+    return {
+      model: null,
+      report: {
+        ...report,
+        skipped: `no better on held-out queries (NDCG@10 ${report.heldOutNdcg.candidate.toFixed(4)} against ${against}; needs +${options.minGain})`,
+      },
+    };
   }
   const w = await ascend(queries, w0);
   return { model: distil(w, serving, shown, source), report };

@@ -18,7 +18,13 @@ export type Team = 0 | 1;
  * neither team (team null); otherwise the team with fewer picks so far (a coin flip on a tie)
  * adds its highest-ranked item not yet shown. `limit` items at most.
  */
-export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, key: (item: T) => string, random: () => number): { item: T; team: Team | null }[] {
+export function teamDraft<T>(
+  a: readonly T[],
+  b: readonly T[],
+  limit: number,
+  key: (item: T) => string,
+  random: () => number,
+): { item: T; team: Team | null }[] {
   const out: { item: T; team: Team | null }[] = [];
   const taken = new Set<string>();
   const next = [0, 0];
@@ -50,7 +56,6 @@ export function teamDraft<T>(a: readonly T[], b: readonly T[], limit: number, ke
   }
   return out;
 }
-
 
 export interface InterleavingEvidence {
   /** Units where the candidate's results got more clicks. */

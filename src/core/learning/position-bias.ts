@@ -14,7 +14,6 @@
 
 import type { ShownResult } from './ports.js';
 
-
 export interface PositionBias {
   /** θ_k / θ_1 for k = 1..positions (index 0 is position 1, always 1). */
   relative: number[];
@@ -59,7 +58,10 @@ export function estimatePositionBias(results: readonly ShownResult[], options: P
  * estimatePositionBias as a generator that pauses after every `every` EM iterations: a caller on
  * a serving process (global learning) yields to the event loop between them.
  */
-export function* positionBiasSteps(results: readonly ShownResult[], options: PositionBiasOptions & { every?: number } = {}): Generator<void, PositionBias, void> {
+export function* positionBiasSteps(
+  results: readonly ShownResult[],
+  options: PositionBiasOptions & { every?: number } = {},
+): Generator<void, PositionBias, void> {
   const every = options.every ?? 10;
   const positions = options.positions ?? 10;
   // EM creeps along the ridge θ·γ = const: it needs hundreds of iterations, each a pass over the cells.

@@ -9,7 +9,6 @@ import type { PositionBias } from './position-bias.js';
 import { clippedPropensity } from './position-bias.js';
 import type { QueryEvent } from './ports.js';
 
-
 export interface QueryBoostOptions {
   /** Examinations (Σ propensity) a product needs before anything moves. */
   minExposure?: number;

@@ -19,7 +19,12 @@ const BIAS_SEARCHES = 2_000;
 const BIAS_ITERATIONS = 200;
 
 /** Until an account has logs to estimate from: people look at rank k about 1/k as often as at rank 1. */
-const PRIOR_BIAS: PositionBias = { relative: Array.from({ length: 10 }, (_, k) => 1 / (k + 1)), impressions: new Array(10).fill(0), iterations: 0, converged: false };
+const PRIOR_BIAS: PositionBias = {
+  relative: Array.from({ length: 10 }, (_, k) => 1 / (k + 1)),
+  impressions: new Array(10).fill(0),
+  iterations: 0,
+  converged: false,
+};
 
 /**
  * Per-query learning at search time: the rank-score multipliers queryBoosts() derives from this

@@ -50,7 +50,10 @@ export class RankingModels {
     this.loading ??= this.deps.store
       .active(this.deps.scope)
       .then(({ serving, candidate }) => {
-        const value: ActiveModels = { serving: serving ? served(serving) : { id: null, model: this.deps.base }, candidate: candidate ? served(candidate) : null };
+        const value: ActiveModels = {
+          serving: serving ? served(serving) : { id: null, model: this.deps.base },
+          candidate: candidate ? served(candidate) : null,
+        };
         this.held = { at: performance.now(), value };
         return value;
       })
@@ -195,13 +198,17 @@ export class RankingLearner {
         const next = await this.fit(serving, candidate.model);
         if (next.model === null) return { action: 'testing', candidate: candidate.id, evidence };
         const superseded = { ...evidence, reason: `superseded by ${next.id}, fitted on a larger log`, guard: this.options.guard };
-        if (!(await store.decide(models.scope, candidate.id, 'reject', superseded, 'learner', now))) return { action: 'testing', candidate: candidate.id, evidence };
+        if (!(await store.decide(models.scope, candidate.id, 'reject', superseded, 'learner', now)))
+          return { action: 'testing', candidate: candidate.id, evidence };
         logger.info({ candidate: candidate.id, evidence: superseded }, 'ranking model rejected');
         return this.propose(next.id, next.model, next.report, serving, now);
       }
       const full = { ...evidence, reason, guard: this.options.guard };
       if (await store.decide(models.scope, candidate.id, decision, full, 'learner', now)) {
-        logger.info({ candidate: candidate.id, previous: serving?.id ?? models.base.source, evidence: full }, decision === 'promote' ? 'ranking model promoted' : 'ranking model rejected');
+        logger.info(
+          { candidate: candidate.id, previous: serving?.id ?? models.base.source, evidence: full },
+          decision === 'promote' ? 'ranking model promoted' : 'ranking model rejected',
+        );
       }
       await models.refresh();
       return { action: decision, candidate: candidate.id, evidence: { ...evidence, reason } };
@@ -216,7 +223,10 @@ export class RankingLearner {
     return this.propose(next.id, next.model, next.report, serving, now);
   }
 
-  private async fit(serving: StoredRankingModel | null, incumbent: RankingModel | undefined): Promise<{ id: string; model: RankingModel | null; report: GlobalFitReport }> {
+  private async fit(
+    serving: StoredRankingModel | null,
+    incumbent: RankingModel | undefined,
+  ): Promise<{ id: string; model: RankingModel | null; report: GlobalFitReport }> {
     const { store, models, clock } = this.deps;
     const started = performance.now();
     const log = await store.trainingLog(new Date(clock.now().getTime() - this.options.windowMs), this.options.maxSearches);

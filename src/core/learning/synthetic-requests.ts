@@ -35,7 +35,11 @@ export function sampleProducts(products: readonly CatalogProduct[], count: numbe
 const HEAD_END = /\s(?:in|with|for|w\/)\s|\s[-–]\s|[(,;]/i;
 /** A word that carries a measure or a count: "1/2", "12-gauge", "2x4", "cu.". */
 const MEASURE_WORD = /\d/;
-const wordsOf = (text: string) => text.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.]+$/gu, '')).filter((w) => w !== '');
+const wordsOf = (text: string) =>
+  text
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.]+$/gu, ''))
+    .filter((w) => w !== '');
 
 function titleHead(p: CatalogProduct): string[] {
   const cut = HEAD_END.exec(p.title);
@@ -111,7 +115,10 @@ export function requestText(p: CatalogProduct, kind: RequestKind, random: () => 
  * One request per sampled product, of a kind drawn from `kinds` among those the product has
  * material for; products with none are skipped.
  */
-export function syntheticRequests(products: readonly CatalogProduct[], options: { count: number; seed: number; kinds?: readonly RequestKind[] }): SyntheticRequest[] {
+export function syntheticRequests(
+  products: readonly CatalogProduct[],
+  options: { count: number; seed: number; kinds?: readonly RequestKind[] },
+): SyntheticRequest[] {
   const random = mulberry32(options.seed);
   const kinds = options.kinds ?? REQUEST_KINDS;
   const out: SyntheticRequest[] = [];

@@ -67,9 +67,7 @@ const REPLACEMENTS: Readonly<Record<PiiType, string>> = {
 const typeRank = (type: PiiType): number => PII_TYPES.indexOf(type);
 
 function resolveOverlaps(matches: readonly PiiMatch[]): PiiMatch[] {
-  const preferred = [...matches].sort(
-    (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || typeRank(a.type) - typeRank(b.type),
-  );
+  const preferred = [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start || typeRank(a.type) - typeRank(b.type));
   // Quadratic in the number of matches, which stays in the tens for a 4,000-character text.
   const kept: PiiMatch[] = [];
   for (const m of preferred) {

@@ -230,7 +230,9 @@ export function productTerms(p: CatalogProduct): ProductTerms {
 
 /** The product's words as ranking compares them; boolean attributes count by their key ("waterproof"). */
 function computeProductTerms(p: CatalogProduct): ProductTerms {
-  const attributes = Object.entries(p.attributes).map(([k, v]) => (v === true ? k : typeof v === 'boolean' ? '' : `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`));
+  const attributes = Object.entries(p.attributes).map(([k, v]) =>
+    v === true ? k : typeof v === 'boolean' ? '' : `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`,
+  );
   const title = lexicalTerms(p.title).map(termId);
   const allIds = sortedInts([...title, ...lexicalTerms([p.brand ?? '', p.category.join(' '), p.description, attributes.join(' ')].join(' ')).map(termId)]);
   const bigrams: number[] = [];

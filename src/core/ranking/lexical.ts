@@ -10,7 +10,27 @@ import { stemmer } from 'stemmer';
 import type { CatalogStore } from '../catalog/ports.js';
 
 /** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
-export const UNIT_NAMES = ['in', 'ft', 'lb', 'oz', 'gal', 'qt', 'cuft', 'sqft', 'mm', 'cm', 'volt', 'watt', 'amp', 'gauge', 'btu', 'gpm', 'psi', 'pack', 'light'];
+export const UNIT_NAMES = [
+  'in',
+  'ft',
+  'lb',
+  'oz',
+  'gal',
+  'qt',
+  'cuft',
+  'sqft',
+  'mm',
+  'cm',
+  'volt',
+  'watt',
+  'amp',
+  'gauge',
+  'btu',
+  'gpm',
+  'psi',
+  'pack',
+  'light',
+];
 const UNITS: readonly [RegExp, string][] = [
   [/^(?:inch(?:es)?|in\.?|"|'')/, 'in'],
   [/^(?:feet|foot|ft\.?|')/, 'ft'],
@@ -47,7 +67,9 @@ export function canonicalText(text: string): string {
   s = s.replace(/(\d+)(?:\s+|-)(\d+)\/(\d+)/g, (m, a: string, b: string, c: string) =>
     MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(a) + Number(b) / Number(c)) : m,
   );
-  s = s.replace(/(\d+)\/(\d+)/g, (m, b: string, c: string) => (MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(b) / Number(c)) : m));
+  s = s.replace(/(\d+)\/(\d+)/g, (m, b: string, c: string) =>
+    MEASURE_DENOMINATORS.has(Number(c)) && Number(b) < Number(c) ? decimal(Number(b) / Number(c)) : m,
+  );
   // "2x4" → "2 x 4"
   s = s.replace(/(\d)\s*x\s*(?=\d)/g, '$1 x ');
   // A number that starts a word ("12-gauge", "1.5 in."), not the tail of one ("in0p5", "sm-g991u"),
@@ -70,7 +92,9 @@ export function canonicalText(text: string): string {
 }
 
 /** The stop words of the full-text index (Lucene's English list, which LanceDB's tokenizer uses). */
-const INDEX_STOPWORDS = new Set('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '));
+const INDEX_STOPWORDS = new Set(
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
+);
 
 /** Canonical word tokens without stop words, unstemmed (spelling correction works on these). */
 export function wordTokens(text: string): string[] {
@@ -313,9 +337,11 @@ export class CatalogLexicon {
         return lexicon;
       });
       this.building = { key, promise };
-      promise.catch(() => undefined).finally(() => {
-        if (this.building?.promise === promise) this.building = null;
-      });
+      promise
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.building?.promise === promise) this.building = null;
+        });
     }
     return this.built?.lexicon ?? this.building!.promise;
   }

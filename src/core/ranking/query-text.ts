@@ -5,15 +5,20 @@
 
 /** Words of conversation rather than of the thing wanted; not matched against products. */
 export const CONVERSATIONAL_WORDS = new Set(
-  ('a an and are as at be but by for from has have i i\'d i\'m in into is it its me my need needs of on one ones or ' +
+  (
+    "a an and are as at be but by for from has have i i'd i'm in into is it its me my need needs of on one ones or " +
     'our some that the their them these they this those to want wants was we what which with would you your please ' +
-    'looking look find show get got buy something any also like can could should do does just really very good best')
-    .split(' '),
+    'looking look find show get got buy something any also like can could should do does just really very good best'
+  ).split(' '),
 );
 
 /** Lower-case word tokens without stopwords; keeps numbers and measures ("10.5", "1/2"). */
 export function queryTerms(text: string): string[] {
-  const tokens = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:[./'-][\p{L}\p{N}]+)*/gu) ?? [];
+  const tokens =
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+(?:[./'-][\p{L}\p{N}]+)*/gu) ?? [];
   return tokens.filter((t) => !CONVERSATIONAL_WORDS.has(t));
 }
 
@@ -26,9 +31,15 @@ export interface PriceConstraint {
 
 const AMOUNT = String.raw`\$?\s?(\d{1,6}(?:[.,]\d{1,2})?)\s?(?:usd|dollars?|bucks)?`;
 const PRICE_PATTERNS: { re: RegExp; build: (a: number, b?: number) => Omit<PriceConstraint, 'phrase'> }[] = [
-  { re: new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|to|-)\s+${AMOUNT}`, 'i'), build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }) },
+  {
+    re: new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|to|-)\s+${AMOUNT}`, 'i'),
+    build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }),
+  },
   { re: /\$(\d{1,6}(?:\.\d{1,2})?)\s?(?:-|–|to)\s?\$(\d{1,6}(?:\.\d{1,2})?)/i, build: (a, b) => ({ minPrice: Math.min(a, b!), maxPrice: Math.max(a, b!) }) },
-  { re: new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|no more than|at most|within)\s+${AMOUNT}`, 'i'), build: (a) => ({ maxPrice: a }) },
+  {
+    re: new RegExp(String.raw`\b(?:under|below|less than|cheaper than|up to|max(?:imum)?|no more than|at most|within)\s+${AMOUNT}`, 'i'),
+    build: (a) => ({ maxPrice: a }),
+  },
   { re: new RegExp(String.raw`\b(?:over|above|more than|at least|min(?:imum)?|from)\s+${AMOUNT}`, 'i'), build: (a) => ({ minPrice: a }) },
 ];
 
@@ -60,7 +71,11 @@ export interface Turn {
  * them ("waterproof ones under $120" needs "trail running shoes"; a full query stands alone).
  * `text` is the query and then `added`, the earlier turns' text (empty when none was used).
  */
-export function contextualQuery(query: string, context: readonly Turn[], previousQueries: readonly string[]): { text: string; added: string; usedTurn: string | null } {
+export function contextualQuery(
+  query: string,
+  context: readonly Turn[],
+  previousQueries: readonly string[],
+): { text: string; added: string; usedTurn: string | null } {
   const earlier = context.filter((t) => t.role === 'user' && t.content.trim() !== '' && t.content.trim() !== query).map((t) => t.content.trim());
   const candidates = earlier.length > 0 ? earlier : previousQueries.map((q) => q.trim()).filter((q) => q !== '' && q !== query);
   const recent = candidates.slice(-2);

@@ -225,7 +225,6 @@ const pointwiseFit: RankerFit = (queries) => {
 const bm25Only = FEATURE_NAMES.map((name) => (name === 'bm25' ? 1 : 0));
 const ascentFit: RankerFit = (queries) => coordinateAscent(queries, [pointwiseFit(queries), bm25Only]);
 
-
 /**
  * Which fit generalises is a property of the data: coordinate ascent won on Home Depot (7,077
  * queries) and overfitted CrowdFlower's 125 training queries, where the pointwise fit did
@@ -296,4 +295,3 @@ export function expectedCalibrationError(predictions: readonly { p: number; y: n
   }
   return bins.reduce((sum, b) => (b.n === 0 ? sum : sum + (b.n / predictions.length) * Math.abs(b.p / b.n - b.y / b.n)), 0);
 }
-

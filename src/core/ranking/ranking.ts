@@ -1,6 +1,15 @@
 import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore, ScoredProduct } from '../catalog/ports.js';
-import { computeFeatures, FEATURE_INDEX, FEATURE_NAMES, FIRST_PASS_WEIGHTS, hasTerm, type AnalyzedQuery, type FeatureName, type ProductTerms } from './features.js';
+import {
+  computeFeatures,
+  FEATURE_INDEX,
+  FEATURE_NAMES,
+  FIRST_PASS_WEIGHTS,
+  hasTerm,
+  type AnalyzedQuery,
+  type FeatureName,
+  type ProductTerms,
+} from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
 
 export interface Candidate {
@@ -57,7 +66,8 @@ export async function readRankingModel(catalog: Pick<CatalogStore, 'readStoredRa
 export function parseRankingModel(value: unknown): RankingModel | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
-  if (typeof v.bias !== 'number' || typeof v.scale !== 'number' || typeof v.offset !== 'number' || typeof v.weights !== 'object' || v.weights === null) return null;
+  if (typeof v.bias !== 'number' || typeof v.scale !== 'number' || typeof v.offset !== 'number' || typeof v.weights !== 'object' || v.weights === null)
+    return null;
   const weights: Partial<Record<FeatureName, number>> = {};
   for (const [name, w] of Object.entries(v.weights)) {
     if (!(name in FEATURE_INDEX) || typeof w !== 'number' || !Number.isFinite(w)) return null;
@@ -145,9 +155,7 @@ export function rankCandidates(
 
 /** Title without colour, size and pack words: variants of one product share it. */
 export function variantKey(p: CatalogProduct): string {
-  const colourWords = new Set(
-    [p.attributes.color, p.attributes.colour].flatMap((c) => (typeof c === 'string' ? c.toLowerCase().split(/[\s/-]+/) : [])),
-  );
+  const colourWords = new Set([p.attributes.color, p.attributes.colour].flatMap((c) => (typeof c === 'string' ? c.toLowerCase().split(/[\s/-]+/) : [])));
   return `${(p.brand ?? '').toLowerCase()}|${p.title
     .toLowerCase()
     .replace(/\(.*?\)/g, ' ')
@@ -172,7 +180,9 @@ function cachedVariantKey(p: CatalogProduct): string {
 }
 
 const COLOURS = new Set(
-  'black white grey gray silver gold red blue navy green olive teal yellow orange pink purple brown beige tan sand cream ivory charcoal graphite slate midnight forest coral mint burgundy maroon khaki'.split(' '),
+  'black white grey gray silver gold red blue navy green olive teal yellow orange pink purple brown beige tan sand cream ivory charcoal graphite slate midnight forest coral mint burgundy maroon khaki'.split(
+    ' ',
+  ),
 );
 
 // Each variant of a product beyond its share of the page keeps this share of its score per

@@ -76,7 +76,9 @@ export async function retrieveCandidates(
     return deps.catalog.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
   };
   const [lexicalResults, denseResults] = await Promise.all([
-    input.retrieval === 'dense' || words.length === 0 ? [] : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
+    input.retrieval === 'dense' || words.length === 0
+      ? []
+      : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
     input.retrieval === 'lexical' ? [] : dense(),
   ]);
   return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model, queryVector);

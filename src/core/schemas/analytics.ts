@@ -28,7 +28,9 @@ const endDate = InputTimestamp.optional().describe('End of the range (exclusive)
 const granularity = z
   .enum(GRANULARITIES)
   .optional()
-  .describe('Series bucket size, aligned to UTC hours or days. Default: `hour` for ranges up to 48 hours, else `day`. `hour` is allowed for ranges up to 31 days');
+  .describe(
+    'Series bucket size, aligned to UTC hours or days. Default: `hour` for ranges up to 48 hours, else `day`. `hour` is allowed for ranges up to 31 days',
+  );
 
 /** GET /usage query. */
 export const UsageQuerySchema = z.object({ start_date: startDate, end_date: endDate, granularity }).strict();
@@ -49,7 +51,9 @@ export const UsageSchema = z.object({
   granularity: z.enum(GRANULARITIES),
   totals: z.object(usageCounters),
   series: z
-    .array(z.object({ period_start: Timestamp.describe('Start of the UTC bucket; every bucket of the range is present, empty ones as zeros'), ...usageCounters }))
+    .array(
+      z.object({ period_start: Timestamp.describe('Start of the UTC bucket; every bucket of the range is present, empty ones as zeros'), ...usageCounters }),
+    )
     .describe('One entry per bucket, oldest first; the first and last buckets count only the part inside the range'),
   by_key: z
     .array(z.object({ key_id: z.uuid(), name: z.string().nullable().describe('null when the key has been deleted'), requests: z.number().int() }))
@@ -80,13 +84,16 @@ const DEFINITIONS =
   'impressions = results shown (created in the range); clicks = billable clicks recorded in the range (unique per impression; duplicates and bots excluded); ' +
   'ctr = clicks / impressions; conversions = conversions recorded in the range; conversion_rate = conversions / clicks; ' +
   'revenue = Σ commission_amount of those conversions, summed exactly and rounded to the cent; ' +
-  'displayed_impressions = impressions whose first display receipt (their card, disclosure included, was on a person\'s screen) arrived in the range; ' +
+  "displayed_impressions = impressions whose first display receipt (their card, disclosure included, was on a person's screen) arrived in the range; " +
   'display_rate = displayed_impressions / impressions. A ratio with a zero denominator is 0.';
 
 export const AnalyticsMetricsSchema = z
   .object({
     impressions: z.number().int(),
-    displayed_impressions: z.number().int().describe('Impressions whose first display receipt arrived in the range (MCP view record_display, or POST /displays)'),
+    displayed_impressions: z
+      .number()
+      .int()
+      .describe('Impressions whose first display receipt arrived in the range (MCP view record_display, or POST /displays)'),
     display_rate: z.number().describe('displayed_impressions / impressions; 0 when there are no impressions'),
     clicks: z.number().int(),
     ctr: z.number().describe('clicks / impressions; 0 when there are no impressions'),
@@ -144,8 +151,12 @@ export const DashboardQuerySchema = z.object({}).strict();
 export const DashboardStatsSchema = z.object({
   total_revenue: z
     .number()
-    .describe('Σ commission_amount of every conversion the account ever recorded in `currency`, to the cent (all of them unless the account mixes currencies; amounts are never converted)'),
-  currency: z.string().describe('ISO 4217 code of total_revenue: the currency most of the account\'s conversions are in, ties alphabetically; USD when there are none'),
+    .describe(
+      'Σ commission_amount of every conversion the account ever recorded in `currency`, to the cent (all of them unless the account mixes currencies; amounts are never converted)',
+    ),
+  currency: z
+    .string()
+    .describe("ISO 4217 code of total_revenue: the currency most of the account's conversions are in, ties alphabetically; USD when there are none"),
   revenue_by_currency: z.record(z.string(), z.number()).describe('All-time revenue per currency, to the cent'),
   active_api_keys: z.number().int().describe('Keys that authenticate now (status active, not expired, no rotation grace run out)'),
   ad_requests_24h: z.number().int().describe('Searches served in the last 24 hours'),
@@ -156,9 +167,7 @@ export const DashboardStatsSchema = z.object({
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
 /** GET /analytics/performance query. */
-export const PerformanceQuerySchema = z
-  .object({ timeframe: z.enum(TIMEFRAMES).default('24h').describe('The window ending now: 1h, 24h, 7d or 30d') })
-  .strict();
+export const PerformanceQuerySchema = z.object({ timeframe: z.enum(TIMEFRAMES).default('24h').describe('The window ending now: 1h, 24h, 7d or 30d') }).strict();
 export type PerformanceQuery = z.input<typeof PerformanceQuerySchema>;
 
 const percentiles =
@@ -181,7 +190,7 @@ export const PerformanceSchema = z.object({
         p50: z.number(),
         p95: z.number(),
         p99: z.number(),
-        error_rate: z.number().describe('Share of the endpoint\'s requests answered 4xx or 5xx'),
+        error_rate: z.number().describe("Share of the endpoint's requests answered 4xx or 5xx"),
       }),
     )
     .describe(`Per endpoint, most requests first, ties by route then method. ${percentiles}`),
@@ -189,6 +198,8 @@ export const PerformanceSchema = z.object({
     .array(z.object({ status: z.number().int(), requests: z.number().int(), p50: z.number(), p95: z.number(), p99: z.number() }))
     .describe(`Per status code, ascending. ${percentiles}`),
   granularity: z.enum(['minute', 'hour', 'day']).describe('Series bucket: minute for 1h, hour for 24h, day for 7d and 30d'),
-  series: z.array(z.object({ period_start: Timestamp, requests: z.number().int(), p95: z.number() })).describe('Per UTC bucket, oldest first, empty buckets as zeros'),
+  series: z
+    .array(z.object({ period_start: Timestamp, requests: z.number().int(), p95: z.number() }))
+    .describe('Per UTC bucket, oldest first, empty buckets as zeros'),
 });
 export type Performance = z.infer<typeof PerformanceSchema>;

@@ -6,7 +6,10 @@ import { Timestamp } from './common.js';
 export const idInBody = (kind: IdKind) =>
   z
     .string()
-    .regex(new RegExp(`^(?:${idPrefixes[kind]}_)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`), `must be a UUID or ${idPrefixes[kind]}_<UUID>`);
+    .regex(
+      new RegExp(`^(?:${idPrefixes[kind]}_)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`),
+      `must be a UUID or ${idPrefixes[kind]}_<UUID>`,
+    );
 
 export const ImpressionIdParamsSchema = z
   .object({ impression_id: z.string().describe('Impression id from a search result: a UUID or its `imp_` prefixed form') })
@@ -25,7 +28,7 @@ export const ClickSchema = z.object({
   duplicate: z.boolean().describe('True when this impression was already clicked: the original click is returned and nothing is counted again'),
   impression_displayed: z
     .boolean()
-    .describe('Whether a display receipt for the impression (POST /displays, or the MCP view\'s record_display) had arrived when the click was recorded'),
+    .describe("Whether a display receipt for the impression (POST /displays, or the MCP view's record_display) had arrived when the click was recorded"),
 });
 export type Click = z.infer<typeof ClickSchema>;
 
@@ -41,7 +44,10 @@ export const ConversionRequestSchema = z
     order_id: z.string().trim().min(1).max(200).describe("The merchant's order id; a conversion is recorded once per order"),
     sale_amount: Amount.describe('Order value'),
     commission_amount: Amount.describe('Commission earned; revenue figures sum this'),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').describe('ISO 4217'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
+      .describe('ISO 4217'),
   })
   .strict()
   .refine((b) => (b.click_id === undefined) !== (b.impression_id === undefined), {

@@ -53,13 +53,27 @@ export const ConsoleOverviewSchema = z.object({
 export type ConsoleOverview = z.infer<typeof ConsoleOverviewSchema>;
 
 /** POST /console/playground: a search request without streaming or conversation memory. */
-export const PlaygroundRequestSchema = SearchRequestSchema.pick({ query: true, limit: true, filters: true, sort: true, min_relevance_score: true, conversation_context: true }).strict();
+export const PlaygroundRequestSchema = SearchRequestSchema.pick({
+  query: true,
+  limit: true,
+  filters: true,
+  sort: true,
+  min_relevance_score: true,
+  conversation_context: true,
+}).strict();
 export type PlaygroundRequest = z.infer<typeof PlaygroundRequestSchema>;
 
 /** A playground result: the search result without its tracking (nothing was recorded). */
 export const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true });
 export const PlaygroundResponseSchema = z.object({
   results: z.array(PlaygroundResultSchema),
-  metadata: z.object({ total_matches: z.number().int(), took_ms: z.number(), pii_redacted: z.array(z.string()), model: z.string(), ranking_model: z.string(), recorded: z.literal(false) }),
+  metadata: z.object({
+    total_matches: z.number().int(),
+    took_ms: z.number(),
+    pii_redacted: z.array(z.string()),
+    model: z.string(),
+    ranking_model: z.string(),
+    recorded: z.literal(false),
+  }),
 });
 export type PlaygroundResponse = z.infer<typeof PlaygroundResponseSchema>;

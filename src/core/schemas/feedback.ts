@@ -5,8 +5,8 @@ import { Timestamp } from './common.js';
 export const FeedbackRequestSchema = z
   .object({
     request_id: idInBody('request').describe('The request_id of the search response'),
-    product_id: z.string().min(1).max(200).describe('The product_id of one of that response\'s results (UUID or `prd_` form)'),
-    relevant: z.boolean().describe('Whether the recommendation matched the user\'s intent'),
+    product_id: z.string().min(1).max(200).describe("The product_id of one of that response's results (UUID or `prd_` form)"),
+    relevant: z.boolean().describe("Whether the recommendation matched the user's intent"),
     reason: z.string().max(1000).optional().describe('Why; personal data in it is redacted or refused per the account policy'),
     user_clicked: z.boolean().optional().describe('Whether the user clicked the product'),
   })

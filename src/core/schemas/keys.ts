@@ -28,12 +28,7 @@ const KeyName = z.string().trim().min(1).max(100);
 export const CreateKeyBodySchema = z
   .object({
     name: KeyName.describe('Label, e.g. the agent or environment the key is for'),
-    scopes: z
-      .array(ScopeSchema)
-      .min(1)
-      .max(SCOPES.length)
-      .optional()
-      .describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
+    scopes: z.array(ScopeSchema).min(1).max(SCOPES.length).optional().describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
     expires_at: InputTimestamp.optional().describe('When the key stops working; must be in the future'),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional().describe('Defaults to the server default (600)'),
   })
@@ -55,13 +50,7 @@ export type UpdateKeyBody = z.infer<typeof UpdateKeyBodySchema>;
 
 export const RotateKeyBodySchema = z
   .object({
-    grace_period_seconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(604_800)
-      .default(0)
-      .describe('How long the old key keeps working, 0 to 604800 (7 days)'),
+    grace_period_seconds: z.number().int().min(0).max(604_800).default(0).describe('How long the old key keeps working, 0 to 604800 (7 days)'),
   })
   .strict();
 export type RotateKeyBody = z.infer<typeof RotateKeyBodySchema>;
@@ -72,9 +61,7 @@ export const RotatedKeySchema = CreatedKeySchema.extend({
 });
 export type RotatedKey = z.infer<typeof RotatedKeySchema>;
 
-export const KeyIdParamsSchema = z
-  .object({ key_id: z.string().describe('Key id: a UUID or its `key_` prefixed form') })
-  .strict();
+export const KeyIdParamsSchema = z.object({ key_id: z.string().describe('Key id: a UUID or its `key_` prefixed form') }).strict();
 
 export const ListKeysQuerySchema = PageQuery;
 export type ListKeysQuery = z.infer<typeof ListKeysQuerySchema>;

@@ -23,7 +23,11 @@ export const WebhookRecordSchema = z.object({
   url: z.string(),
   events: z.array(EventTypeSchema),
   description: z.string().nullable(),
-  status: z.enum(['enabled', 'disabled']).describe('Disabled endpoints receive nothing; deliveries waiting for them resume when re-enabled, unless older than the webhook history window (30 days by default)'),
+  status: z
+    .enum(['enabled', 'disabled'])
+    .describe(
+      'Disabled endpoints receive nothing; deliveries waiting for them resume when re-enabled, unless older than the webhook history window (30 days by default)',
+    ),
   disabled_reason: z.enum(['manual', 'failing']).nullable().describe('`failing`: disabled after 5 days of continuous failure'),
   failing_since: Timestamp.nullable().describe('Start of the current run of failed attempts; null after a success'),
   previous_secret_expires_at: Timestamp.nullable().describe('Until then the secret before the last rotation signs too'),
@@ -33,9 +37,7 @@ export const WebhookRecordSchema = z.object({
 z.globalRegistry.add(WebhookRecordSchema, { id: 'Webhook' });
 export type WebhookRecord = z.infer<typeof WebhookRecordSchema>;
 
-export const CreateWebhookBodySchema = z
-  .object({ url: WebhookUrl, events: EventList, description: Description.optional() })
-  .strict();
+export const CreateWebhookBodySchema = z.object({ url: WebhookUrl, events: EventList, description: Description.optional() }).strict();
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBodySchema>;
 
 export const CreatedWebhookSchema = WebhookRecordSchema.extend({

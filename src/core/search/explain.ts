@@ -4,7 +4,12 @@ import type { Candidate } from '../ranking/ranking.js';
 const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
 
 /** Concrete reasons from the match: matched terms and attributes, satisfied filters, the turn it continues. */
-export function explain(c: Candidate, filters: SearchFilters | null | undefined, implied: { minPrice?: number; maxPrice?: number }, usedTurn: string | null): string {
+export function explain(
+  c: Candidate,
+  filters: SearchFilters | null | undefined,
+  implied: { minPrice?: number; maxPrice?: number },
+  usedTurn: string | null,
+): string {
   const parts: string[] = [];
   if (c.matchedTerms.length > 0) parts.push(`matches ${list(c.matchedTerms.map((t) => `"${t}"`))}`);
   else if (c.cosine >= 0.45) parts.push('is semantically close to the request');

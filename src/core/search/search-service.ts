@@ -11,13 +11,12 @@ import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.j
 import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
 import { productTerms } from '../ranking/features.js';
-import { CatalogLexicon, } from '../ranking/lexical.js';
+import { CatalogLexicon } from '../ranking/lexical.js';
 import { contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from '../ranking/query-text.js';
 import { diversify, FALLBACK_MODEL, FEATURE_BM25, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
 import { retrieveCandidates, type RetrievalMode } from '../ranking/retrieval.js';
-
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
@@ -103,10 +102,15 @@ export class SearchService {
       return r.text;
     };
     const query = clean(request.query, 'query');
-    const context: Turn[] = (request.conversation_context ?? []).map((t, i) => ({ role: t.role, content: clean(t.content, `conversation_context.${i}.content`) }));
+    const context: Turn[] = (request.conversation_context ?? []).map((t, i) => ({
+      role: t.role,
+      content: clean(t.content, `conversation_context.${i}.content`),
+    }));
 
     const sessionId = request.session_id ?? newId();
-    const session: SessionState = (request.session_id && options.preview !== true ? await this.deps.store.loadSession(principal.accountId, sessionId, now, this.deps.sessionTtlMs ?? SESSION_TTL_MS) : null) ?? {
+    const session: SessionState = (request.session_id && options.preview !== true
+      ? await this.deps.store.loadSession(principal.accountId, sessionId, now, this.deps.sessionTtlMs ?? SESSION_TTL_MS)
+      : null) ?? {
       queries: [],
       shownProductIds: [],
       clickedProductIds: [],
@@ -115,7 +119,11 @@ export class SearchService {
     const price = extractPriceConstraint(query);
     const currentQuery = forMatching(query);
     const queryText = price ? currentQuery.replace(price.phrase, ' ') : currentQuery;
-    const { text: matchText, added: contextText, usedTurn } = contextualQuery(
+    const {
+      text: matchText,
+      added: contextText,
+      usedTurn,
+    } = contextualQuery(
       queryText,
       context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) })),
       session.queries.map((q) => withoutPrice(forMatching(q))),
@@ -128,13 +136,19 @@ export class SearchService {
     if (toEmbeddingInput(matchText) === '') {
       const browsed = await this.deps.catalog.byPrice(filter, { limit: request.limit, descending: request.sort === 'price_desc' });
       const ranked = browsed.products.map((product) => ({ c: priceOrderCandidate(product) }));
-      return this.respond(principal, request, options, { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes }, {
-        ranked,
-        totalMatches: browsed.total,
-        rankingModel: PRICE_ORDER,
-        storedModel: PRICE_ORDER,
-        interleavedWith: null,
-      });
+      return this.respond(
+        principal,
+        request,
+        options,
+        { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes },
+        {
+          ranked,
+          totalMatches: browsed.total,
+          rankingModel: PRICE_ORDER,
+          storedModel: PRICE_ORDER,
+          interleavedWith: null,
+        },
+      );
     }
 
     const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: this.model }, candidate: null };
@@ -158,25 +172,39 @@ export class SearchService {
     const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
     const candidate = active.candidate;
     const interleave =
-      candidate !== null && retrieval === 'hybrid' && options.preview !== true && request.sort === 'relevance' && Math.random() < (this.deps.interleaveShare ?? 0.5);
+      candidate !== null &&
+      retrieval === 'hybrid' &&
+      options.preview !== true &&
+      request.sort === 'relevance' &&
+      Math.random() < (this.deps.interleaveShare ?? 0.5);
     let ranked: { c: Candidate; team?: Team | null }[];
     if (interleave) {
       // The candidate's view is taken before the serving order, whose diversification changes rank scores.
       const byCandidate = rescored(qualifying, candidate.model);
       const byServing = this.order(qualifying, 'relevance', request.limit);
-      ranked = teamDraft(byServing, this.order(byCandidate, 'relevance', request.limit), request.limit, (c) => c.product.productId, Math.random).map(({ item, team }) => ({ c: item, team }));
+      ranked = teamDraft(byServing, this.order(byCandidate, 'relevance', request.limit), request.limit, (c) => c.product.productId, Math.random).map(
+        ({ item, team }) => ({ c: item, team }),
+      );
     } else {
-      ranked = this.order(qualifying, request.sort, request.limit).slice(0, request.limit).map((c) => ({ c }));
+      ranked = this.order(qualifying, request.sort, request.limit)
+        .slice(0, request.limit)
+        .map((c) => ({ c }));
     }
 
     const servingName = active.serving.model.source;
-    return this.respond(principal, request, options, { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes }, {
-      ranked,
-      totalMatches: qualifying.length,
-      rankingModel: interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName,
-      storedModel: active.serving.id ?? servingName,
-      interleavedWith: interleave ? candidate.id : null,
-    });
+    return this.respond(
+      principal,
+      request,
+      options,
+      { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes },
+      {
+        ranked,
+        totalMatches: qualifying.length,
+        rankingModel: interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName,
+        storedModel: active.serving.id ?? servingName,
+        interleavedWith: interleave ? candidate.id : null,
+      },
+    );
   }
 
   /** The ranked results as the answer: each an impression, written with the search before the response exists (unless a preview). */
@@ -186,30 +214,46 @@ export class SearchService {
     const requestId = newId();
     const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn));
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
-    if (options.preview !== true) await this.deps.store.recordSearch({
-      requestId,
-      accountId: principal.accountId,
-      keyId: principal.keyId,
-      sessionId,
-      query,
-      normalizedQuery,
-      filters: { ...(request.filters ?? {}), ...(price ? { implied_price: { min: price.minPrice, max: price.maxPrice } } : {}) },
-      totalMatches: outcome.totalMatches,
-      tookMs,
-      createdAt: now,
-      impressions: results.map((r, i) => ({ impressionId: r.impression_id, productId: r.product_id, position: i + 1, features: ranked[i]!.c.features, ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}) })),
-      rankingModel: outcome.storedModel,
-      ...(interleavedWith !== null ? { interleavedWith } : {}),
-      session: {
-        queries: [...session.queries, query].slice(-SESSION_MEMORY.queries),
-        shownProductIds: [...session.shownProductIds.filter((id) => !results.some((r) => r.product_id === id)), ...results.map((r) => r.product_id)].slice(-SESSION_MEMORY.shown),
-        clickedProductIds: session.clickedProductIds.slice(-SESSION_MEMORY.clicked),
-      },
-    });
+    if (options.preview !== true)
+      await this.deps.store.recordSearch({
+        requestId,
+        accountId: principal.accountId,
+        keyId: principal.keyId,
+        sessionId,
+        query,
+        normalizedQuery,
+        filters: { ...(request.filters ?? {}), ...(price ? { implied_price: { min: price.minPrice, max: price.maxPrice } } : {}) },
+        totalMatches: outcome.totalMatches,
+        tookMs,
+        createdAt: now,
+        impressions: results.map((r, i) => ({
+          impressionId: r.impression_id,
+          productId: r.product_id,
+          position: i + 1,
+          features: ranked[i]!.c.features,
+          ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}),
+        })),
+        rankingModel: outcome.storedModel,
+        ...(interleavedWith !== null ? { interleavedWith } : {}),
+        session: {
+          queries: [...session.queries, query].slice(-SESSION_MEMORY.queries),
+          shownProductIds: [...session.shownProductIds.filter((id) => !results.some((r) => r.product_id === id)), ...results.map((r) => r.product_id)].slice(
+            -SESSION_MEMORY.shown,
+          ),
+          clickedProductIds: session.clickedProductIds.slice(-SESSION_MEMORY.clicked),
+        },
+      });
     return {
       request_id: requestId,
       results,
-      metadata: { total_matches: outcome.totalMatches, session_id: sessionId, took_ms: tookMs, pii_redacted: [...redactedTypes], model: this.deps.embedder.model, ranking_model: outcome.rankingModel },
+      metadata: {
+        total_matches: outcome.totalMatches,
+        session_id: sessionId,
+        took_ms: tookMs,
+        pii_redacted: [...redactedTypes],
+        model: this.deps.embedder.model,
+        ranking_model: outcome.rankingModel,
+      },
     };
   }
 
@@ -244,7 +288,10 @@ export class SearchService {
   }
 
   private order(candidates: Candidate[], sort: SearchRequest['sort'], limit: number): Candidate[] {
-    const byScore = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore), limit);
+    const byScore = diversify(
+      [...candidates].sort((a, b) => b.rankScore - a.rankScore),
+      limit,
+    );
     if (sort === 'relevance') return byScore;
     const dir = sort === 'price_asc' ? 1 : -1;
     // Products without a price go last; ties keep relevance order (stable sort).
@@ -331,7 +378,15 @@ const PRICE_ORDER = 'price-order';
  * global learning leaves such impressions out), relevance 1 because it satisfies everything the
  * request asks, which is the price.
  */
-const priceOrderCandidate = (product: CatalogProduct): Candidate => ({ product, features: [], cosine: 0, matchedTerms: [], score: 0, probability: 1, rankScore: 1 });
+const priceOrderCandidate = (product: CatalogProduct): Candidate => ({
+  product,
+  features: [],
+  cosine: 0,
+  matchedTerms: [],
+  score: 0,
+  probability: 1,
+  rankScore: 1,
+});
 
 /** Redaction placeholders ([EMAIL]) are not things to match products on. */
 const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
@@ -343,9 +398,10 @@ const withoutPrice = (text: string) => {
 };
 
 function nothingToSearchFor(redacted: ReadonlySet<PiiType>): AppError {
-  const message = redacted.size > 0
-    ? `holds nothing but personal data (${[...redacted].join(', ')}), which is removed before searching; send what the person is looking for`
-    : 'holds nothing to search for once redaction placeholders are removed; send what the person is looking for';
+  const message =
+    redacted.size > 0
+      ? `holds nothing but personal data (${[...redacted].join(', ')}), which is removed before searching; send what the person is looking for`
+      : 'holds nothing to search for once redaction placeholders are removed; send what the person is looking for';
   return new AppError('validation_failed', `The query ${message}.`, { errors: [{ path: 'query', message }] });
 }
 

@@ -11,9 +11,7 @@ export const JITTER = 0.2;
 /** An endpoint failing without a single success for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * HOUR;
 
-export type AttemptResult =
-  | { ok: true }
-  | { ok: false; retryAfter?: string | undefined };
+export type AttemptResult = { ok: true } | { ok: false; retryAfter?: string | undefined };
 
 export type NextStep = { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; nextAttemptAt: Date };
 

@@ -6,9 +6,7 @@ import { isIP } from 'node:net';
  * connect-time lookup); both feed every address they get through `classifyAddress`.
  */
 
-export type UrlCheck =
-  | { ok: true; url: URL; hostname: string; literal: string | null }
-  | { ok: false; reason: string };
+export type UrlCheck = { ok: true; url: URL; hostname: string; literal: string | null } | { ok: false; reason: string };
 
 /** Parses and checks a webhook URL's shape. `literal` is set when the host is an IP address. */
 export function checkUrlShape(raw: string, allowPrivate: boolean): UrlCheck {

@@ -42,8 +42,7 @@ export const toWebhookRecord = (e: WebhookEndpoint, now: Date): WebhookRecord =>
   status: e.status,
   disabled_reason: e.status === 'disabled' ? e.disabledReason : null,
   failing_since: e.failingSince?.toISOString() ?? null,
-  previous_secret_expires_at:
-    e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now ? e.previousSecretExpiresAt.toISOString() : null,
+  previous_secret_expires_at: e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now ? e.previousSecretExpiresAt.toISOString() : null,
   created_at: e.createdAt.toISOString(),
   updated_at: e.updatedAt.toISOString(),
 });
@@ -73,7 +72,16 @@ const sampleData = (type: EventType): Record<string, unknown> => {
     case 'click':
       return eventData.click({ clickId: id, impressionId: id, productId: id, requestId: id });
     case 'conversion':
-      return eventData.conversion({ conversionId: id, clickId: id, impressionId: id, productId: id, orderId: 'test-order', saleAmount: 129.99, commissionAmount: 6.5, currency: 'USD' });
+      return eventData.conversion({
+        conversionId: id,
+        clickId: id,
+        impressionId: id,
+        productId: id,
+        orderId: 'test-order',
+        saleAmount: 129.99,
+        commissionAmount: 6.5,
+        currency: 'USD',
+      });
     case 'feedback':
       return eventData.feedback({ feedbackId: id, requestId: id, productId: id, relevant: true, reason: null });
   }
@@ -157,7 +165,13 @@ export class WebhookService {
       const now = this.deps.clock.now();
       const current = await this.find(repo, principal, rawId);
       const expires = new Date(now.getTime() + ROTATION_OVERLAP_MS);
-      const next: WebhookEndpoint = { ...current, secret: generateWebhookSecret(), previousSecret: current.secret, previousSecretExpiresAt: expires, updatedAt: now };
+      const next: WebhookEndpoint = {
+        ...current,
+        secret: generateWebhookSecret(),
+        previousSecret: current.secret,
+        previousSecretExpiresAt: expires,
+        updatedAt: now,
+      };
       await repo.saveEndpoint(next);
       return { id: next.id, secret: next.secret, previous_secret_expires_at: expires.toISOString() };
     });

@@ -17,7 +17,17 @@ export interface UseLiteTokenizer {
 
 // Seven pieces with ':' (":", "▁:)", "://" …) have a null score in the shipped vocab.json. The
 // package's Viterbi adds it as a number, so null counts as 0; we make that explicit.
-const vocabularySchema = z.array(z.tuple([z.string(), z.number().nullable().transform((score) => score ?? 0)])).min(1);
+const vocabularySchema = z
+  .array(
+    z.tuple([
+      z.string(),
+      z
+        .number()
+        .nullable()
+        .transform((score) => score ?? 0),
+    ]),
+  )
+  .min(1);
 
 /** The shape of `@energetic-ai/embeddings`' EmbeddingsModel we rely on: its tokenizer. */
 interface TokenizerHost {

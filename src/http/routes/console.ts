@@ -69,52 +69,77 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
 
   app.get('/console/assets/:file', { config: { public: true }, schema: { hide: true, params: ConsoleAssetParamsSchema } }, async (req, reply) => {
     const a = await consoleAssets();
-    const asset = req.params.file === `app.${a.version}.js` ? { type: 'text/javascript; charset=utf-8', body: a.js } : req.params.file === `app.${a.version}.css` ? { type: 'text/css; charset=utf-8', body: a.css } : null;
+    const asset =
+      req.params.file === `app.${a.version}.js`
+        ? { type: 'text/javascript; charset=utf-8', body: a.js }
+        : req.params.file === `app.${a.version}.css`
+          ? { type: 'text/css; charset=utf-8', body: a.css }
+          : null;
     // An old version's asset after a restart is gone too: the page must be reloaded.
     if (asset === null) throw new AppError('not_found', 'No such console asset; reload the console page.');
     return reply.type(asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body);
   });
 
-  app.post('/console/session', {
-    config: { public: true },
-    schema: { hide: true, tags, body: ConsoleSignInBodySchema, response: { 201: ConsoleSessionInfoSchema, ...errorResponses(400) } },
-  }, async (req, reply) => {
-    const session = await core.consoleSessions.signIn(req.body.api_key);
-    // A session this browser held before ends here: one browser, one live session.
-    await core.consoleSessions.signOut(req.cookies[SESSION_COOKIE]);
-    reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(req), expires: session.expiresAt });
-    return reply.code(201).header('cache-control', 'no-store').send(sessionInfo(session));
-  });
+  app.post(
+    '/console/session',
+    {
+      config: { public: true },
+      schema: { hide: true, tags, body: ConsoleSignInBodySchema, response: { 201: ConsoleSessionInfoSchema, ...errorResponses(400) } },
+    },
+    async (req, reply) => {
+      const session = await core.consoleSessions.signIn(req.body.api_key);
+      // A session this browser held before ends here: one browser, one live session.
+      await core.consoleSessions.signOut(req.cookies[SESSION_COOKIE]);
+      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(req), expires: session.expiresAt });
+      return reply.code(201).header('cache-control', 'no-store').send(sessionInfo(session));
+    },
+  );
 
-  app.get('/console/session', {
-    config: { scope: 'any', consoleOnly: true },
-    schema: { hide: true, tags, response: { 200: ConsoleSessionInfoSchema, ...errorResponses() } },
-  }, async (req, reply) => reply.header('cache-control', 'no-store').send(sessionInfo(sessionOf(req))));
+  app.get(
+    '/console/session',
+    {
+      config: { scope: 'any', consoleOnly: true },
+      schema: { hide: true, tags, response: { 200: ConsoleSessionInfoSchema, ...errorResponses() } },
+    },
+    async (req, reply) => reply.header('cache-control', 'no-store').send(sessionInfo(sessionOf(req))),
+  );
 
   // Public, so that signing out never waits on the key's rate limit or fails with it: it needs
   // only the session's own CSRF token, and ending a session that has already ended is a no-op.
-  app.delete('/console/session', {
-    config: { public: true },
-    schema: { hide: true, tags, response: { 204: z.null(), ...errorResponses(403) } },
-  }, async (req, reply) => {
-    const token = req.cookies[SESSION_COOKIE];
-    const session = await core.consoleSessions.resolve(token);
-    const sent = req.headers[CSRF_HEADER];
-    if (session !== null && !csrfMatches(session, typeof sent === 'string' ? sent : undefined)) {
-      throw new AppError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
-    }
-    await core.consoleSessions.signOut(token);
-    reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/console/session',
+    {
+      config: { public: true },
+      schema: { hide: true, tags, response: { 204: z.null(), ...errorResponses(403) } },
+    },
+    async (req, reply) => {
+      const token = req.cookies[SESSION_COOKIE];
+      const session = await core.consoleSessions.resolve(token);
+      const sent = req.headers[CSRF_HEADER];
+      if (session !== null && !csrfMatches(session, typeof sent === 'string' ? sent : undefined)) {
+        throw new AppError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
+      }
+      await core.consoleSessions.signOut(token);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/console/overview', {
-    config: { scope: 'analytics:read', consoleOnly: true },
-    schema: { hide: true, tags, querystring: ConsoleOverviewQuerySchema, response: { 200: ConsoleOverviewSchema, ...errorResponses(400) } },
-  }, (req) => core.analytics.overview(principalOf(req), req.query.range));
+  app.get(
+    '/console/overview',
+    {
+      config: { scope: 'analytics:read', consoleOnly: true },
+      schema: { hide: true, tags, querystring: ConsoleOverviewQuerySchema, response: { 200: ConsoleOverviewSchema, ...errorResponses(400) } },
+    },
+    (req) => core.analytics.overview(principalOf(req), req.query.range),
+  );
 
-  app.post('/console/playground', {
-    config: { scope: 'search', consoleOnly: true },
-    schema: { hide: true, tags, body: PlaygroundRequestSchema, response: { 200: PlaygroundResponseSchema, ...errorResponses(400, 422) } },
-  }, (req) => core.search().preview(principalOf(req), req.body));
+  app.post(
+    '/console/playground',
+    {
+      config: { scope: 'search', consoleOnly: true },
+      schema: { hide: true, tags, body: PlaygroundRequestSchema, response: { 200: PlaygroundResponseSchema, ...errorResponses(400, 422) } },
+    },
+    (req) => core.search().preview(principalOf(req), req.body),
+  );
 };

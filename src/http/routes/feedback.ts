@@ -6,13 +6,17 @@ import { errorResponses } from '../openapi.js';
 
 /** POST /feedback (docs/clicks.md#feedback). */
 export const feedbackRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
-  app.post('/feedback', {
-    config: { scope: 'events:write' },
-    schema: {
-      tags: ['feedback'],
-      summary: 'Say whether a result fit what the user wanted; "not relevant" votes demote it for similar queries',
-      body: FeedbackRequestSchema,
-      response: { 201: FeedbackSchema, ...errorResponses(400, 404, 422) },
+  app.post(
+    '/feedback',
+    {
+      config: { scope: 'events:write' },
+      schema: {
+        tags: ['feedback'],
+        summary: 'Say whether a result fit what the user wanted; "not relevant" votes demote it for similar queries',
+        body: FeedbackRequestSchema,
+        response: { 201: FeedbackSchema, ...errorResponses(400, 404, 422) },
+      },
     },
-  }, async (req, reply) => reply.code(201).send(await core.feedback.submit(principalOf(req), req.body)));
+    async (req, reply) => reply.code(201).send(await core.feedback.submit(principalOf(req), req.body)),
+  );
 };

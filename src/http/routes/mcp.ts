@@ -64,7 +64,10 @@ function checkOriginAndHost(req: FastifyRequest, options: McpHttpOptions): void 
     throw new AppError('origin_not_allowed', `Origin ${origin.slice(0, 200)} may not call /mcp. The operator can allow it with AISLE_MCP_ALLOWED_ORIGINS.`);
   }
   if (!hostAllowed(req.headers.host, options.allowedHosts)) {
-    throw new AppError('host_not_allowed', `Host ${req.headers.host?.slice(0, 200) ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`);
+    throw new AppError(
+      'host_not_allowed',
+      `Host ${req.headers.host?.slice(0, 200) ?? '(none)'} is not served at /mcp. The operator can allow it with AISLE_MCP_ALLOWED_HOSTS.`,
+    );
   }
 }
 
@@ -98,7 +101,10 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  */
 function refuseBatch(reply: FastifyReply): FastifyReply {
   const message = 'JSON-RPC batches are not accepted: send one message per POST (MCP removed batching in 2025-06-18).';
-  return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+  return reply
+    .code(400)
+    .type('application/json')
+    .send({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
 }
 
 /**
@@ -110,20 +116,24 @@ function refuseBatch(reply: FastifyReply): FastifyReply {
  * what the transport specifies for a server without sessions or server-initiated messages.
  */
 export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions }> = async (app, { core, options }) => {
-  app.post('/mcp', {
-    config: { scope: 'any', guard: (req) => checkOriginAndHost(req, options) },
-    schema: { hide: true },
-  }, async (req, reply) => {
-    // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
-    if (Array.isArray(req.body)) return refuseBatch(reply);
-    const api = createInProcessApi(core, { principal: principalOf(req) });
-    const server = buildMcpServer(api, { logger: req.log, requestId: () => String(req.id) });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await sendWebResponse(reply, await transport.handleRequest(toWebRequest(req), { parsedBody: req.body }));
-    } finally {
-      await server.close();
-    }
-  });
+  app.post(
+    '/mcp',
+    {
+      config: { scope: 'any', guard: (req) => checkOriginAndHost(req, options) },
+      schema: { hide: true },
+    },
+    async (req, reply) => {
+      // One message per POST, so one POST is at most one tool call and costs what its REST twin costs.
+      if (Array.isArray(req.body)) return refuseBatch(reply);
+      const api = createInProcessApi(core, { principal: principalOf(req) });
+      const server = buildMcpServer(api, { logger: req.log, requestId: () => String(req.id) });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        return await sendWebResponse(reply, await transport.handleRequest(toWebRequest(req), { parsedBody: req.body }));
+      } finally {
+        await server.close();
+      }
+    },
+  );
 };

@@ -20,13 +20,21 @@ export const AnalyticsToolOutputSchema = z.object({
   start_date: Timestamp,
   end_date: Timestamp,
   metric: z.enum(METRICS).optional().describe('The metric asked for; absent for the summary'),
-  metrics: AnalyticsMetricsSchema.optional().describe('Summary (no metric): impressions, displayed_impressions, display_rate, clicks, ctr, conversions, conversion_rate, revenue'),
+  metrics: AnalyticsMetricsSchema.optional().describe(
+    'Summary (no metric): impressions, displayed_impressions, display_rate, clicks, ctr, conversions, conversion_rate, revenue',
+  ),
   top_products: z.array(TopProductSchema).optional().describe('Summary: up to 10 products'),
   top_queries: z.array(TopQuerySchema).optional().describe('Summary: up to 10 queries'),
   granularity: z.enum(GRANULARITIES).optional().describe('metric ctr, conversion_rate, revenue or display_rate: bucket size of the series'),
   value: z.number().optional().describe('metric ctr, conversion_rate, revenue or display_rate: the value over the whole range'),
-  series: z.array(z.object({ period_start: Timestamp, value: z.number() })).optional().describe('metric ctr, conversion_rate, revenue or display_rate: per bucket, oldest first'),
-  items: z.array(z.union([TopProductSchema, TopQuerySchema])).optional().describe('metric top_products or top_queries: the list'),
+  series: z
+    .array(z.object({ period_start: Timestamp, value: z.number() }))
+    .optional()
+    .describe('metric ctr, conversion_rate, revenue or display_rate: per bucket, oldest first'),
+  items: z
+    .array(z.union([TopProductSchema, TopQuerySchema]))
+    .optional()
+    .describe('metric top_products or top_queries: the list'),
 });
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -35,11 +43,17 @@ function renderAnalytics(a: Analytics): string {
   const range = `${a.start_date} to ${a.end_date}`;
   if ('metrics' in a) {
     const m = a.metrics;
-    const products = a.top_products.slice(0, 3).map((p) => `${p.title ?? p.product_id} (${p.clicks} clicks)`).join('; ');
-    return `${range}: ${m.impressions} impressions (${m.displayed_impressions} displayed, ${pct(m.display_rate)}), ${m.clicks} clicks (CTR ${pct(m.ctr)}), ${m.conversions} conversions (${pct(m.conversion_rate)}), revenue ${m.revenue.toFixed(2)}.` +
-      (products ? ` Top products: ${products}.` : '');
+    const products = a.top_products
+      .slice(0, 3)
+      .map((p) => `${p.title ?? p.product_id} (${p.clicks} clicks)`)
+      .join('; ');
+    return (
+      `${range}: ${m.impressions} impressions (${m.displayed_impressions} displayed, ${pct(m.display_rate)}), ${m.clicks} clicks (CTR ${pct(m.ctr)}), ${m.conversions} conversions (${pct(m.conversion_rate)}), revenue ${m.revenue.toFixed(2)}.` +
+      (products ? ` Top products: ${products}.` : '')
+    );
   }
-  if ('value' in a) return `${a.metric} ${a.metric === 'revenue' ? a.value.toFixed(2) : pct(a.value)} over ${range} (${a.series.length} ${a.granularity} buckets).`;
+  if ('value' in a)
+    return `${a.metric} ${a.metric === 'revenue' ? a.value.toFixed(2) : pct(a.value)} over ${range} (${a.series.length} ${a.granularity} buckets).`;
   return `${a.metric} ${range}: ${a.items.length} entries.`;
 }
 

@@ -13,7 +13,7 @@ export function registerRecordDisplayTool(server: McpServer, ctx: ToolContext): 
     title: 'Record that product cards were displayed',
     description:
       "Called by Aisle's product-card view, not by the model: reports that the cards of these search results, each with its affiliate disclosure, " +
-      'were on the person\'s screen (at least half visible for a second). Takes 1 to 10 impression_ids of this key\'s own results. ' +
+      "were on the person's screen (at least half visible for a second). Takes 1 to 10 impression_ids of this key's own results. " +
       'The first receipt for an impression sets its displayed_at; repeats change nothing and say first_receipt: false. ' +
       'An id that is unknown or of another account fails the whole call with not_found, and nothing is recorded.',
     input: DisplayReceiptRequestSchema,

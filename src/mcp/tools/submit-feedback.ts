@@ -16,7 +16,10 @@ export function registerSubmitFeedbackTool(server: McpServer, ctx: ToolContext):
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (feedback) => {
       const stored = await ctx.api.submitFeedback(feedback);
-      return { structured: stored, text: `Feedback ${stored.feedback_id} recorded: product ${stored.product_id} ${stored.relevant ? 'relevant' : 'not relevant'}.` };
+      return {
+        structured: stored,
+        text: `Feedback ${stored.feedback_id} recorded: product ${stored.product_id} ${stored.relevant ? 'relevant' : 'not relevant'}.`,
+      };
     },
   });
 }

@@ -22,4 +22,5 @@ export function freshness(lastUpdatedAt: string | null, now = Date.now()): strin
 }
 
 /** A neutral picture-frame icon (24×24 path) for products without a usable image. */
-export const PLACEHOLDER_PATH = 'M4 4h16a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1zm1 2v10l4-4 3 3 3-4 4 5V6H5zm4 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z';
+export const PLACEHOLDER_PATH =
+  'M4 4h16a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1zm1 2v10l4-4 3 3 3-4 4 5V6H5zm4 1.5a1.5 1.5 0 1 1 0 3 1.5 1.5 0 0 1 0-3z';

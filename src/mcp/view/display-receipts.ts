@@ -40,7 +40,10 @@ export class DisplayReceipts {
       const visible = entry.isIntersecting && entry.intersectionRatio >= VISIBLE_SHARE;
       const timer = this.timers.get(card);
       if (visible && timer === undefined) {
-        this.timers.set(card, window.setTimeout(() => this.due(card, id), VISIBLE_MS));
+        this.timers.set(
+          card,
+          window.setTimeout(() => this.due(card, id), VISIBLE_MS),
+        );
       } else if (!visible && timer !== undefined) {
         clearTimeout(timer);
         this.timers.delete(card);

@@ -20,7 +20,12 @@ export async function probeAnnRecall(
 ): Promise<number> {
   const samples: Float32Array[] = [];
   for (let i = 0; i < 2 * PROBES && i < rows; i++) {
-    const [row] = (await table.query().select(['vector']).offset(Math.floor(((i + 0.5) * rows) / (2 * PROBES))).limit(1).toArray()) as { vector: { toArray(): ArrayLike<number> } }[];
+    const [row] = (await table
+      .query()
+      .select(['vector'])
+      .offset(Math.floor(((i + 0.5) * rows) / (2 * PROBES)))
+      .limit(1)
+      .toArray()) as { vector: { toArray(): ArrayLike<number> } }[];
     if (row) samples.push(Float32Array.from(row.vector.toArray()));
   }
   const half = Math.floor(samples.length / 2);
@@ -33,7 +38,10 @@ export async function probeAnnRecall(
     const proposed = await nearestQuery(table, probe, depth, ann).select(['_distance', 'vector']).withRowId().toArrow();
     const ids = proposed.getChild('_rowid')!.toArray() as BigUint64Array;
     const vectors = proposed.getChild('vector')!;
-    const rescored = Array.from(ids, (id, j) => ({ id, d: 1 - cosineOf(probe, Float32Array.from((vectors.get(j) as { toArray(): ArrayLike<number> }).toArray())) }));
+    const rescored = Array.from(ids, (id, j) => ({
+      id,
+      d: 1 - cosineOf(probe, Float32Array.from((vectors.get(j) as { toArray(): ArrayLike<number> }).toArray())),
+    }));
     rescored.sort((a, b) => a.d - b.d);
     found += rescored.slice(0, depth).filter((r) => truth.has(r.id)).length;
     expected += truth.size;

@@ -57,7 +57,14 @@ interface Serving {
  */
 function hydratedBytes(h: Hydrated): number {
   const p = h.product;
-  const strings = p.title.length + p.description.length + (p.url?.length ?? 0) + (p.imageUrl?.length ?? 0) + (p.disclosureText?.length ?? 0) + (p.brand?.length ?? 0) + (p.merchant?.length ?? 0);
+  const strings =
+    p.title.length +
+    p.description.length +
+    (p.url?.length ?? 0) +
+    (p.imageUrl?.length ?? 0) +
+    (p.disclosureText?.length ?? 0) +
+    (p.brand?.length ?? 0) +
+    (p.merchant?.length ?? 0);
   return h.vector.byteLength + 2 * strings + 1_600;
 }
 
@@ -102,7 +109,12 @@ export class LanceCatalogStore implements CatalogStore {
     const rewarm = this.serving?.warmed != null;
     this.serving?.table.close();
     const cacheBytes = this.options.cacheBytes ?? DEFAULT_PRODUCT_CACHE_BYTES;
-    this.serving = { table, info, rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null, warmed: null };
+    this.serving = {
+      table,
+      info,
+      rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null,
+      warmed: null,
+    };
     // A process that warmed the previous version wants the new one warm too; searches meanwhile fill the cache on demand.
     if (rewarm) this.warm().catch(() => {});
     return true;
@@ -147,7 +159,11 @@ export class LanceCatalogStore implements CatalogStore {
     if (!(await this.conn.tableNames()).includes(CALIBRATION_TABLE)) return null;
     const table = await this.conn.openTable(CALIBRATION_TABLE);
     try {
-      const rows = (await table.query().where(`model = ${sqlString(model)}`).limit(1).toArray()) as Record<string, unknown>[];
+      const rows = (await table
+        .query()
+        .where(`model = ${sqlString(model)}`)
+        .limit(1)
+        .toArray()) as Record<string, unknown>[];
       return rows[0] ? (JSON.parse(String(rows[0].calibration)) as unknown) : null;
     } finally {
       table.close();
@@ -160,7 +176,10 @@ export class LanceCatalogStore implements CatalogStore {
     if ((await this.conn.tableNames()).includes(CALIBRATION_TABLE)) {
       const table = await this.conn.openTable(CALIBRATION_TABLE);
       try {
-        others = (await table.query().where(`model <> ${sqlString(model)}`).toArray()) as Record<string, unknown>[];
+        others = (await table
+          .query()
+          .where(`model <> ${sqlString(model)}`)
+          .toArray()) as Record<string, unknown>[];
       } finally {
         table.close();
       }
@@ -211,7 +230,10 @@ export class LanceCatalogStore implements CatalogStore {
   private async fill(serving: Serving, rows: LRUCache<bigint, Hydrated>): Promise<void> {
     const prepare = this.prepare;
     try {
-      for await (const batch of serving.table.query().select([...PRODUCT_COLUMNS, 'vector']).withRowId()) {
+      for await (const batch of serving.table
+        .query()
+        .select([...PRODUCT_COLUMNS, 'vector'])
+        .withRowId()) {
         if (this.serving !== serving) return;
         for (const { rowId, row, vector } of decodedRows(batch)) {
           if (rows.has(rowId)) continue;
@@ -244,7 +266,10 @@ export class LanceCatalogStore implements CatalogStore {
    * only proposes candidates (more than `limit`, see indexes.ts), which are re-scored here, so the
    * ranking features never see a quantised distance and the top `limit` match exact search's.
    */
-  async vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]> {
+  async vectorSearch(
+    vector: Float32Array,
+    options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean },
+  ): Promise<ScoredProduct[]> {
     const serving = this.serving;
     if (!serving) return [];
     const kind = serving.info.annIndex;
@@ -296,7 +321,10 @@ export class LanceCatalogStore implements CatalogStore {
         if (best.length > options.limit) best.pop();
       }
     }
-    const rows = await this.rowsAt(serving, best.map((b) => b.rowId));
+    const rows = await this.rowsAt(
+      serving,
+      best.map((b) => b.rowId),
+    );
     return { products: best.flatMap((b) => rows.get(b.rowId)?.product ?? []), total };
   }
 
@@ -329,7 +357,11 @@ export class LanceCatalogStore implements CatalogStore {
       else misses.push(id);
     }
     if (misses.length > 0) {
-      const table = await serving.table.takeRowIds(misses).select([...PRODUCT_COLUMNS, 'vector']).withRowId().toArrow();
+      const table = await serving.table
+        .takeRowIds(misses)
+        .select([...PRODUCT_COLUMNS, 'vector'])
+        .withRowId()
+        .toArrow();
       for (const { rowId, row, vector } of decodedRows(table)) {
         const hydrated = { product: fromRecord(row), vector };
         found.set(rowId, hydrated);

@@ -36,7 +36,7 @@ const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
     index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
     tuning: { overfetch: 1, efPerResult: 2, nprobes: 12 },
     // HNSW refuses an ef below the number of results asked for.
-    tune: (q, candidates, t) => q.nprobes(t.nprobes).ef(Math.max(Math.ceil(t.efPerResult * candidates / t.overfetch), candidates)),
+    tune: (q, candidates, t) => q.nprobes(t.nprobes).ef(Math.max(Math.ceil((t.efPerResult * candidates) / t.overfetch), candidates)),
   },
   ivf_pq: {
     index: (rows) => lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: partitionsFor(rows), numSubVectors: 64 }),
@@ -52,7 +52,12 @@ export const annIndexConfig = (kind: Exclude<AnnIndexKind, 'none'>): AnnConfig =
  * asking for overfetch × limit candidates, to be re-scored exactly by the caller), or exact when
  * `ann` is null.
  */
-export function nearestQuery(table: Table, vector: Float32Array, limit: number, ann: { kind: Exclude<AnnIndexKind, 'none'>; tuning?: Partial<AnnTuning> } | null): VectorQuery {
+export function nearestQuery(
+  table: Table,
+  vector: Float32Array,
+  limit: number,
+  ann: { kind: Exclude<AnnIndexKind, 'none'>; tuning?: Partial<AnnTuning> } | null,
+): VectorQuery {
   if (ann === null) return table.vectorSearch(vector).distanceType('cosine').limit(limit).bypassVectorIndex();
   const config = ANN[ann.kind];
   const tuning = { ...config.tuning, ...ann.tuning };

@@ -49,8 +49,21 @@ export const metaSchema = (): Schema =>
 
 /** Columns read back for results: everything but the vector and the derived search columns. */
 export const PRODUCT_COLUMNS = [
-  'product_id', 'external_id', 'title', 'description', 'url', 'image_url', 'price_amount', 'currency', 'merchant', 'brand',
-  'category', 'availability', 'disclosure_text', 'attributes_json', 'last_updated_at',
+  'product_id',
+  'external_id',
+  'title',
+  'description',
+  'url',
+  'image_url',
+  'price_amount',
+  'currency',
+  'merchant',
+  'brand',
+  'category',
+  'availability',
+  'disclosure_text',
+  'attributes_json',
+  'last_updated_at',
 ];
 
 const attributeText = (attrs: Record<string, AttributeValue>) =>

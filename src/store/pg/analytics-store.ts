@@ -1,5 +1,14 @@
 import { weightedPercentile } from '../../core/analytics/latency.js';
-import type { AnalyticsStore, BucketedRange, BusinessBucket, LatencySummary, PerformanceFigures, ProductFigures, QueryFigures, UsageBucket } from '../../core/analytics/ports.js';
+import type {
+  AnalyticsStore,
+  BucketedRange,
+  BusinessBucket,
+  LatencySummary,
+  PerformanceFigures,
+  ProductFigures,
+  QueryFigures,
+  UsageBucket,
+} from '../../core/analytics/ports.js';
 import type { Db, Queryable } from './db.js';
 
 const HOUR_MS = 3_600_000;
@@ -33,8 +42,28 @@ function split(range: { start: Date; end: Date }, grain: number, rolledUntil: Da
 /** The raw part of a split: `$2..$5` are [start, a) and [b, end). */
 const rawIn = (column: string) => `account_id = $1 AND ((${column} >= $2 AND ${column} < $3) OR (${column} >= $4 AND ${column} < $5))`;
 
-interface CountRow { bucket: Date; searches: number; results: number; impressions: number; displayed: number; clicks: number; conversions: number; revenue: string; feedback: number; requests: number; errors: number }
-interface LatencyRow { by_bucket: number; bucket: Date | null; method: string | null; route: string | null; status: number | null; latency_ms: number; n: number }
+interface CountRow {
+  bucket: Date;
+  searches: number;
+  results: number;
+  impressions: number;
+  displayed: number;
+  clicks: number;
+  conversions: number;
+  revenue: string;
+  feedback: number;
+  requests: number;
+  errors: number;
+}
+interface LatencyRow {
+  by_bucket: number;
+  bucket: Date | null;
+  method: string | null;
+  route: string | null;
+  status: number | null;
+  latency_ms: number;
+  n: number;
+}
 
 /**
  * Analytics figures (docs/analytics.md) from committed rows. Counts and latencies of settled hours and days come from
@@ -43,7 +72,11 @@ interface LatencyRow { by_bucket: number; bucket: Date | null; method: string | 
 export class PgAnalyticsStore implements AnalyticsStore {
   constructor(private readonly db: Db) {}
 
-  async usage(accountId: string, range: BucketedRange, now: Date): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }> {
+  async usage(
+    accountId: string,
+    range: BucketedRange,
+    now: Date,
+  ): Promise<{ buckets: UsageBucket[]; byKey: { keyId: string; name: string | null; requests: number }[] }> {
     const { hoursUntil } = await this.rollUp(accountId, now);
     const { rolled, raw } = split(range, HOUR_MS, hoursUntil);
     const params = [accountId, ...raw, ...rolled, interval(range.bucketMs)];
@@ -80,7 +113,15 @@ export class PgAnalyticsStore implements AnalyticsStore {
       ),
     ]);
     return {
-      buckets: rows.map((r) => ({ bucket: r.bucket.getTime(), requests: r.requests, searches: r.searches, resultsReturned: r.results, clicks: r.clicks, feedback: r.feedback, errors: r.errors })),
+      buckets: rows.map((r) => ({
+        bucket: r.bucket.getTime(),
+        requests: r.requests,
+        searches: r.searches,
+        resultsReturned: r.results,
+        clicks: r.clicks,
+        feedback: r.feedback,
+        errors: r.errors,
+      })),
       byKey: keys.map((k) => ({ keyId: k.key_id, name: k.name, requests: k.requests })),
     };
   }
@@ -104,7 +145,14 @@ export class PgAnalyticsStore implements AnalyticsStore {
          ) x GROUP BY bucket`,
       [accountId, ...raw, ...rolled, interval(range.bucketMs)],
     );
-    return rows.map((r) => ({ bucket: r.bucket.getTime(), impressions: r.impressions, displayed: r.displayed, clicks: r.clicks, conversions: r.conversions, revenue: r.revenue }));
+    return rows.map((r) => ({
+      bucket: r.bucket.getTime(),
+      impressions: r.impressions,
+      displayed: r.displayed,
+      clicks: r.clicks,
+      conversions: r.conversions,
+      revenue: r.revenue,
+    }));
   }
 
   async topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]> {
@@ -202,7 +250,11 @@ export class PgAnalyticsStore implements AnalyticsStore {
       const error = (r.status ?? 0) >= 400;
       overall.add(r.latency_ms, r.n, error);
       getOr(byStatus, Number(r.status), () => new Summary()).add(r.latency_ms, r.n, error);
-      getOr(byEndpoint, `${r.method} ${r.route}`, () => Object.assign(new Summary(), { method: String(r.method), route: String(r.route) })).add(r.latency_ms, r.n, error);
+      getOr(byEndpoint, `${r.method} ${r.route}`, () => Object.assign(new Summary(), { method: String(r.method), route: String(r.route) })).add(
+        r.latency_ms,
+        r.n,
+        error,
+      );
     }
     return {
       overall: overall.result(),
@@ -229,21 +281,24 @@ export class PgAnalyticsStore implements AnalyticsStore {
     if (current && current.hours_until !== null && current.hours_until >= hourTarget && current.days_until !== null && current.days_until >= dayTarget) {
       return { hoursUntil: current.hours_until, daysUntil: current.days_until };
     }
-    return this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO analytics_rollup_state (account_id, hours_until, days_until) VALUES ($1, NULL, NULL) ON CONFLICT DO NOTHING', [accountId]);
-      const state = (await tx.query<State>('SELECT hours_until, days_until FROM analytics_rollup_state WHERE account_id = $1 FOR UPDATE', [accountId]))[0]!;
-      let { hours_until: hoursUntil, days_until: daysUntil } = state;
-      if (hoursUntil === null || hoursUntil < hourTarget) {
-        await rollHours(tx, accountId, hoursUntil, hourTarget);
-        hoursUntil = hourTarget;
-      }
-      if (daysUntil === null || daysUntil < dayTarget) {
-        await rollDays(tx, accountId, daysUntil, dayTarget);
-        daysUntil = dayTarget;
-      }
-      await tx.query('UPDATE analytics_rollup_state SET hours_until = $2, days_until = $3 WHERE account_id = $1', [accountId, hoursUntil, daysUntil]);
-      return { hoursUntil, daysUntil };
-    }, { maintenance: true });
+    return this.db.transaction(
+      async (tx) => {
+        await tx.query('INSERT INTO analytics_rollup_state (account_id, hours_until, days_until) VALUES ($1, NULL, NULL) ON CONFLICT DO NOTHING', [accountId]);
+        const state = (await tx.query<State>('SELECT hours_until, days_until FROM analytics_rollup_state WHERE account_id = $1 FOR UPDATE', [accountId]))[0]!;
+        let { hours_until: hoursUntil, days_until: daysUntil } = state;
+        if (hoursUntil === null || hoursUntil < hourTarget) {
+          await rollHours(tx, accountId, hoursUntil, hourTarget);
+          hoursUntil = hourTarget;
+        }
+        if (daysUntil === null || daysUntil < dayTarget) {
+          await rollDays(tx, accountId, daysUntil, dayTarget);
+          daysUntil = dayTarget;
+        }
+        await tx.query('UPDATE analytics_rollup_state SET hours_until = $2, days_until = $3 WHERE account_id = $1', [accountId, hoursUntil, daysUntil]);
+        return { hoursUntil, daysUntil };
+      },
+      { maintenance: true },
+    );
   }
 }
 

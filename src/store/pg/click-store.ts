@@ -5,8 +5,7 @@ import { GroupCommit } from './group-commit.js';
 import { appendEvent, appendEvents } from './outbox.js';
 
 const CLICK_COLUMNS = 'id, impression_id, account_id, request_id, product_id, billable, destination_url, clicked_at, impression_displayed';
-const CONVERSION_COLUMNS =
-  'id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at';
+const CONVERSION_COLUMNS = 'id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at';
 
 interface ClickRow {
   id: string;
@@ -115,7 +114,9 @@ export class PgClickStore implements ClickStore {
   private recordClicks(clicks: readonly NewClick[]): Promise<Recorded[]> {
     // Inserted in (impression, billable) order: concurrent groups then wait on each other's
     // unique-index entries in one order and cannot deadlock.
-    const sorted = [...clicks].sort((a, b) => (a.impressionId < b.impressionId ? -1 : a.impressionId > b.impressionId ? 1 : Number(a.billable) - Number(b.billable)));
+    const sorted = [...clicks].sort((a, b) =>
+      a.impressionId < b.impressionId ? -1 : a.impressionId > b.impressionId ? 1 : Number(a.billable) - Number(b.billable),
+    );
     return this.db.transaction(async (tx) => {
       // Of two clicks on the same (impression, billable), in this group or racing in another
       // transaction, one row is inserted and the other does nothing (after waiting for the
@@ -130,20 +131,44 @@ export class PgClickStore implements ClickStore {
          ON CONFLICT ON CONSTRAINT clicks_one_per_impression DO NOTHING
          RETURNING ${CLICK_COLUMNS}`,
         [
-          sorted.map((c) => c.id), sorted.map((c) => c.impressionId), sorted.map((c) => c.accountId), sorted.map((c) => c.requestId),
-          sorted.map((c) => c.productId), sorted.map((c) => c.keyId), sorted.map((c) => c.source), sorted.map((c) => c.billable),
-          sorted.map((c) => c.userAgentClass), sorted.map((c) => c.destinationUrl), sorted.map((c) => c.clickedAt.toISOString()),
+          sorted.map((c) => c.id),
+          sorted.map((c) => c.impressionId),
+          sorted.map((c) => c.accountId),
+          sorted.map((c) => c.requestId),
+          sorted.map((c) => c.productId),
+          sorted.map((c) => c.keyId),
+          sorted.map((c) => c.source),
+          sorted.map((c) => c.billable),
+          sorted.map((c) => c.userAgentClass),
+          sorted.map((c) => c.destinationUrl),
+          sorted.map((c) => c.clickedAt.toISOString()),
         ],
       );
       // Keyed by the database's canonical (lower-case) uuid text, whatever case the caller used.
       const mine = new Map(inserted.map((r) => [r.id, r]));
       const key = (c: NewClick) => `${c.impressionId.toLowerCase()}/${c.billable}`;
       // Only a billable click is news to subscribers; the events commit with the clicks or not at all.
-      await appendEvents(tx, clicks.flatMap((c) => {
-        const row = mine.get(c.id.toLowerCase());
-        if (!row || !c.billable) return [];
-        return [{ accountId: c.accountId, type: 'click' as const, createdAt: c.clickedAt, data: eventData.click({ clickId: c.id, impressionId: c.impressionId, productId: c.productId, requestId: c.requestId, impressionDisplayed: row.impression_displayed }) }];
-      }));
+      await appendEvents(
+        tx,
+        clicks.flatMap((c) => {
+          const row = mine.get(c.id.toLowerCase());
+          if (!row || !c.billable) return [];
+          return [
+            {
+              accountId: c.accountId,
+              type: 'click' as const,
+              createdAt: c.clickedAt,
+              data: eventData.click({
+                clickId: c.id,
+                impressionId: c.impressionId,
+                productId: c.productId,
+                requestId: c.requestId,
+                impressionDisplayed: row.impression_displayed,
+              }),
+            },
+          ];
+        }),
+      );
       const others = clicks.filter((c) => !mine.has(c.id.toLowerCase()));
       const holding = new Map<string, ClickRow>();
       if (others.length > 0) {
@@ -171,7 +196,10 @@ export class PgClickStore implements ClickStore {
   }
 
   async findConversionByOrder(accountId: string, orderId: string): Promise<StoredConversion | null> {
-    const rows = await this.db.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [accountId, orderId]);
+    const rows = await this.db.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [
+      accountId,
+      orderId,
+    ]);
     return rows[0] ? toConversion(rows[0]) : null;
   }
 
@@ -188,11 +216,23 @@ export class PgClickStore implements ClickStore {
           accountId: v.accountId,
           type: 'conversion',
           createdAt: v.createdAt,
-          data: eventData.conversion({ conversionId: v.id, clickId: v.clickId, impressionId: v.impressionId, productId: v.productId, orderId: v.orderId, saleAmount: v.saleAmount, commissionAmount: v.commissionAmount, currency: v.currency }),
+          data: eventData.conversion({
+            conversionId: v.id,
+            clickId: v.clickId,
+            impressionId: v.impressionId,
+            productId: v.productId,
+            orderId: v.orderId,
+            saleAmount: v.saleAmount,
+            commissionAmount: v.commissionAmount,
+            currency: v.currency,
+          }),
         });
         return { conversion: toConversion(inserted[0]), inserted: true };
       }
-      const existing = await tx.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [v.accountId, v.orderId]);
+      const existing = await tx.query<ConversionRow>(`SELECT ${CONVERSION_COLUMNS} FROM conversions WHERE account_id = $1 AND order_id = $2`, [
+        v.accountId,
+        v.orderId,
+      ]);
       if (!existing[0]) throw new Error('conversion conflict without a conflicting row');
       return { conversion: toConversion(existing[0]), inserted: false };
     });
@@ -212,7 +252,10 @@ export class PgClickStore implements ClickStore {
       );
       const first = new Set(set.map((r) => r.id));
       // A new statement: it sees a concurrent winner's committed displayed_at.
-      const rows = await tx.query<{ id: string; displayed_at: Date }>('SELECT id, displayed_at FROM impressions WHERE account_id = $1 AND id = ANY($2::uuid[])', [accountId, ids]);
+      const rows = await tx.query<{ id: string; displayed_at: Date }>(
+        'SELECT id, displayed_at FROM impressions WHERE account_id = $1 AND id = ANY($2::uuid[])',
+        [accountId, ids],
+      );
       const stamped = new Map(rows.map((r) => [r.id, new Date(r.displayed_at)]));
       return { displays: ids.map((id) => ({ impressionId: id, displayedAt: stamped.get(id) ?? at, first: first.has(id) })) };
     });

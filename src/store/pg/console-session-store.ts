@@ -12,10 +12,14 @@ export class PgConsoleSessionStore implements ConsoleSessionStore {
   constructor(private readonly db: Db) {}
 
   async insert(s: NewConsoleSession): Promise<void> {
-    await this.db.query(
-      `INSERT INTO console_sessions (token_hash, account_id, key_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [s.tokenHash, s.accountId, s.keyId, s.csrfToken, s.createdAt, s.expiresAt],
-    );
+    await this.db.query(`INSERT INTO console_sessions (token_hash, account_id, key_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      s.tokenHash,
+      s.accountId,
+      s.keyId,
+      s.csrfToken,
+      s.createdAt,
+      s.expiresAt,
+    ]);
   }
 
   async find(tokenHash: string): Promise<StoredConsoleSession | null> {

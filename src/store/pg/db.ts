@@ -106,18 +106,20 @@ class PgliteDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.mutex.runExclusive(() => this.pglite.transaction(async (tx) =>
-      fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => {
-          this.queryCount += 1;
-          return (await tx.query<R>(sql, params as unknown[])).rows;
-        },
-        exec: async (sql: string) => {
-          this.queryCount += 1;
-          await tx.exec(sql);
-        },
-      }),
-    ));
+    return this.mutex.runExclusive(() =>
+      this.pglite.transaction(async (tx) =>
+        fn({
+          query: async <R>(sql: string, params: readonly unknown[] = []) => {
+            this.queryCount += 1;
+            return (await tx.query<R>(sql, params as unknown[])).rows;
+          },
+          exec: async (sql: string) => {
+            this.queryCount += 1;
+            await tx.exec(sql);
+          },
+        }),
+      ),
+    );
   }
 
   /** The migrated database as a tarball, used by the test suite to skip initdb. */
@@ -175,14 +177,20 @@ class PostgresDb implements Db {
   queryCount = 0;
   private readonly pool: pg.Pool;
 
-  constructor(url: string, poolSize: number, private readonly timeouts: DatabaseTimeouts) {
+  constructor(
+    url: string,
+    poolSize: number,
+    private readonly timeouts: DatabaseTimeouts,
+  ) {
     const statementMs = timeouts.statementMs;
     this.pool = new pg.Pool({
       connectionString: url,
       max: poolSize,
       connectionTimeoutMillis: timeouts.connectMs,
       // 0 sends nothing: the server's (or the role's) own setting applies.
-      ...(statementMs > 0 ? { statement_timeout: statementMs, idle_in_transaction_session_timeout: statementMs, query_timeout: statementMs + CLIENT_MARGIN_MS } : {}),
+      ...(statementMs > 0
+        ? { statement_timeout: statementMs, idle_in_transaction_session_timeout: statementMs, query_timeout: statementMs + CLIENT_MARGIN_MS }
+        : {}),
     });
     // An idle client losing its connection emits here; without a listener it would crash the process.
     this.pool.on('error', () => undefined);

@@ -27,7 +27,20 @@ export class PgFeedbackStore implements FeedbackStore {
       await tx.query(
         `INSERT INTO feedback (id, account_id, key_id, request_id, product_id, relevant, reason, user_clicked, query, model, query_vector, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [f.id, f.accountId, f.keyId, f.requestId, f.productId, f.relevant, f.reason, f.userClicked, f.query, f.model, f.queryVector ? toBytes(f.queryVector) : null, f.createdAt],
+        [
+          f.id,
+          f.accountId,
+          f.keyId,
+          f.requestId,
+          f.productId,
+          f.relevant,
+          f.reason,
+          f.userClicked,
+          f.query,
+          f.model,
+          f.queryVector ? toBytes(f.queryVector) : null,
+          f.createdAt,
+        ],
       );
       await appendEvent(tx, {
         accountId: f.accountId,

@@ -23,7 +23,9 @@ export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_
   revoke_at, rate_limit_per_minute, rotated_from`;
 
 /** KEY_COLUMNS of `api_keys k`, for statements that join it. */
-export const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(',').map((c) => `k.${c.trim()}`).join(', ');
+export const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(',')
+  .map((c) => `k.${c.trim()}`)
+  .join(', ');
 
 // Authentication runs this on every request: the statement text is built once.
 const FIND_BY_SECRET_HASHES = `SELECT ${KEY_COLUMNS_OF_K}, k.secret_hash, a.pii_policy
@@ -71,10 +73,7 @@ class PgKeyRepository implements KeyRepository {
            ORDER BY created_at DESC, id DESC LIMIT $4`,
           [accountId, after.createdAt, after.id, limit],
         )
-      : await this.q.query<KeyRow>(
-          `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-          [accountId, limit],
-        );
+      : await this.q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
     return rows.map(toStoredKey);
   }
 

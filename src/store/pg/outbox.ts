@@ -40,7 +40,11 @@ export const shiftParams = (sql: string, offset: number): string => sql.replace(
 export function appendEventClause(first: number, event: OutboxEvent): { ctes: string; final: string; params: unknown[] } {
   const renumber = (sql: string) => shiftParams(sql, first - 1);
   const eventId = event.id ?? newId();
-  return { ctes: renumber(APPEND_CTES), final: renumber(APPEND_FINAL), params: [eventId, event.accountId, event.type, envelope(eventId, event.type, event.createdAt, event.data), event.createdAt] };
+  return {
+    ctes: renumber(APPEND_CTES),
+    final: renumber(APPEND_FINAL),
+    params: [eventId, event.accountId, event.type, envelope(eventId, event.type, event.createdAt, event.data), event.createdAt],
+  };
 }
 
 /**

@@ -47,7 +47,14 @@ export class PglitePrepared {
 
   private async prepare(sql: string): Promise<Statement> {
     const name = `aisle_${++this.next}`;
-    const { messages } = await this.pglite.execProtocol(Buffer.concat([...this.closing(), protocol.serialize.parse({ name, text: sql }), protocol.serialize.describe({ type: 'S', name }), protocol.serialize.sync()]));
+    const { messages } = await this.pglite.execProtocol(
+      Buffer.concat([
+        ...this.closing(),
+        protocol.serialize.parse({ name, text: sql }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ]),
+    );
     const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
     this.statements.set(sql, statement);
     return statement;

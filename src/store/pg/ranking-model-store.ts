@@ -23,14 +23,29 @@ const MODEL_COLUMNS = 'id, scope, source, model, status, trained, evidence, crea
 function toModel(r: ModelRow): StoredRankingModel | null {
   const model = parseRankingModel(r.model);
   if (model === null) return null;
-  return { id: r.id, scope: r.scope, source: r.source, model: { ...model, source: r.source }, status: r.status, trained: r.trained, evidence: r.evidence, createdAt: new Date(r.created_at), decidedAt: r.decided_at === null ? null : new Date(r.decided_at) };
+  return {
+    id: r.id,
+    scope: r.scope,
+    source: r.source,
+    model: { ...model, source: r.source },
+    status: r.status,
+    trained: r.trained,
+    evidence: r.evidence,
+    createdAt: new Date(r.created_at),
+    decidedAt: r.decided_at === null ? null : new Date(r.decided_at),
+  };
 }
 
 async function logDecision(tx: Queryable, d: Omit<RankingDecision, 'id'>): Promise<void> {
-  await tx.query(
-    `INSERT INTO ranking_decisions (scope, action, model_id, previous_id, evidence, actor, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [d.scope, d.action, d.modelId, d.previousId, JSON.stringify(d.evidence), d.actor, d.createdAt],
-  );
+  await tx.query(`INSERT INTO ranking_decisions (scope, action, model_id, previous_id, evidence, actor, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+    d.scope,
+    d.action,
+    d.modelId,
+    d.previousId,
+    JSON.stringify(d.evidence),
+    d.actor,
+    d.createdAt,
+  ]);
 }
 
 export class PgRankingModelStore implements RankingModelStore {
@@ -46,16 +61,37 @@ export class PgRankingModelStore implements RankingModelStore {
   }
 
   async list(scope: string, limit: number): Promise<StoredRankingModel[]> {
-    const rows = await this.db.query<ModelRow>(`SELECT ${MODEL_COLUMNS} FROM ranking_models WHERE scope = $1 ORDER BY created_at DESC, id LIMIT $2`, [scope, limit]);
+    const rows = await this.db.query<ModelRow>(`SELECT ${MODEL_COLUMNS} FROM ranking_models WHERE scope = $1 ORDER BY created_at DESC, id LIMIT $2`, [
+      scope,
+      limit,
+    ]);
     return rows.map(toModel).filter((m): m is StoredRankingModel => m !== null);
   }
 
   async decisions(scope: string, limit: number): Promise<RankingDecision[]> {
-    const rows = await this.db.query<{ id: string; scope: string; action: RankingDecision['action']; model_id: string | null; previous_id: string | null; evidence: Record<string, unknown>; actor: string; created_at: Date }>(
-      `SELECT id, scope, action, model_id, previous_id, evidence, actor, created_at FROM ranking_decisions WHERE scope = $1 ORDER BY id DESC LIMIT $2`,
-      [scope, limit],
-    );
-    return rows.map((r) => ({ id: Number(r.id), scope: r.scope, action: r.action, modelId: r.model_id, previousId: r.previous_id, evidence: r.evidence, actor: r.actor, createdAt: new Date(r.created_at) }));
+    const rows = await this.db.query<{
+      id: string;
+      scope: string;
+      action: RankingDecision['action'];
+      model_id: string | null;
+      previous_id: string | null;
+      evidence: Record<string, unknown>;
+      actor: string;
+      created_at: Date;
+    }>(`SELECT id, scope, action, model_id, previous_id, evidence, actor, created_at FROM ranking_decisions WHERE scope = $1 ORDER BY id DESC LIMIT $2`, [
+      scope,
+      limit,
+    ]);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      scope: r.scope,
+      action: r.action,
+      modelId: r.model_id,
+      previousId: r.previous_id,
+      evidence: r.evidence,
+      actor: r.actor,
+      createdAt: new Date(r.created_at),
+    }));
   }
 
   async propose(m: Omit<StoredRankingModel, 'status' | 'evidence' | 'decidedAt'>, actor: string): Promise<boolean> {
@@ -68,29 +104,39 @@ export class PgRankingModelStore implements RankingModelStore {
       );
       if (inserted.length === 0) return false;
       const serving = await tx.query<{ id: string }>(`SELECT id FROM ranking_models WHERE scope = $1 AND status = 'serving'`, [m.scope]);
-      await logDecision(tx, { scope: m.scope, action: 'propose', modelId: m.id, previousId: serving[0]?.id ?? null, evidence: m.trained, actor, createdAt: m.createdAt });
+      await logDecision(tx, {
+        scope: m.scope,
+        action: 'propose',
+        modelId: m.id,
+        previousId: serving[0]?.id ?? null,
+        evidence: m.trained,
+        actor,
+        createdAt: m.createdAt,
+      });
       return true;
     });
   }
 
   async decide(scope: string, candidateId: string, action: 'promote' | 'reject', evidence: Record<string, unknown>, actor: string, at: Date): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const current = await tx.query<{ id: string }>(`SELECT id FROM ranking_models WHERE scope = $1 AND status = 'serving' FOR UPDATE`, [scope]);
-      const previousId = current[0]?.id ?? null;
-      if (action === 'promote' && previousId !== null) {
-        await tx.query(`UPDATE ranking_models SET status = 'retired', decided_at = $2 WHERE id = $1`, [previousId, at]);
-      }
-      const updated = await tx.query(
-        `UPDATE ranking_models SET status = $3, evidence = $4, decided_at = $5 WHERE scope = $1 AND id = $2 AND status = 'candidate' RETURNING id`,
-        [scope, candidateId, action === 'promote' ? 'serving' : 'rejected', JSON.stringify(evidence), at],
-      );
-      if (updated.length === 0) throw new NotCandidate();
-      await logDecision(tx, { scope, action, modelId: candidateId, previousId, evidence, actor, createdAt: at });
-      return true;
-    }).catch((err: unknown) => {
-      if (err instanceof NotCandidate) return false;
-      throw err;
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const current = await tx.query<{ id: string }>(`SELECT id FROM ranking_models WHERE scope = $1 AND status = 'serving' FOR UPDATE`, [scope]);
+        const previousId = current[0]?.id ?? null;
+        if (action === 'promote' && previousId !== null) {
+          await tx.query(`UPDATE ranking_models SET status = 'retired', decided_at = $2 WHERE id = $1`, [previousId, at]);
+        }
+        const updated = await tx.query(
+          `UPDATE ranking_models SET status = $3, evidence = $4, decided_at = $5 WHERE scope = $1 AND id = $2 AND status = 'candidate' RETURNING id`,
+          [scope, candidateId, action === 'promote' ? 'serving' : 'rejected', JSON.stringify(evidence), at],
+        );
+        if (updated.length === 0) throw new NotCandidate();
+        await logDecision(tx, { scope, action, modelId: candidateId, previousId, evidence, actor, createdAt: at });
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NotCandidate) return false;
+        throw err;
+      });
   }
 
   async rollback(scope: string, actor: string, at: Date): Promise<{ from: string; to: string | null } | null> {
@@ -105,9 +151,20 @@ export class PgRankingModelStore implements RankingModelStore {
       );
       const to = promoted[0]?.previous_id ?? null;
       await tx.query(`UPDATE ranking_models SET status = 'rejected', decided_at = $2 WHERE id = $1`, [from, at]);
-      const candidates = await tx.query<{ id: string }>(`UPDATE ranking_models SET status = 'rejected', decided_at = $2 WHERE scope = $1 AND status = 'candidate' RETURNING id`, [scope, at]);
+      const candidates = await tx.query<{ id: string }>(
+        `UPDATE ranking_models SET status = 'rejected', decided_at = $2 WHERE scope = $1 AND status = 'candidate' RETURNING id`,
+        [scope, at],
+      );
       if (to !== null) await tx.query(`UPDATE ranking_models SET status = 'serving', decided_at = $2 WHERE id = $1`, [to, at]);
-      await logDecision(tx, { scope, action: 'rollback', modelId: to, previousId: from, evidence: { rejected_candidates: candidates.map((c) => c.id) }, actor, createdAt: at });
+      await logDecision(tx, {
+        scope,
+        action: 'rollback',
+        modelId: to,
+        previousId: from,
+        evidence: { rejected_candidates: candidates.map((c) => c.id) },
+        actor,
+        createdAt: at,
+      });
       return { from, to };
     });
   }
@@ -128,7 +185,17 @@ export class PgRankingModelStore implements RankingModelStore {
     for (let i = 0; i < ids.length; i += TRAINING_PAGE) {
       await yieldToLoop();
       const page = ids.slice(i, i + TRAINING_PAGE).map((r) => r.id);
-      const rows = await this.db.query<{ request_id: string; session_id: string; query: string; product_id: string; position: number; features: number[]; clicked: boolean; converted: boolean; vote: boolean | null }>(
+      const rows = await this.db.query<{
+        request_id: string;
+        session_id: string;
+        query: string;
+        product_id: string;
+        position: number;
+        features: number[];
+        clicked: boolean;
+        converted: boolean;
+        vote: boolean | null;
+      }>(
         `SELECT r.id AS request_id, r.session_id, r.normalized_query AS query, i.product_id, i.position, i.features,
                 c.id IS NOT NULL AS clicked,
                 c.id IS NOT NULL AND EXISTS (SELECT 1 FROM conversions v WHERE v.click_id = c.id) AS converted,
@@ -141,7 +208,17 @@ export class PgRankingModelStore implements RankingModelStore {
         [page],
       );
       for (const r of rows) {
-        out.push({ requestId: r.request_id, sessionId: r.session_id, query: r.query, productId: r.product_id, position: r.position, features: r.features.map(Number), clicked: r.clicked, converted: r.converted, vote: r.vote });
+        out.push({
+          requestId: r.request_id,
+          sessionId: r.session_id,
+          query: r.query,
+          productId: r.product_id,
+          position: r.position,
+          features: r.features.map(Number),
+          clicked: r.clicked,
+          converted: r.converted,
+          vote: r.vote,
+        });
       }
     }
     return out;
@@ -149,16 +226,20 @@ export class PgRankingModelStore implements RankingModelStore {
 
   /** Maintenance work: every interleaved search of the candidate's test so far. */
   async interleavedOutcomes(candidateId: string): Promise<InterleavedOutcome[]> {
-    const rows = await this.db.transaction((tx) => tx.query<{ serving: number; candidate: number }>(
-      `SELECT count(DISTINCT i.product_id) FILTER (WHERE i.team = 0 AND c.id IS NOT NULL)::int AS serving,
+    const rows = await this.db.transaction(
+      (tx) =>
+        tx.query<{ serving: number; candidate: number }>(
+          `SELECT count(DISTINCT i.product_id) FILTER (WHERE i.team = 0 AND c.id IS NOT NULL)::int AS serving,
               count(DISTINCT i.product_id) FILTER (WHERE i.team = 1 AND c.id IS NOT NULL)::int AS candidate
          FROM search_requests r
          JOIN impressions i ON i.request_id = r.id
          LEFT JOIN clicks c ON c.impression_id = i.id AND c.billable
         WHERE r.interleaved_with = $1
         GROUP BY r.account_id, r.session_id, r.normalized_query`,
-      [candidateId],
-    ), { maintenance: true });
+          [candidateId],
+        ),
+      { maintenance: true },
+    );
     return rows;
   }
 }

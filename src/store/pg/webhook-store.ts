@@ -1,5 +1,15 @@
 import type { PageCursor } from '../../core/shared-ports.js';
-import type { AttemptRecord, ClaimedDelivery, CompletedAttempt, DeliveryQueue, DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from '../../core/webhooks/ports.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  CompletedAttempt,
+  DeliveryQueue,
+  DeliveryStatus,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookRepository,
+  WebhookStore,
+} from '../../core/webhooks/ports.js';
 import { newId } from '../../core/ids.js';
 import type { EventType } from '../../core/webhooks/events.js';
 import type { Db, Queryable } from './db.js';
@@ -89,10 +99,21 @@ class PgWebhookRepository implements WebhookRepository {
   }
 
   async insertEndpoint(e: WebhookEndpoint): Promise<void> {
-    await this.q.query(
-      `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [e.id, e.accountId, e.url, e.events, e.description, e.status, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.createdAt, e.updatedAt],
-    );
+    await this.q.query(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+      e.id,
+      e.accountId,
+      e.url,
+      e.events,
+      e.description,
+      e.status,
+      e.disabledReason,
+      e.secret,
+      e.previousSecret,
+      e.previousSecretExpiresAt,
+      e.failingSince,
+      e.createdAt,
+      e.updatedAt,
+    ]);
   }
 
   async saveEndpoint(e: WebhookEndpoint): Promise<void> {
@@ -100,7 +121,20 @@ class PgWebhookRepository implements WebhookRepository {
       `UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, status = $6, disabled_reason = $7, secret = $8,
          previous_secret = $9, previous_secret_expires_at = $10, failing_since = $11, updated_at = $12
        WHERE account_id = $1 AND id = $2`,
-      [e.accountId, e.id, e.url, e.events, e.description, e.status, e.disabledReason, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.updatedAt],
+      [
+        e.accountId,
+        e.id,
+        e.url,
+        e.events,
+        e.description,
+        e.status,
+        e.disabledReason,
+        e.secret,
+        e.previousSecret,
+        e.previousSecretExpiresAt,
+        e.failingSince,
+        e.updatedAt,
+      ],
     );
     if (e.status === 'disabled') await parkDeliveries(this.q, e.id);
     else await this.q.query(UNPARK, [e.id, e.updatedAt]);
@@ -228,7 +262,13 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     return rows.length > 0;
   }
 
-  async listDeliveries(accountId: string, endpointId: string, status: DeliveryStatus | null, limit: number, after: PageCursor | null): Promise<WebhookDelivery[]> {
+  async listDeliveries(
+    accountId: string,
+    endpointId: string,
+    status: DeliveryStatus | null,
+    limit: number,
+    after: PageCursor | null,
+  ): Promise<WebhookDelivery[]> {
     const rows = await this.db.query<DeliveryRow>(
       `${DELIVERY_SELECT} WHERE d.account_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3)
          AND ($4::timestamptz IS NULL OR (d.created_at, d.id) < ($4, $5::uuid))
@@ -239,7 +279,11 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
   }
 
   async findDelivery(accountId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery | null> {
-    const rows = await this.db.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.id = $3`, [accountId, endpointId, deliveryId]);
+    const rows = await this.db.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.account_id = $1 AND d.endpoint_id = $2 AND d.id = $3`, [
+      accountId,
+      endpointId,
+      deliveryId,
+    ]);
     return rows[0] ? toDelivery(rows[0]) : null;
   }
 
@@ -255,7 +299,13 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
   async enqueueForEndpoint(endpoint: WebhookEndpoint, event: { id: string; type: EventType; payload: string; createdAt: Date }): Promise<WebhookDelivery> {
     const deliveryId = newId();
     await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO webhook_events (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [event.id, endpoint.accountId, event.type, event.payload, event.createdAt]);
+      await tx.query('INSERT INTO webhook_events (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        event.id,
+        endpoint.accountId,
+        event.type,
+        event.payload,
+        event.createdAt,
+      ]);
       await tx.query(
         `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $5)`,
         [deliveryId, event.id, endpoint.id, endpoint.accountId, event.createdAt],
@@ -290,7 +340,8 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
       payload: r.payload,
       endpointId: r.endpoint_id,
       url: r.url,
-      secrets: r.previous_secret !== null && r.previous_secret_expires_at !== null && r.previous_secret_expires_at > now ? [r.secret, r.previous_secret] : [r.secret],
+      secrets:
+        r.previous_secret !== null && r.previous_secret_expires_at !== null && r.previous_secret_expires_at > now ? [r.secret, r.previous_secret] : [r.secret],
       attemptCount: r.attempt_count,
     }));
   }

@@ -37,7 +37,9 @@ describe('RequestLog', () => {
     await log.flush();
     expect(testDb.db.queryCount).toBe(before + 1);
     expect(await count()).toBe(5);
-    const rows = await testDb.db.query<{ created_at: Date; latency_ms: number; status: number }>('SELECT created_at, latency_ms, status FROM request_log ORDER BY latency_ms');
+    const rows = await testDb.db.query<{ created_at: Date; latency_ms: number; status: number }>(
+      'SELECT created_at, latency_ms, status FROM request_log ORDER BY latency_ms',
+    );
     expect(rows[0]).toEqual({ created_at: clock.now(), latency_ms: recordedLatency(1.5), status: 200 });
     expect(Math.abs(recordedLatency(1.5) - 1.5) / 1.5).toBeLessThanOrEqual(LATENCY_ERROR_BOUND);
   });

@@ -59,7 +59,10 @@ describe('normalizeProduct', () => {
 
   it('needs only a title and fills the rest with empty values', () => {
     const r = normalizeProduct({ title: '  Plain   product ' });
-    expect(r).toMatchObject({ ok: true, product: { title: 'Plain product', description: '', priceAmount: null, currency: null, category: [], availability: 'unknown', url: null } });
+    expect(r).toMatchObject({
+      ok: true,
+      product: { title: 'Plain product', description: '', priceAmount: null, currency: null, category: [], availability: 'unknown', url: null },
+    });
   });
 
   it('prefers a lower sale price and keeps currency', () => {

@@ -12,8 +12,14 @@ const far = unit(1, 1, 0); // cosine ≈ 0.71
 describe('demotionFactors', () => {
   it('demotes a product voted not relevant for a near-identical query, more with more votes, never below the floor', () => {
     const one = demotionFactors(q, [{ productId: 'p', relevant: false, queryVector: near }]).get('p')!;
-    const two = demotionFactors(q, Array.from({ length: 2 }, () => ({ productId: 'p', relevant: false, queryVector: near }))).get('p')!;
-    const many = demotionFactors(q, Array.from({ length: 50 }, () => ({ productId: 'p', relevant: false, queryVector: near }))).get('p')!;
+    const two = demotionFactors(
+      q,
+      Array.from({ length: 2 }, () => ({ productId: 'p', relevant: false, queryVector: near })),
+    ).get('p')!;
+    const many = demotionFactors(
+      q,
+      Array.from({ length: 50 }, () => ({ productId: 'p', relevant: false, queryVector: near })),
+    ).get('p')!;
     expect(one).toBeLessThan(1);
     expect(two).toBeLessThan(one);
     expect(many).toBe(MIN_FACTOR);
@@ -21,9 +27,11 @@ describe('demotionFactors', () => {
 
   it('ignores votes from dissimilar queries and lets "relevant" votes cancel "not relevant" ones', () => {
     expect(demotionFactors(q, [{ productId: 'p', relevant: false, queryVector: far }]).size).toBe(0);
-    expect(demotionFactors(q, [
-      { productId: 'p', relevant: false, queryVector: near },
-      { productId: 'p', relevant: true, queryVector: near },
-    ]).size).toBe(0);
+    expect(
+      demotionFactors(q, [
+        { productId: 'p', relevant: false, queryVector: near },
+        { productId: 'p', relevant: true, queryVector: near },
+      ]).size,
+    ).toBe(0);
   });
 });

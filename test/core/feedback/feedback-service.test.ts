@@ -47,8 +47,18 @@ async function newSearch(accountId: string, query: number): Promise<{ id: string
 
 function vote(accountId: string, search: { id: string; query: number }, productId: string, relevant: boolean, createdAt: Date) {
   return store.insert({
-    id: randomUUID(), accountId, keyId: accountId, requestId: search.id, productId, relevant, reason: null, userClicked: null,
-    query: QUERIES[search.query]!, model: embedder.model, queryVector: vectors[search.query]!, createdAt,
+    id: randomUUID(),
+    accountId,
+    keyId: accountId,
+    requestId: search.id,
+    productId,
+    relevant,
+    reason: null,
+    userClicked: null,
+    query: QUERIES[search.query]!,
+    model: embedder.model,
+    queryVector: vectors[search.query]!,
+    createdAt,
   });
 }
 
@@ -65,7 +75,10 @@ describe('FeedbackService: the votes a long-running process holds', () => {
     let demoted = 0;
     for (let step = 0; step < 90; step++) {
       clock.advance(400);
-      const search = searches.length > 0 && random() < 0.3 ? searches[Math.floor(random() * searches.length)]! : await newSearch(accountId, Math.floor(random() * QUERIES.length));
+      const search =
+        searches.length > 0 && random() < 0.3
+          ? searches[Math.floor(random() * searches.length)]!
+          : await newSearch(accountId, Math.floor(random() * QUERIES.length));
       if (!searches.includes(search)) searches.push(search);
       // Another process, its clock 3 s behind: its votes land below the newest one held.
       const behind = random() < 0.25;

@@ -3,7 +3,12 @@ import { latestPerPair, mergeVoteRows, newerFirst } from '../../../src/core/feed
 import type { FeedbackVote } from '../../../src/core/feedback/ports.js';
 
 const row = (id: string, seconds: number, requestId = 'r1', productId = 'p1', relevant = false): FeedbackVote => ({
-  id, requestId, productId, relevant, queryVector: new Float32Array(2), createdAt: new Date(seconds * 1000),
+  id,
+  requestId,
+  productId,
+  relevant,
+  queryVector: new Float32Array(2),
+  createdAt: new Date(seconds * 1000),
 });
 
 describe('vote rows', () => {
@@ -22,6 +27,10 @@ describe('vote rows', () => {
 
   it('keeps the latest vote per search and product', () => {
     const rows = [row('d', 4, 'r1', 'p1', true), row('c', 3, 'r1', 'p2'), row('b', 2, 'r1', 'p1'), row('a', 1, 'r2', 'p1')];
-    expect(latestPerPair(rows).map((r) => [r.id, r.relevant])).toEqual([['d', true], ['c', false], ['a', false]]);
+    expect(latestPerPair(rows).map((r) => [r.id, r.relevant])).toEqual([
+      ['d', true],
+      ['c', false],
+      ['a', false],
+    ]);
   });
 });

@@ -56,7 +56,15 @@ describe('cold-start ranking model at import', () => {
     expect(isColdStartModel(stored!)).toBe(true);
     expect(stored?.weights).not.toEqual(FALLBACK_MODEL.weights);
 
-    const core = createCore({ stores: createPgStores(testDb.db), clock: systemClock, logger: createLogger('warn'), defaultRateLimitPerMinute: 600, catalog, embedder, rankingModel: stored });
+    const core = createCore({
+      stores: createPgStores(testDb.db),
+      clock: systemClock,
+      logger: createLogger('warn'),
+      defaultRateLimitPerMinute: 600,
+      catalog,
+      embedder,
+      rankingModel: stored,
+    });
     const { account, firstKey } = await core.accounts.create('cold start');
     const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
     const response = await core.search().search(principal, SearchRequestSchema.parse({ query: 'merino hiking socks', limit: 5 }));

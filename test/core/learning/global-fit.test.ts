@@ -39,7 +39,13 @@ function makeQueries(n: number, random: () => number): Map<string, Product[]> {
   return queries;
 }
 
-function simulate(queries: Map<string, Product[]>, model: RankingModel, searchesPerQuery: number, random: () => number, options: { botClicks?: boolean } = {}): LoggedResult[] {
+function simulate(
+  queries: Map<string, Product[]>,
+  model: RankingModel,
+  searchesPerQuery: number,
+  random: () => number,
+  options: { botClicks?: boolean } = {},
+): LoggedResult[] {
   const w = weightVector(model);
   const log: LoggedResult[] = [];
   let search = 0;
@@ -51,7 +57,17 @@ function simulate(queries: Map<string, Product[]>, model: RankingModel, searches
       shown.forEach((p, i) => {
         const examined = random() < 1 / (i + 1);
         const clicked = examined && random() < p.relevance;
-        log.push({ requestId: `s${search}`, sessionId: `session ${search}`, query, productId: p.id, position: i + 1, features: p.x, clicked: options.botClicks ? false : clicked, converted: false, vote: null });
+        log.push({
+          requestId: `s${search}`,
+          sessionId: `session ${search}`,
+          query,
+          productId: p.id,
+          position: i + 1,
+          features: p.x,
+          clicked: options.botClicks ? false : clicked,
+          converted: false,
+          vote: null,
+        });
       });
     }
   }
@@ -60,7 +76,9 @@ function simulate(queries: Map<string, Product[]>, model: RankingModel, searches
 
 /** NDCG@10 over all 20 products of each query by true relevance (what a person would judge). */
 function trueNdcg(queries: Map<string, Product[]>, model: RankingModel, heldOutOnly: boolean): number {
-  const training = [...queries].filter(([q]) => !heldOutOnly || isHeldOut(q)).map(([q, ps]) => ({ group: q, rows: ps.map((p) => ({ features: p.x, grade: p.relevance > 0.5 ? 3 : p.relevance > 0.1 ? 1 : 0 })) }));
+  const training = [...queries]
+    .filter(([q]) => !heldOutOnly || isHeldOut(q))
+    .map(([q, ps]) => ({ group: q, rows: ps.map((p) => ({ features: p.x, grade: p.relevance > 0.5 ? 3 : p.relevance > 0.1 ? 1 : 0 })) }));
   return queriesNdcg(training, weightVector(model));
 }
 
@@ -103,15 +121,28 @@ describe('global learning from a click log', () => {
   it('counts one click per session and product, and a not-relevant vote zeroes the label', () => {
     const x = new Array<number>(D).fill(0.1);
     const row = (session: string, product: string, position: number, clicked: boolean, vote: boolean | null = null): LoggedResult => ({
-      requestId: `${session}-${position}`, sessionId: session, query: 'q', productId: product, position, features: x, clicked, converted: false, vote,
+      requestId: `${session}-${position}`,
+      sessionId: session,
+      query: 'q',
+      productId: product,
+      position,
+      features: x,
+      clicked,
+      converted: false,
+      vote,
     });
     const bias = estimatePositionBias([]);
     // One session clicking p1 five times counts as one person; p2 was clicked by two people; p3 by three but voted not relevant.
     const log = [
       ...Array.from({ length: 5 }, () => row('s1', 'p1', 1, true)),
-      row('s2', 'p1', 1, false), row('s3', 'p1', 1, false),
-      row('s1', 'p2', 2, false), row('s2', 'p2', 2, true), row('s3', 'p2', 2, true),
-      row('s1', 'p3', 3, true), row('s2', 'p3', 3, true), row('s3', 'p3', 3, true, false),
+      row('s2', 'p1', 1, false),
+      row('s3', 'p1', 1, false),
+      row('s1', 'p2', 2, false),
+      row('s2', 'p2', 2, true),
+      row('s3', 'p2', 2, true),
+      row('s1', 'p3', 3, true),
+      row('s2', 'p3', 3, true),
+      row('s3', 'p3', 3, true, false),
     ];
     const [q] = trainingFromLog(log, { ...bias, relative: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1] });
     const grade = (i: number) => q!.rows[i]!.grade!;

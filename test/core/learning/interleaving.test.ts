@@ -29,7 +29,13 @@ describe('team-draft interleaving', () => {
   });
 
   it('fills from the other list when one runs out, and stops when both do', () => {
-    const out = teamDraft(letters('ab'), letters('abcd'), 10, (x) => x, () => 0);
+    const out = teamDraft(
+      letters('ab'),
+      letters('abcd'),
+      10,
+      (x) => x,
+      () => 0,
+    );
     expect(out.map((o) => o.item).sort()).toEqual(letters('abcd'));
   });
 
@@ -39,7 +45,10 @@ describe('team-draft interleaving', () => {
     expect(out).toEqual(letters('abcde').map((item) => ({ item, team: null })));
     // A shared top two, then the draft.
     const split = teamDraft(letters('abcde'), letters('abedc'), 5, (x) => x, random);
-    expect(split.slice(0, 2)).toEqual([{ item: 'a', team: null }, { item: 'b', team: null }]);
+    expect(split.slice(0, 2)).toEqual([
+      { item: 'a', team: null },
+      { item: 'b', team: null },
+    ]);
     const teams = split.slice(2).map((o) => o.team);
     expect(teams).toContain(0);
     expect(teams).toContain(1);
@@ -60,7 +69,14 @@ describe('the sign test and the guard', () => {
   });
 
   it('counts wins, losses and ties per unit', () => {
-    expect(interleavingEvidence([{ serving: 1, candidate: 0 }, { serving: 0, candidate: 2 }, { serving: 1, candidate: 1 }, { serving: 0, candidate: 0 }])).toMatchObject({ candidateWins: 1, servingWins: 1, ties: 2, pValue: 1 });
+    expect(
+      interleavingEvidence([
+        { serving: 1, candidate: 0 },
+        { serving: 0, candidate: 2 },
+        { serving: 1, candidate: 1 },
+        { serving: 0, candidate: 0 },
+      ]),
+    ).toMatchObject({ candidateWins: 1, servingWins: 1, ties: 2, pValue: 1 });
   });
 
   it('promotes only a significant winner with enough evidence, rejects a significant loser or an undecided one past the budget', () => {

@@ -14,12 +14,16 @@ function syntheticLogs(options: { eta: number; queries: number; searches: number
   const logs: ShownResult[] = [];
   for (let q = 0; q < options.queries; q++) {
     const gamma = Array.from({ length: 10 }, () => rnd());
-    const byRelevance = gamma.map((g, i) => ({ g, i })).sort((a, b) => b.g - a.g).map((x) => x.i);
+    const byRelevance = gamma
+      .map((g, i) => ({ g, i }))
+      .sort((a, b) => b.g - a.g)
+      .map((x) => x.i);
     for (let s = 0; s < options.searches; s++) {
       // Adjacent swaps with probability `shuffle` per slot: mostly the same order, never the same always.
       const order = [...byRelevance];
       for (let k = 0; k < order.length - 1; k++) if (rnd() < options.shuffle) [order[k], order[k + 1]] = [order[k + 1]!, order[k]!];
-      for (const [k, product] of order.entries()) logs.push({ query: `q${q}`, productId: `p${product}`, position: k + 1, clicked: rnd() < theta[k]! * gamma[product]! });
+      for (const [k, product] of order.entries())
+        logs.push({ query: `q${q}`, productId: `p${product}`, position: k + 1, clicked: rnd() < theta[k]! * gamma[product]! });
     }
   }
   return { logs, theta };
@@ -48,7 +52,13 @@ describe('estimatePositionBias', () => {
     // 125 queries searched twice in a fixed order: what a deployment's log holds on its second day.
     const { logs, theta } = syntheticLogs({ eta: 1, queries: 125, searches: 2, shuffle: 0, seed: 7 });
     const maxError = (strength?: number) =>
-      Math.max(...estimatePositionBias(logs, { maxIterations: 200, tolerance: 1e-4, ...(strength === undefined ? {} : { thetaPriorStrength: strength }) }).relative.map((t, k) => Math.abs(t - theta[k]!)));
+      Math.max(
+        ...estimatePositionBias(logs, {
+          maxIterations: 200,
+          tolerance: 1e-4,
+          ...(strength === undefined ? {} : { thetaPriorStrength: strength }),
+        }).relative.map((t, k) => Math.abs(t - theta[k]!)),
+      );
     expect(maxError(0)).toBeGreaterThan(0.6);
     expect(maxError()).toBeLessThan(0.45);
   });

@@ -4,7 +4,12 @@ import { queryBoosts } from '../../../src/core/learning/query-boosts.js';
 import type { QueryEvent } from '../../../src/core/learning/ports.js';
 
 /** Examination 1/k, as the simulator's η = 1 users look. */
-const bias: PositionBias = { relative: Array.from({ length: 10 }, (_, k) => 1 / (k + 1)), impressions: new Array(10).fill(1000), iterations: 1, converged: true };
+const bias: PositionBias = {
+  relative: Array.from({ length: 10 }, (_, k) => 1 / (k + 1)),
+  impressions: new Array(10).fill(1000),
+  iterations: 1,
+  converged: true,
+};
 
 /** `views` sessions each shown `productId` at `position`, the first `clicks` of them clicking it. */
 const shown = (productId: string, position: number, views: number, clicks: number, prefix = productId): QueryEvent[] =>

@@ -58,7 +58,14 @@ const teamOf = async (impressionId: string): Promise<number | null> =>
   (await t.db.query<{ team: number | null }>('SELECT team FROM impressions WHERE id = $1', [impressionId]))[0]!.team;
 
 const propose = async (model: RankingModel, id: string): Promise<void> => {
-  const m: Omit<StoredRankingModel, 'status' | 'evidence' | 'decidedAt'> = { id, scope: sample.embedder.model, source: `learned ${id}`, model: { ...model, source: `learned ${id}` }, trained: { test: true }, createdAt: new Date() };
+  const m: Omit<StoredRankingModel, 'status' | 'evidence' | 'decidedAt'> = {
+    id,
+    scope: sample.embedder.model,
+    source: `learned ${id}`,
+    model: { ...model, source: `learned ${id}` },
+    trained: { test: true },
+    createdAt: new Date(),
+  };
   expect(await createPgStores(t.db).rankingModels.propose(m, 'test')).toBe(true);
 };
 
@@ -149,7 +156,8 @@ describe.skipIf(!usingRealPostgres())('several processes on one PostgreSQL datab
       rankingLearning: { refreshMs: 0, interleaveShare: 0 },
     });
     try {
-      const ask = async (app: TestApp) => (await call(app.app, t.adminKey, 'POST', '/v1/search', { query: 'yoga mat', limit: 3 })).json().metadata.ranking_model as string;
+      const ask = async (app: TestApp) =>
+        (await call(app.app, t.adminKey, 'POST', '/v1/search', { query: 'yoga mat', limit: 3 })).json().metadata.ranking_model as string;
       const better: RankingModel = { ...FALLBACK_MODEL, weights: { ...FALLBACK_MODEL.weights, bm25: 3 } };
       await propose(better, 'rm_shared');
       expect(await t.db.query(`UPDATE ranking_models SET status = 'serving' WHERE id = 'rm_shared' RETURNING id`)).toHaveLength(1);

@@ -16,7 +16,11 @@ describe('the simulated shopper', () => {
   });
 
   it('produces, over many people, the click-through the model implies per rank and grade', () => {
-    const shown: Shown[] = [{ productId: 'a', grade: 3 }, { productId: 'b', grade: 0 }, { productId: 'c', grade: 2 }];
+    const shown: Shown[] = [
+      { productId: 'a', grade: 3 },
+      { productId: 'b', grade: 0 },
+      { productId: 'c', grade: 2 },
+    ];
     const rnd = mulberry32(5);
     const n = 20_000;
     const clicks = [0, 0, 0];

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import {
-  isNearDuplicate,
-  requestText,
-  syntheticGrade,
-  syntheticRequests,
-  type SyntheticRequest,
-} from '../../../src/core/learning/synthetic-requests.js';
+import { isNearDuplicate, requestText, syntheticGrade, syntheticRequests, type SyntheticRequest } from '../../../src/core/learning/synthetic-requests.js';
 import { mulberry32 as seededRandom } from '../../../src/core/random.js';
 import { makeProduct } from '../../helpers/catalog.js';
 
@@ -21,9 +15,13 @@ const socks = product('socks', 'Fellwalker Merino Hiking Socks, 6 Pairs', {
 });
 
 const catalog = Array.from({ length: 200 }, (_, i) =>
-  product(`p-${String(i).padStart(3, '0')}`, `Brand${i % 7} ${['Steel', 'Copper', 'Brass'][i % 3]} ${['Pipe', 'Valve', 'Elbow', 'Strap'][i % 4]} ${i % 5 + 1}/2 in. x ${i} ft.`, {
-    category: i % 2 === 0 ? ['Plumbing', 'Pipe'] : ['Plumbing', 'Fittings'],
-  }),
+  product(
+    `p-${String(i).padStart(3, '0')}`,
+    `Brand${i % 7} ${['Steel', 'Copper', 'Brass'][i % 3]} ${['Pipe', 'Valve', 'Elbow', 'Strap'][i % 4]} ${(i % 5) + 1}/2 in. x ${i} ft.`,
+    {
+      category: i % 2 === 0 ? ['Plumbing', 'Pipe'] : ['Plumbing', 'Fittings'],
+    },
+  ),
 );
 
 describe('requestText', () => {

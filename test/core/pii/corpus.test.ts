@@ -27,15 +27,21 @@ describe('PII corpus', () => {
 
   it('finds at least 99 % of seeded values, each covered by a match of its type', () => {
     const missed = seeded.filter((s) => !detectPii(s.sentence).some((m) => m.type === s.type && m.start <= s.start && m.end >= s.end));
-    const byType = PII_TYPES.map((t) => `${t} ${seeded.filter((s) => s.type === t && !missed.includes(s)).length}/${seeded.filter((s) => s.type === t).length}`);
-    console.log(`PII recall: ${seeded.length - missed.length}/${seeded.length} = ${percent(seeded.length - missed.length, seeded.length)} (${byType.join(', ')})`);
+    const byType = PII_TYPES.map(
+      (t) => `${t} ${seeded.filter((s) => s.type === t && !missed.includes(s)).length}/${seeded.filter((s) => s.type === t).length}`,
+    );
+    console.log(
+      `PII recall: ${seeded.length - missed.length}/${seeded.length} = ${percent(seeded.length - missed.length, seeded.length)} (${byType.join(', ')})`,
+    );
     const report = missed.map((s) => `${s.type} ${s.format}: ${JSON.stringify(s.sentence)} -> ${JSON.stringify(detectPii(s.sentence))}`).join('\n');
     expect(missed.length / seeded.length, `missed:\n${report}`).toBeLessThanOrEqual(0.01);
   });
 
   it('flags at most 2 % of near-miss sentences', () => {
     const flagged = misses.filter((n) => detectPii(n.sentence).length > 0);
-    console.log(`PII false positives: ${flagged.length}/${misses.length} = ${percent(flagged.length, misses.length)} over ${new Set(misses.map((n) => n.kind)).size} kinds`);
+    console.log(
+      `PII false positives: ${flagged.length}/${misses.length} = ${percent(flagged.length, misses.length)} over ${new Set(misses.map((n) => n.kind)).size} kinds`,
+    );
     const report = flagged.map((n) => `${n.kind}: ${JSON.stringify(n.sentence)} -> ${JSON.stringify(detectPii(n.sentence))}`).join('\n');
     expect(flagged.length / misses.length, `flagged:\n${report}`).toBeLessThanOrEqual(0.02);
   });

@@ -27,7 +27,29 @@ const isbn13 = (r: Rng): string => {
 const ean13 = (r: Rng): string => {
   // German (400–440) and Japanese (45, 49) EANs start with 4 like Visa cards: the hard case.
   const prefix = r.pick([
-    '400', '401', '403', '405', '410', '419', '426', '440', '45', '49', '50', '30', '34', '37', '690', '693', '76', '80', '84', '87', '54', '57', '64',
+    '400',
+    '401',
+    '403',
+    '405',
+    '410',
+    '419',
+    '426',
+    '440',
+    '45',
+    '49',
+    '50',
+    '30',
+    '34',
+    '37',
+    '690',
+    '693',
+    '76',
+    '80',
+    '84',
+    '87',
+    '54',
+    '57',
+    '64',
   ]);
   const body = prefix + r.digits(12 - prefix.length);
   return body + gs1CheckDigit(body);
@@ -53,9 +75,30 @@ const luhnInvalid16 = (r: Rng): string => {
 };
 
 const MODELS = [
-  'SM-G991U', 'WH-1000XM5', 'WH-1000XM4', 'RTX 4090', 'RTX 3060 Ti', 'i7-13700K', 'i9-14900KS', 'A2338', 'A2442', 'KD-65X85K',
-  'QN65QN90C', 'XPS 13 9340', 'DCD771C2', 'B0C1X2Y3Z4', 'MQ2Y3LL/A', 'SRS-XB100', 'LG 55UQ7570', 'EOS R6 Mark II', 'GTX 1080',
-  'DS218+', 'HX-1200i', 'NP-FZ100', 'PS5-CFI-1215A', 'T480s 20L7',
+  'SM-G991U',
+  'WH-1000XM5',
+  'WH-1000XM4',
+  'RTX 4090',
+  'RTX 3060 Ti',
+  'i7-13700K',
+  'i9-14900KS',
+  'A2338',
+  'A2442',
+  'KD-65X85K',
+  'QN65QN90C',
+  'XPS 13 9340',
+  'DCD771C2',
+  'B0C1X2Y3Z4',
+  'MQ2Y3LL/A',
+  'SRS-XB100',
+  'LG 55UQ7570',
+  'EOS R6 Mark II',
+  'GTX 1080',
+  'DS218+',
+  'HX-1200i',
+  'NP-FZ100',
+  'PS5-CFI-1215A',
+  'T480s 20L7',
 ];
 
 const ORDER_WRAP = ['Where is my order {x}?', 'The order {x} arrived damaged, find me a replacement kettle', 'Re-order the same filters as {x} please'];
@@ -105,7 +148,8 @@ const KINDS: Record<string, Maker> = {
       `alarm clock that rings at ${h}:${m}`,
     ]);
   },
-  model: (r) => r.pick([`Is the ${r.pick(MODELS)} better than the ${r.pick(MODELS)}?`, `case for ${r.pick(MODELS)}`, `replacement battery ${r.pick(MODELS)} genuine`]),
+  model: (r) =>
+    r.pick([`Is the ${r.pick(MODELS)} better than the ${r.pick(MODELS)}?`, `case for ${r.pick(MODELS)}`, `replacement battery ${r.pick(MODELS)} genuine`]),
   'model-generated': (r) =>
     r.pick([
       `Samsung SM-${r.letters(1)}${r.digits(3)}${r.letters(1)} case`,
@@ -138,7 +182,11 @@ const KINDS: Record<string, Maker> = {
       `build ${r.int(19041, 26100)}.${r.int(100, 4000)}`,
     ]),
   year: (r) =>
-    r.pick([`a ${r.int(1995, 2025)} model Honda floor mats`, `from ${r.int(1990, 2005)} to ${r.int(2006, 2024)}`, `the ${r.int(2019, 2024)}-${r.int(2020, 2025)} season jersey`]),
+    r.pick([
+      `a ${r.int(1995, 2025)} model Honda floor mats`,
+      `from ${r.int(1990, 2005)} to ${r.int(2006, 2024)}`,
+      `the ${r.int(2019, 2024)}-${r.int(2020, 2025)} season jersey`,
+    ]),
   zip: (r) => r.pick([`ship to ${r.digits(5)}`, `stores near ${r.digits(5)}-${r.digits(4)}`, `in stock in zip ${r.digits(5)}?`]),
   'luhn-invalid-16': (r) => r.pick([`gift code ${luhnInvalid16(r)}`, `reference ${luhnInvalid16(r)} on my receipt`, `serial ${luhnInvalid16(r)}`]),
   'nine-digit': (r) => {
@@ -149,7 +197,14 @@ const KINDS: Record<string, Maker> = {
     const n = `${r.int(2, 9)}${r.digits(9)}`;
     return r.pick([`order number ${n}`, `tracking ${n}`, `ASIN ${n} still available?`]);
   },
-  quantity: (r) => r.pick([`${r.int(2, 12)}-pack of socks`, `pack of ${r.int(2, 48)}`, `${r.int(12, 96)}-count K-cups`, `${r.int(2, 6)} x 500 ml bottles`, `set of ${r.int(2, 8)}`]),
+  quantity: (r) =>
+    r.pick([
+      `${r.int(2, 12)}-pack of socks`,
+      `pack of ${r.int(2, 48)}`,
+      `${r.int(12, 96)}-count K-cups`,
+      `${r.int(2, 6)} x 500 ml bottles`,
+      `set of ${r.int(2, 8)}`,
+    ]),
   'short-phone-like': (r) => {
     const n = `${r.int(2, 9)}${r.digits(2)}-${r.digits(4)}`;
     return r.pick([`model ${n}`, `part ${n} replacement`, `catalog no. ${n}`]);
@@ -172,7 +227,12 @@ const KINDS: Record<string, Maker> = {
     ]),
   tracking: (r) => r.pick([`USPS ${fours(`94${r.digits(20)}`)}`, `UPS 1Z${r.alnum(6)}${r.digits(10)}`, `FedEx ${r.digits(12)}`]),
   'rating-ratio': (r) =>
-    r.pick([`rated ${r.int(3, 4)}.${r.int(0, 9)} out of 5`, `${r.pick(['16:9', '21:9', '4:3'])} monitor`, `${r.int(10, 95)}% off`, `${r.int(1, 3)}:${r.int(1, 9)} ratio mixer`]),
+    r.pick([
+      `rated ${r.int(3, 4)}.${r.int(0, 9)} out of 5`,
+      `${r.pick(['16:9', '21:9', '4:3'])} monitor`,
+      `${r.int(10, 95)}% off`,
+      `${r.int(1, 3)}:${r.int(1, 9)} ratio mixer`,
+    ]),
 };
 
 /** `perKind` sentences of each near-miss kind, the same for the same seed. */

@@ -20,13 +20,32 @@ interface Value {
 
 const FIRST = ['jane', 'john', 'maria', 'wei', 'aisha', 'lukas', 'sofia', 'kenji', 'olu', 'priya', 'mateo', 'emma', 'josé', 'zoë'];
 const LAST = ['doe', 'smith', 'garcia', 'chen', 'okafor', 'mueller', 'rossi', 'tanaka', 'patel', 'novak', 'kowalski'];
-const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.co.uk', 'mail.example.com', 'corp.acme.io', 'students.uni-heidelberg.de', 'proton.me', 'icloud.com', 'eu.shop-mail.fr', 'example.org', 'x.co'];
+const DOMAINS = [
+  'gmail.com',
+  'outlook.com',
+  'yahoo.co.uk',
+  'mail.example.com',
+  'corp.acme.io',
+  'students.uni-heidelberg.de',
+  'proton.me',
+  'icloud.com',
+  'eu.shop-mail.fr',
+  'example.org',
+  'x.co',
+];
 const TAGS = ['shoes', 'orders', 'aisle', '2024', 'gifts'];
 
 function email(rng: Rng): Value {
   const first = rng.pick(FIRST);
   const last = rng.pick(LAST);
-  const styles = [`${first}.${last}`, `${first}_${last}`, `${first[0]}${last}${rng.int(1, 99)}`, `${first}-${last}`, first, `${first}.${last}+${rng.pick(TAGS)}`];
+  const styles = [
+    `${first}.${last}`,
+    `${first}_${last}`,
+    `${first[0]}${last}${rng.int(1, 99)}`,
+    `${first}-${last}`,
+    first,
+    `${first}.${last}+${rng.pick(TAGS)}`,
+  ];
   const style = rng.int(0, styles.length - 1);
   let local = styles[style] ?? first;
   if (rng.next() < 0.15) local = local.toUpperCase();
@@ -157,7 +176,13 @@ function ip(rng: Rng): Value {
     ['ipv4-public', () => `${rng.int(1, 223)}.${octet()}.${octet()}.${octet()}`],
     ['ipv4-172', () => `172.${rng.int(16, 31)}.${octet()}.${octet()}`],
     ['ipv6-full', () => Array.from({ length: 8 }, () => rng.hex(4)).join(':')],
-    ['ipv6-full-upper', () => Array.from({ length: 8 }, () => group()).join(':').toUpperCase()],
+    [
+      'ipv6-full-upper',
+      () =>
+        Array.from({ length: 8 }, () => group())
+          .join(':')
+          .toUpperCase(),
+    ],
     ['ipv6-compressed', () => `2001:db8:${group()}::${group()}`],
     ['ipv6-link-local', () => `fe80::${group()}:${group()}:${group()}:${group()}`],
     ['ipv6-mapped', () => `::ffff:${octet()}.${octet()}.${octet()}.${octet()}`],

@@ -18,7 +18,9 @@ import { diversify, FALLBACK_MODEL, rankCandidates } from '../../../src/core/ran
 const GOLDEN = 'fae09208ed5836ff3e30161d6d710c8c5dc054c95e0536f82fdbca9aedd0466c';
 
 function sampleProducts(): CatalogProduct[] {
-  const lines = readFileSync(new URL('../../../data/sample-catalog.jsonl', import.meta.url), 'utf8').split('\n').filter(Boolean);
+  const lines = readFileSync(new URL('../../../data/sample-catalog.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   return lines.flatMap((line) => {
     const r = normalizeProduct(JSON.parse(line) as unknown);
     return r.ok ? [r.product] : [];
@@ -55,7 +57,10 @@ describe('ranking on the sample catalog, fixed candidates', () => {
         .sort((a, b) => a.score - b.score);
       const query = { ...analyzeQuery(words, current, lexicon), words };
       const candidates = rankCandidates(query, lexical, dense, lexicon, FALLBACK_MODEL, random() < 0.9 ? randomVector() : null);
-      const ordered = diversify([...candidates].sort((a, b) => b.rankScore - a.rankScore), 10);
+      const ordered = diversify(
+        [...candidates].sort((a, b) => b.rankScore - a.rankScore),
+        10,
+      );
       hash.update(JSON.stringify({ q, words, rows: candidates.map((c) => [c.product.productId, c.score, c.probability, ...c.features]) }));
       hash.update(JSON.stringify(ordered.slice(0, 10).map((c) => [c.product.productId, c.rankScore, c.matchedTerms])));
     }

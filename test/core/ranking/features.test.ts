@@ -41,7 +41,16 @@ describe('title structure features', () => {
 
   it('tells the thing asked for from a part for it', () => {
     const words = wordTokens('delta shower faucet');
-    const rows = computeFeatures(analyzeQuery(words, words, lexicon), [], [{ product: faucet, score: 0.4 }, { product: cartridge, score: 0.4 }], lexicon, null);
+    const rows = computeFeatures(
+      analyzeQuery(words, words, lexicon),
+      [],
+      [
+        { product: faucet, score: 0.4 },
+        { product: cartridge, score: 0.4 },
+      ],
+      lexicon,
+      null,
+    );
     const [f, c] = [rows.find((r) => r.product === faucet)!.features, rows.find((r) => r.product === cartridge)!.features];
     expect(f[FEATURE_INDEX.headCoverage]).toBe(1);
     expect(f[FEATURE_INDEX.tailOnly]).toBe(0);

@@ -29,7 +29,15 @@ describe('canonicalText: one spelling for measures', () => {
   });
 
   it('is idempotent: canonical text stays as it is (a query is canonicalised again by the full-text search)', () => {
-    for (const text of ['1/2 in. x 10 ft. PVC Pipe', '1-1/2 in. copper', '2x4', 'Whirlpool 1.9 cu. ft.', '12-Gauge Angle', "6' x 8' fence", '3x30x.75 in. filler']) {
+    for (const text of [
+      '1/2 in. x 10 ft. PVC Pipe',
+      '1-1/2 in. copper',
+      '2x4',
+      'Whirlpool 1.9 cu. ft.',
+      '12-Gauge Angle',
+      "6' x 8' fence",
+      '3x30x.75 in. filler',
+    ]) {
       const once = canonicalText(text);
       expect(wordTokens(once), text).toEqual(wordTokens(text));
       expect(canonicalText(once).trim().split(/\s+/), text).toEqual(once.trim().split(/\s+/));
@@ -83,9 +91,18 @@ describe('editDistance', () => {
 
 describe('Lexicon', () => {
   const lexicon = Lexicon.build([
-    'Harley Davidson Shovelheads', 'Harley Davidson Twin Cam', 'Nutrisystem vanilla shakes', 'Nutrisystem weight loss kit',
-    'Cordless drill driver', 'Cordless drill kit', 'Hammer drill', 'Screwdriver set', 'Screwdriver bits', 'Garden hose',
-    'Garden hose reel', 'Dril typo only once',
+    'Harley Davidson Shovelheads',
+    'Harley Davidson Twin Cam',
+    'Nutrisystem vanilla shakes',
+    'Nutrisystem weight loss kit',
+    'Cordless drill driver',
+    'Cordless drill kit',
+    'Hammer drill',
+    'Screwdriver set',
+    'Screwdriver bits',
+    'Garden hose',
+    'Garden hose reel',
+    'Dril typo only once',
   ]);
 
   it('corrects words the catalog does not know to its most frequent word within one edit, two for long words', () => {
@@ -93,7 +110,10 @@ describe('Lexicon', () => {
     // "Dril" is in the catalog once: a known word stays as typed, but one-off words are never offered as corrections.
     expect(lexicon.correct(['dril']).words).toEqual(['dril']);
     expect(lexicon.correct(['screwdrvier']).words).toEqual(['screwdriver']);
-    expect(lexicon.correct(['gardne', 'hoes']).corrections).toEqual([{ from: 'gardne', to: 'garden' }, { from: 'hoes', to: 'hose' }]);
+    expect(lexicon.correct(['gardne', 'hoes']).corrections).toEqual([
+      { from: 'gardne', to: 'garden' },
+      { from: 'hoes', to: 'hose' },
+    ]);
   });
 
   it('splits a run-together word and joins words the catalog writes as one', () => {
@@ -105,7 +125,7 @@ describe('Lexicon', () => {
     expect(lexicon.correct(['garden', 'hose', 'in0p5', 'kti']).corrections).toEqual([]);
   });
 
-  it('spends at most the request\'s budget of vocabulary scans; remembered corrections cost none', () => {
+  it("spends at most the request's budget of vocabulary scans; remembered corrections cost none", () => {
     const fresh = Lexicon.build(['Cordless drill', 'Cordless drill kit', 'Garden hose', 'Garden hose reel', 'Screwdriver set', 'Screwdriver bits']);
     const budget = { scans: 2 };
     expect(fresh.correct(['cordles', 'drll', 'gardne', 'drill'], budget).words).toEqual(['cordless', 'drill', 'gardne', 'drill']);

@@ -36,7 +36,9 @@ describe('ranking model fitting', () => {
     const model = fitRankingModel(draw(300), [], 'test');
     expect(model.weights.cosine!).toBeGreaterThan(5 * Math.abs(model.weights.bm25!));
     const w = weightVector(model);
-    const fresh = draw(200).flatMap((q) => q.rows).map((r) => ({ p: toProbability(scoreRow(r.features, model.bias, w), model), y: r.grade! >= 2 ? 1 : 0 }));
+    const fresh = draw(200)
+      .flatMap((q) => q.rows)
+      .map((r) => ({ p: toProbability(scoreRow(r.features, model.bias, w), model), y: r.grade! >= 2 ? 1 : 0 }));
     expect(expectedCalibrationError(fresh)).toBeLessThan(0.03);
   });
 

@@ -6,7 +6,15 @@ import { makeProduct } from '../../helpers/catalog.js';
 const product = (id: string, title: string, attributes: CatalogProduct['attributes'] = {}): CatalogProduct =>
   makeProduct(0, { productId: id, externalId: id, title, description: '', brand: 'Ridgeway', category: [], attributes });
 
-const candidate = (p: CatalogProduct, score: number): Candidate => ({ product: p, features: [], cosine: 0, matchedTerms: [], score, probability: score, rankScore: score });
+const candidate = (p: CatalogProduct, score: number): Candidate => ({
+  product: p,
+  features: [],
+  cosine: 0,
+  matchedTerms: [],
+  score,
+  probability: score,
+  rankScore: score,
+});
 
 // Twelve sizes of one pipe, all near-certain, then three other products well below them.
 const pipes = Array.from({ length: 12 }, (_, i) => candidate(product(`pipe-${i}`, `Ridgeway 1/2 in. x ${i + 2} ft. Copper Pipe`), 0.97 - i * 0.001));
@@ -38,7 +46,10 @@ describe('diversify', () => {
   });
 
   it('fills the page with one family when nothing else is there', () => {
-    const page = diversify(pipes.map((c) => ({ ...c, rankScore: c.probability })), 10);
+    const page = diversify(
+      pipes.map((c) => ({ ...c, rankScore: c.probability })),
+      10,
+    );
     expect(page.slice(0, 10).every((c) => c.product.productId.startsWith('pipe'))).toBe(true);
   });
 });

@@ -34,18 +34,42 @@ const at = (ms: number) => new Date(clock.now().getTime() + ms);
 const logger = createLogger('debug', new LogCapture());
 /** A Retention over the shared test database with the given windows (the defaults otherwise). */
 const retentionWith = (w: Partial<RetentionWindows>, batchSize?: number) =>
-  new Retention({ stores: { searches, webhooks, requestLog: new PgRequestLogStore(t.db) }, clock, logger, windows: { ...DEFAULT_RETENTION, ...w }, ...(batchSize ? { batchSize } : {}) });
+  new Retention({
+    stores: { searches, webhooks, requestLog: new PgRequestLogStore(t.db) },
+    clock,
+    logger,
+    windows: { ...DEFAULT_RETENTION, ...w },
+    ...(batchSize ? { batchSize } : {}),
+  });
 
 /** One search as the search path records it: the search row, its impressions, the session (and any search event). */
-async function recordSearchIn(store: PgSearchStore, accountId: string, sessionId: string, createdAt: Date, queries: string[] = ['q']): Promise<{ impressionIds: string[] }> {
+async function recordSearchIn(
+  store: PgSearchStore,
+  accountId: string,
+  sessionId: string,
+  createdAt: Date,
+  queries: string[] = ['q'],
+): Promise<{ impressionIds: string[] }> {
   const impressions = [1, 2, 3].map((position) => ({ impressionId: newId(), productId: newId(), position }));
   const session: SessionState = { queries, shownProductIds: impressions.map((i) => i.productId), clickedProductIds: [] };
   await store.recordSearch({
-    requestId: newId(), accountId, keyId: newId(), sessionId, query: 'q', normalizedQuery: 'q', filters: {}, totalMatches: 3, tookMs: 1, createdAt, impressions, session,
+    requestId: newId(),
+    accountId,
+    keyId: newId(),
+    sessionId,
+    query: 'q',
+    normalizedQuery: 'q',
+    filters: {},
+    totalMatches: 3,
+    tookMs: 1,
+    createdAt,
+    impressions,
+    session,
   });
   return { impressionIds: impressions.map((i) => i.impressionId) };
 }
-const recordSearch = (accountId: string, sessionId: string, createdAt: Date, queries?: string[]) => recordSearchIn(searches, accountId, sessionId, createdAt, queries);
+const recordSearch = (accountId: string, sessionId: string, createdAt: Date, queries?: string[]) =>
+  recordSearchIn(searches, accountId, sessionId, createdAt, queries);
 
 /** A new account with one webhook subscription through the API; returns the account, its key and the endpoint id. */
 async function subscribe(url: string, events: string[]): Promise<{ accountId: string; key: string; endpointId: string }> {
@@ -138,9 +162,25 @@ describe('Retention: webhook history', () => {
   };
 
   const emit = (accountId: string, createdAt: Date) =>
-    t.db.transaction(async (tx) => (await appendEvent(tx, { accountId, type: 'click', data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }), createdAt })).eventId);
+    t.db.transaction(
+      async (tx) =>
+        (
+          await appendEvent(tx, {
+            accountId,
+            type: 'click',
+            data: eventData.click({ clickId: newId(), impressionId: newId(), productId: newId(), requestId: newId() }),
+            createdAt,
+          })
+        ).eventId,
+    );
   const attempt = (startedAt: Date, next: AttemptRecord['next']): AttemptRecord => ({
-    startedAt, next, ok: next.status === 'succeeded', statusCode: next.status === 'succeeded' ? 200 : 500, durationMs: 3, error: null, responseBody: '',
+    startedAt,
+    next,
+    ok: next.status === 'succeeded',
+    statusCode: next.status === 'succeeded' ? 200 : 500,
+    durationMs: 3,
+    error: null,
+    responseBody: '',
   });
   /** Claims the one due delivery at `now` and records an attempt that moves it to `next`; returns the delivery id. */
   async function attemptOne(now: Date, next: AttemptRecord['next'] | null): Promise<string> {
@@ -149,7 +189,8 @@ describe('Retention: webhook history', () => {
     if (next !== null) expect(await webhooks.complete(claim!, attempt(now, next), new Date(0))).toBe(true);
     return claim!.id;
   }
-  const deliveryIds = async (accountId: string) => new Set((await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE account_id = $1', [accountId])).map((r) => r.id));
+  const deliveryIds = async (accountId: string) =>
+    new Set((await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE account_id = $1', [accountId])).map((r) => r.id));
   const eventCount = (accountId: string) => count('SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1', [accountId]);
 
   it('deletes finished deliveries past the window with their attempts and events, and never one that is due or under lease', async () => {
@@ -204,7 +245,9 @@ describe('Retention: webhook history', () => {
     const deleted = await retentionWith({ webhookHistoryDays: 30 }).prune();
 
     expect(deleted).toMatchObject({ webhookDeliveries: 1, webhookEvents: 1 });
-    const left = await t.db.query<{ created_at: Date; status: string }>('SELECT created_at, status FROM webhook_deliveries WHERE account_id = $1', [sub.accountId]);
+    const left = await t.db.query<{ created_at: Date; status: string }>('SELECT created_at, status FROM webhook_deliveries WHERE account_id = $1', [
+      sub.accountId,
+    ]);
     expect(left).toEqual([{ created_at: new Date(now - 2 * DAY), status: 'pending' }]);
     expectStatus(await call(t.app, sub.key, 'PATCH', `/v1/webhooks/${sub.endpointId}`, { status: 'enabled' }), 200);
     const claimed = await webhooks.claim(clock.now(), 10, at(60_000));
@@ -229,7 +272,15 @@ describe('Retention: request log', () => {
   it('deletes entries older than the window in batches, and keeps younger ones', async () => {
     const store = new PgRequestLogStore(t.db);
     const accountId = newId();
-    const entry = (ageMs: number): RequestLogEntry => ({ accountId, keyId: newId(), method: 'POST', route: '/v1/search', status: 200, latencyMs: 1, createdAt: at(-ageMs) });
+    const entry = (ageMs: number): RequestLogEntry => ({
+      accountId,
+      keyId: newId(),
+      method: 'POST',
+      route: '/v1/search',
+      status: 200,
+      latencyMs: 1,
+      createdAt: at(-ageMs),
+    });
     await store.insertMany([...Array.from({ length: 25 }, (_, i) => entry(31 * DAY + i * 1000)), ...Array.from({ length: 4 }, () => entry(29 * DAY))]);
     const retention = retentionWith({ requestLogDays: 30 }, 10);
     // Nothing else writes meanwhile: the request log's queue from earlier tests is flushed first.
@@ -335,7 +386,11 @@ async function runSimulation(app: TestApp, sim: ManualClock, ok: Receiver, faili
     for (const k of Object.keys(peak) as (keyof typeof peak)[]) peak[k] = Math.max(peak[k], sizes[k]);
     // Every session used within the last 24 h is there, and none older: the search path's window exactly.
     expect(sizes.sessions, `hour ${hour}`).toBe(SEARCHES_PER_HOUR * Math.min(hour + 1, 24) + 1);
-    if (hour % 24 === 23) parked = Math.max(parked, await n("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NULL", [failingId]));
+    if (hour % 24 === 23)
+      parked = Math.max(
+        parked,
+        await n("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at IS NULL", [failingId]),
+      );
   }
 
   const now = sim.now().getTime();

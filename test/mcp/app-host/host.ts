@@ -40,7 +40,11 @@ async function run(options: RunOptions): Promise<void> {
   const tool = tools.find((t) => t.name === 'search_products')!;
   const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
   if (!uri) throw new Error('search_products has no _meta.ui.resourceUri');
-  const resource = (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string; _meta?: { ui?: { csp?: { resourceDomains?: string[] } } } };
+  const resource = (await client.readResource({ uri })).contents[0] as {
+    text: string;
+    mimeType: string;
+    _meta?: { ui?: { csp?: { resourceDomains?: string[] } } };
+  };
   if (resource.mimeType !== 'text/html;profile=mcp-app') throw new Error(`unexpected MIME type ${resource.mimeType}`);
   state.resourceBytes = new TextEncoder().encode(resource.text).length;
 
@@ -51,7 +55,12 @@ async function run(options: RunOptions): Promise<void> {
   iframe.srcdoc = resource.text.replace('<head>', `<head><meta http-equiv="Content-Security-Policy" content="${cspOf(resource._meta?.ui?.csp)}">`);
   document.getElementById('chat')!.append(iframe);
 
-  const hostContext: NonNullable<HostOptions['hostContext']> = { theme: options.theme, styles: { variables: options.variables }, displayMode: 'inline', platform: 'web' };
+  const hostContext: NonNullable<HostOptions['hostContext']> = {
+    theme: options.theme,
+    styles: { variables: options.variables },
+    displayMode: 'inline',
+    platform: 'web',
+  };
   const bridge = new AppBridge(null, { name: 'aisle test host', version: '1.0.0' }, { openLinks: {}, serverTools: {}, logging: {} }, { hostContext });
   bridge.onopenlink = async ({ url }) => {
     state.opened.push(url);

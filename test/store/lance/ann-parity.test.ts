@@ -75,7 +75,15 @@ async function generatedCatalog(embedder: Embedder): Promise<{ rows: CatalogRow[
     const w = i < base.length ? 1 : 0.7 + 0.3 * random();
     const v = vectors[a]!.map((x, d) => w * x + (1 - w) * vectors[b]![d]! + (i < base.length ? 0 : (random() - 0.5) * 0.02));
     const norm = Math.hypot(...v);
-    const product = i < base.length ? base[a]! : { ...base[a]!, productId: `${base[a]!.productId.slice(0, 24)}${i.toString(16).padStart(12, '0')}`, externalId: `variant-${i}`, title: `${base[a]!.title} variant ${i}` };
+    const product =
+      i < base.length
+        ? base[a]!
+        : {
+            ...base[a]!,
+            productId: `${base[a]!.productId.slice(0, 24)}${i.toString(16).padStart(12, '0')}`,
+            externalId: `variant-${i}`,
+            title: `${base[a]!.title} variant ${i}`,
+          };
     rows.push({ product, vector: v.map((x) => x / norm) });
   }
   return { rows, queries: base.slice(0, 300).map((p) => p.title.split(' ').slice(0, 3).join(' ')) };
@@ -122,7 +130,10 @@ describe('ANN index path against exact search (3,000 products, index built)', ()
     let mismatched = 0;
     for (const text of queries) {
       const [vector] = await embedder.embed([toEmbeddingInput(text)]);
-      const [viaIndex, truth] = await Promise.all([indexed.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH }), exact.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH })]);
+      const [viaIndex, truth] = await Promise.all([
+        indexed.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH }),
+        exact.vectorSearch(vector!, { limit: RETRIEVAL_DEPTH }),
+      ]);
       const exactDistance = new Map(truth.map((r) => [r.product.productId, r.score]));
       for (const r of viaIndex) {
         const d = exactDistance.get(r.product.productId);
@@ -138,8 +149,14 @@ describe('ANN index path against exact search (3,000 products, index built)', ()
   it('ranks the same top ten as exact search', async () => {
     const lexicons = [new CatalogLexicon(indexed), new CatalogLexicon(exact)];
     const topTen = async (catalog: LanceCatalogStore, lexicon: CatalogLexicon, text: string) => {
-      const candidates = await retrieveCandidates({ catalog, embedder, lexicon }, { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL });
-      return candidates.sort((a, b) => b.rankScore - a.rankScore).slice(0, 10).map((c) => c.product.productId);
+      const candidates = await retrieveCandidates(
+        { catalog, embedder, lexicon },
+        { queryText: text, currentQuery: text, filter: {}, retrieval: 'hybrid', model: FALLBACK_MODEL },
+      );
+      return candidates
+        .sort((a, b) => b.rankScore - a.rankScore)
+        .slice(0, 10)
+        .map((c) => c.product.productId);
     };
     let shared = 0;
     let total = 0;

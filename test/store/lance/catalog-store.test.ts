@@ -77,7 +77,10 @@ describe('LanceCatalogStore', () => {
     // Repeated keywords and keywords inside another are tested once: the same products pass.
     await check({ keywords: ['produ', 'Product', 'product', '7', 'uct'] }, (p) => p.title.includes('7'));
     expect(buildWhere({ keywords: ['produ', 'Product', 'product', '7', 'uct'] })).toBe("strpos(keyword_text, 'product') > 0 AND strpos(keyword_text, '7') > 0");
-    await check({ excludeProductIds: [data[0]!.product.productId, data[1]!.product.productId] }, (p) => p.productId !== data[0]!.product.productId && p.productId !== data[1]!.product.productId);
+    await check(
+      { excludeProductIds: [data[0]!.product.productId, data[1]!.product.productId] },
+      (p) => p.productId !== data[0]!.product.productId && p.productId !== data[1]!.product.productId,
+    );
     await check({ brand: "O'Brien'); DROP TABLE products; --" }, () => false);
     const text = await store.textSearch('product', { limit: 300, filter: { maxPrice: 20 } });
     expect(text.map((r) => r.product.priceAmount).every((p) => p! <= 20)).toBe(true);
@@ -91,7 +94,11 @@ describe('LanceCatalogStore', () => {
     await importRows(store, data);
     const priced = data.map((r) => r.product).filter((p) => p.priceAmount !== null);
     const expected = (filter: (p: (typeof priced)[number]) => boolean, descending: boolean) =>
-      priced.filter(filter).map((p, k) => ({ p, k })).sort((a, b) => (descending ? b.p.priceAmount! - a.p.priceAmount! : a.p.priceAmount! - b.p.priceAmount!) || a.k - b.k).map(({ p }) => p.productId);
+      priced
+        .filter(filter)
+        .map((p, k) => ({ p, k }))
+        .sort((a, b) => (descending ? b.p.priceAmount! - a.p.priceAmount! : a.p.priceAmount! - b.p.priceAmount!) || a.k - b.k)
+        .map(({ p }) => p.productId);
 
     const cheapest = await store.byPrice({}, { limit: 7, descending: false });
     expect(cheapest.total).toBe(priced.length);
@@ -190,7 +197,9 @@ describe('LanceCatalogStore', () => {
     stores.length = 0;
 
     for (const mode of ['upsert', 'replace']) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/lance/fixtures/partial-import.ts', uri, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/lance/fixtures/partial-import.ts', uri, mode], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => d.toString().includes('written') && resolve());
         child.on('exit', (code) => reject(new Error(`child exited early with ${code}`)));

@@ -25,29 +25,62 @@ beforeEach(async () => {
   const log: RequestLogEntry[] = [];
   for (let t = T0; t < T0 + 3 * DAY; t += 20 * 60_000) {
     await searches.recordSearch({
-      requestId: newId(), accountId, keyId, sessionId: newId(), query: 'q', normalizedQuery: 'q', filters: {}, totalMatches: 2, tookMs: 1, createdAt: new Date(t),
-      impressions: [{ impressionId: newId(), productId: newId(), position: 1 }, { impressionId: newId(), productId: newId(), position: 2 }],
+      requestId: newId(),
+      accountId,
+      keyId,
+      sessionId: newId(),
+      query: 'q',
+      normalizedQuery: 'q',
+      filters: {},
+      totalMatches: 2,
+      tookMs: 1,
+      createdAt: new Date(t),
+      impressions: [
+        { impressionId: newId(), productId: newId(), position: 1 },
+        { impressionId: newId(), productId: newId(), position: 2 },
+      ],
       session: { queries: [], shownProductIds: [], clickedProductIds: [] },
     });
-    for (let i = 0; i < 3; i++) log.push({ accountId, keyId, method: 'POST', route: '/v1/search', status: i === 2 ? 429 : 200, latencyMs: 1 + ((t / 60_000) % 7) + i, createdAt: new Date(t + i * 1000) });
+    for (let i = 0; i < 3; i++)
+      log.push({
+        accountId,
+        keyId,
+        method: 'POST',
+        route: '/v1/search',
+        status: i === 2 ? 429 : 200,
+        latencyMs: 1 + ((t / 60_000) % 7) + i,
+        createdAt: new Date(t + i * 1000),
+      });
   }
   await new PgRequestLogStore(testDb.db).insertMany(log);
 });
 afterEach(async () => testDb.cleanup());
 
-const rolledHours = async () => (await testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_hourly WHERE account_id = $1', [accountId]))[0]!.n;
+const rolledHours = async () =>
+  (await testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM activity_hourly WHERE account_id = $1', [accountId]))[0]!.n;
 
 describe('PgAnalyticsStore rollups', () => {
   it('answers the same figures from raw rows and from rollups, split at any hour', async () => {
     const range = { start: new Date(T0 + 30 * 60_000), end: new Date(T0 + 2 * DAY + 10 * 60_000), bucketMs: HOUR };
     // Before anything settled: everything is read raw.
     const rawNow = new Date(T0);
-    const top = (now: Date) => Promise.all([store.topProducts(accountId, range.start, range.end, 10, now), store.topQueries(accountId, range.start, range.end, 10, now)]);
-    const raw = { usage: await store.usage(accountId, range, rawNow), business: await store.business(accountId, range, rawNow), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, rawNow), top: await top(rawNow) };
+    const top = (now: Date) =>
+      Promise.all([store.topProducts(accountId, range.start, range.end, 10, now), store.topQueries(accountId, range.start, range.end, 10, now)]);
+    const raw = {
+      usage: await store.usage(accountId, range, rawNow),
+      business: await store.business(accountId, range, rawNow),
+      perf: await store.performance(accountId, { ...range, bucketMs: DAY }, rawNow),
+      top: await top(rawNow),
+    };
     expect(await rolledHours()).toBe(0);
     // Later, with the first day and a half settled: part rollups, part raw rows.
     const later = new Date(T0 + DAY + 12 * HOUR + SETTLE_MS + 1);
-    const mixed = { usage: await store.usage(accountId, range, later), business: await store.business(accountId, range, later), perf: await store.performance(accountId, { ...range, bucketMs: DAY }, later), top: await top(later) };
+    const mixed = {
+      usage: await store.usage(accountId, range, later),
+      business: await store.business(accountId, range, later),
+      perf: await store.performance(accountId, { ...range, bucketMs: DAY }, later),
+      top: await top(later),
+    };
     expect(mixed.top).toEqual(raw.top);
     expect(raw.top[1]).toEqual([{ query: 'q', searches: 143, resultsReturned: 286, clicks: 0 }]);
     expect(await rolledHours()).toBe(36);

@@ -27,15 +27,31 @@ async function impressions(n: number, options: { webhook?: boolean } = {}): Prom
   const requestId = newId();
   const shown = Array.from({ length: n }, (_, i) => ({ impressionId: newId(), productId: newId(), position: i + 1 }));
   await createPgStores(t.db).searches.recordSearch({
-    requestId, accountId, keyId: newId(), sessionId: newId(), query: 'q', normalizedQuery: 'q', filters: {}, totalMatches: n, tookMs: 1,
-    createdAt: new Date(), impressions: shown, session: { queries: [], shownProductIds: [], clickedProductIds: [] },
+    requestId,
+    accountId,
+    keyId: newId(),
+    sessionId: newId(),
+    query: 'q',
+    normalizedQuery: 'q',
+    filters: {},
+    totalMatches: n,
+    tookMs: 1,
+    createdAt: new Date(),
+    impressions: shown,
+    session: { queries: [], shownProductIds: [], clickedProductIds: [] },
   });
   return { accountId, list: shown.map((s) => ({ impressionId: s.impressionId, accountId, requestId, productId: s.productId })) };
 }
 
 const click = (i: Impression, billable = true): NewClick => ({
-  id: newId(), ...i, keyId: null, source: 'link', billable, userAgentClass: billable ? 'browser' : 'bot',
-  destinationUrl: `https://shop.example.com/p/${i.productId}`, clickedAt: new Date(),
+  id: newId(),
+  ...i,
+  keyId: null,
+  source: 'link',
+  billable,
+  userAgentClass: billable ? 'browser' : 'bot',
+  destinationUrl: `https://shop.example.com/p/${i.productId}`,
+  clickedAt: new Date(),
 });
 
 const count = async (sql: string, params: unknown[]) => (await t.db.query<{ n: number }>(sql, params))[0]!.n;
@@ -45,7 +61,10 @@ const deliveries = (accountId: string) => count('SELECT count(*)::int AS n FROM 
 describe('PgClickStore.recordClick', () => {
   it('inserts exactly one of 1,000 concurrent duplicate clicks and hands every other caller that click', async () => {
     const store = new PgClickStore(t.db);
-    const { accountId, list: [imp] } = await impressions(1, { webhook: true });
+    const {
+      accountId,
+      list: [imp],
+    } = await impressions(1, { webhook: true });
     const results = await Promise.all(Array.from({ length: 1000 }, () => store.recordClick(click(imp!))));
     const winners = results.filter((r) => r.inserted);
     expect(winners).toHaveLength(1);
@@ -69,7 +88,10 @@ describe('PgClickStore.recordClick', () => {
 
   it('keeps one billable and one non-billable row per impression when both kinds race in one group', async () => {
     const store = new PgClickStore(t.db);
-    const { accountId, list: [imp] } = await impressions(1, { webhook: true });
+    const {
+      accountId,
+      list: [imp],
+    } = await impressions(1, { webhook: true });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.recordClick(click(imp!, i % 2 === 0))));
     for (const billable of [true, false]) {
       const kind = results.filter((r) => r.click.billable === billable);

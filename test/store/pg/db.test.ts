@@ -17,7 +17,13 @@ async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown }>
     timer = setTimeout(() => reject(new Error(`still pending after ${HANG_GUARD_MS} ms: hung`)), HANG_GUARD_MS);
   });
   try {
-    return await Promise.race([p.then((value) => ({ value }), (error: unknown) => ({ error })), guard]);
+    return await Promise.race([
+      p.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      guard,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -25,10 +25,21 @@ describe('PgFeedbackStore.votes', () => {
         const vector = Float32Array.from({ length: 4 }, (_, i) => seconds + i / 10);
         const model = opts.model === undefined ? 'm' : opts.model;
         await store.insert({
-          id, accountId: opts.account ?? accountId, keyId: accountId, requestId, productId: product, relevant: opts.relevant ?? false,
-          reason: null, userClicked: null, query: 'q', model, queryVector: model === null ? null : vector, createdAt: new Date(base + seconds * 1000),
+          id,
+          accountId: opts.account ?? accountId,
+          keyId: accountId,
+          requestId,
+          productId: product,
+          relevant: opts.relevant ?? false,
+          reason: null,
+          userClicked: null,
+          query: 'q',
+          model,
+          queryVector: model === null ? null : vector,
+          createdAt: new Date(base + seconds * 1000),
         });
-        if (model === 'm' && (opts.account ?? accountId) === accountId) inserted.push({ id, at: base + seconds * 1000, relevant: opts.relevant ?? false, vector });
+        if (model === 'm' && (opts.account ?? accountId) === accountId)
+          inserted.push({ id, at: base + seconds * 1000, relevant: opts.relevant ?? false, vector });
       };
       // The same search and product voted four times (two at the same instant), plus rows that must not come back.
       await add(1);
@@ -42,7 +53,14 @@ describe('PgFeedbackStore.votes', () => {
       const expected = inserted.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1));
       const all = await store.votes(accountId, 'm', 10);
       expect(all.map((v) => v.id)).toEqual(expected.map((v) => v.id));
-      expect(all[0]).toEqual({ id: expected[0]!.id, requestId, productId: product, relevant: false, queryVector: expected[0]!.vector, createdAt: new Date(expected[0]!.at) });
+      expect(all[0]).toEqual({
+        id: expected[0]!.id,
+        requestId,
+        productId: product,
+        relevant: false,
+        queryVector: expected[0]!.vector,
+        createdAt: new Date(expected[0]!.at),
+      });
       expect(all.map((v) => v.relevant)).toEqual(expected.map((v) => v.relevant));
       expect((await store.votes(accountId, 'm', 2)).map((v) => v.id)).toEqual(expected.slice(0, 2).map((v) => v.id));
       expect((await store.votes(accountId, 'm', 10, new Date(base + 2000))).map((v) => v.id)).toEqual(expected.slice(0, 3).map((v) => v.id));

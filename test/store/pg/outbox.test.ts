@@ -101,7 +101,10 @@ describe('appendEventClause', () => {
     const own = Array.from({ length: 12 }, (_, i) => i + 1);
     const clause = appendEventClause(13, { accountId: a.id, type: 'click', data: click(), createdAt: new Date('2026-11-22T10:00:00.000Z') });
     const mine = `SELECT ${own.map((n) => `$${n}::int`).join(' + ')} AS total`;
-    const rows = await t.db.query<{ total: number }>(`WITH mine AS (${mine}), ${clause.ctes} ${clause.final} RETURNING (SELECT total FROM mine)`, [...own, ...clause.params]);
+    const rows = await t.db.query<{ total: number }>(`WITH mine AS (${mine}), ${clause.ctes} ${clause.final} RETURNING (SELECT total FROM mine)`, [
+      ...own,
+      ...clause.params,
+    ]);
     expect(rows.map((r) => r.total)).toEqual([78]);
     expect(await eventsOf(a.id)).toBe(1);
   });

@@ -15,7 +15,13 @@ describe('PGlite prepared statements', () => {
     const insert = 'INSERT INTO t VALUES ($1, $2, $3, $4, $5) RETURNING *';
     const at = new Date('2026-01-02T03:04:05.678Z');
     for (let i = 0; i < 3; i++) {
-      const [row] = await db.query<{ id: number; at: Date; tags: string[]; doc: unknown; n: number }>(insert, [i, at, ['a', `b${i}`], JSON.stringify({ i }), 0.1 + i]);
+      const [row] = await db.query<{ id: number; at: Date; tags: string[]; doc: unknown; n: number }>(insert, [
+        i,
+        at,
+        ['a', `b${i}`],
+        JSON.stringify({ i }),
+        0.1 + i,
+      ]);
       expect(row).toEqual({ id: i, at, tags: ['a', `b${i}`], doc: { i }, n: 0.1 + i });
     }
     expect(await db.query('SELECT id FROM t WHERE at IS NULL OR id = $1', [null])).toEqual([]);

@@ -68,7 +68,12 @@ describe('PgRateLimitStore.consume', () => {
     const limits = [7, 13, 60, 1, 1000];
     const calls = Array.from({ length: 400 }, (_, i) => {
       const k = Math.floor(random() * keys.length);
-      return { bucket: keys[k]!, nowMs: NOW + i * 97 + Math.floor(random() * 50), incrementMs: (WINDOW / limits[k]!) * (1 + Math.floor(random() * 3)), windowMs: WINDOW };
+      return {
+        bucket: keys[k]!,
+        nowMs: NOW + i * 97 + Math.floor(random() * 50),
+        incrementMs: (WINDOW / limits[k]!) * (1 + Math.floor(random() * 3)),
+        windowMs: WINDOW,
+      };
     });
     const results = await Promise.all(calls.map((c) => consume(store, c)));
     expect(results).toEqual(sequentialGcra(calls));
