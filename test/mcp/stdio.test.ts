@@ -24,12 +24,12 @@ import {
   type ClientEra,
   type DesktopServerSpec,
 } from '../helpers/mcp.js';
-import { childEnv, runTs, tempDir, type Child } from '../helpers/process.js';
+import { childEnv, runTs, seededDataDir, tempDir, type Child } from '../helpers/process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const [inProcessSpec, remoteSpec] = readmeMcpSnippets(`${ROOT}/README.md`);
 
-const dataDir = tempDir('mcp-stdio');
+let dataDir: string;
 let server: Child;
 let adminKey: string;
 let base: string;
@@ -116,6 +116,7 @@ async function scenario(client: AnyClient): Promise<unknown[]> {
 }
 
 beforeAll(async () => {
+  dataDir = await seededDataDir('mcp-stdio');
   server = runTs('src/main.ts', [], childEnv(dataDir));
   [, adminKey] = (await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 110_000)) as unknown as [string, string];
   [, base] = (await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 110_000)) as unknown as [string, string];
