@@ -6,7 +6,7 @@ import type { CatalogRow } from '../src/core/catalog/ports.js';
 import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
 import { LogCapture } from './helpers/app.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
-import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
+import { childEnv, runTs, seededDataDir, type Child } from './helpers/process.js';
 import { createLogger } from '../src/logger.js';
 
 const DIMS = 16;
@@ -85,7 +85,9 @@ describe('startCatalogRefresh', () => {
     const reader = await open(uri);
     const before = (await reader.info())!;
     let warmed = 0;
-    const { refresh, logs } = refreshOf(reader, 0, async () => void (warmed += 1));
+    const { refresh, logs } = refreshOf(reader, 0, async () => {
+      warmed += 1;
+    });
     await importRows(writer, 0, 5, 'other-model');
     expect(await refresh.check()).toBe(false);
     expect(await refresh.check()).toBe(false);
@@ -103,7 +105,7 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
   });
 
   it('serves products that `npm run ingest` in another process adds to its catalog', { timeout: 180_000 }, async () => {
-    const dataDir = tempDir('refresh');
+    const dataDir = await seededDataDir('refresh');
     const env = childEnv(dataDir, { AISLE_CATALOG_REFRESH_MS: '500', LOG_LEVEL: 'info' });
     const server = runTs('src/main.ts', [], env);
     children.push(server);

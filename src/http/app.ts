@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEFAULT_TIMEOUTS } from '../config.js';
 import type { Core } from '../core/index.js';
+import type { McpServerOptions } from '../mcp/server.js';
 import { registerAuth } from './auth.js';
 import './fastify-types.js';
 import { registerJsonBodyParser } from './json-body.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Origin and Host checks of POST /mcp; loopback hosts and no browser origins when absent. */
   mcp?: McpHttpOptions;
+  /** More on every /mcp server: only the MCP conformance run passes it (tools/conformance/run.ts), never `npm start`. */
+  mcpServer?: Pick<McpServerOptions, 'extension'>;
   /** Bounds on receiving a request (AISLE_REQUEST_TIMEOUT_MS, AISLE_HEADERS_TIMEOUT_MS); their defaults when absent. */
   timeouts?: HttpTimeouts;
 }
@@ -96,7 +99,11 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(oauthRoutes, { core: options.core });
   await app.register(oauthConsentRoutes, { core: options.core });
   await app.register(oauthGrantRoutes, { prefix: '/v1', core: options.core });
-  await app.register(mcpRoutes, { core: options.core, options: options.mcp ?? LOCAL_ONLY_MCP });
+  await app.register(mcpRoutes, {
+    core: options.core,
+    options: options.mcp ?? LOCAL_ONLY_MCP,
+    ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }),
+  });
   await app.ready();
   return { app, routes };
 }

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 export const INTEGRATOR_RULES_URI = 'aisle://rules/integrator';
@@ -52,10 +52,10 @@ export function registerGuidance(server: McpServer): void {
     {
       title: 'Recommend products',
       description: 'Find products for a need with Aisle and present them correctly: disclosure, click link, freshness.',
-      argsSchema: {
+      argsSchema: z.object({
         request: z.string().min(1).max(2000).describe('What the user is looking for, in their words (without personal data)'),
         budget: z.string().max(100).optional().describe('Optional price limit, e.g. "under $100"'),
-      },
+      }),
     },
     ({ request, budget }) => ({
       messages: [{ role: 'user', content: { type: 'text', text: RECOMMEND_PROMPT(request, budget) } }],

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Logger } from '../core/shared-ports.js';
 import type { AisleApi } from './api.js';
 import { registerProductCardsView } from './app-view.js';
@@ -21,15 +21,46 @@ const INSTRUCTIONS =
 export interface McpServerOptions {
   logger: Logger;
   requestId(): string;
+  /**
+   * More on each server after Aisle's own tools, resources and prompt. Only the MCP conformance
+   * run passes one, for the suite's fixtures (tools/conformance/run.ts); `npm start` and the stdio
+   * server never do.
+   */
+  extension?: McpServerExtension;
+}
+
+type ServerOptions = NonNullable<ConstructorParameters<typeof McpServer>[1]>;
+
+export interface McpServerExtension {
+  /** Declared beside Aisle's own capabilities. */
+  capabilities?: ServerCapabilities;
+  /** The 2026-07-28 multi-round-trip state check (Aisle's own tools use no requestState). */
+  requestState?: ServerOptions['requestState'];
+  register(server: McpServer): void;
 }
 
 /**
  * One MCP server for one caller: every tool, the rules resource and the prompt, over `api` (the
- * in-process core bound to a principal or key, or a remote Aisle). Stdio builds one per process,
+ * in-process core bound to a principal or key, or a remote Aisle). The SDK serves it on every
+ * protocol era it speaks (2026-07-28 and the 2025 revisions). Stdio builds one per connection,
  * POST /mcp one per request, so no server ever serves two callers.
  */
 export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, title: 'Aisle', version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Aisle', version: MCP_SERVER_VERSION },
+    {
+      instructions: INSTRUCTIONS,
+      // The lists never change while a server lives (the SDK's default says they may), so a
+      // 2026-07-28 subscriptions/listen is acknowledged and closed at once instead of held open.
+      capabilities: {
+        ...options.extension?.capabilities,
+        tools: { listChanged: false },
+        resources: { ...options.extension?.capabilities?.resources, listChanged: false },
+        prompts: { listChanged: false },
+      },
+      ...(options.extension?.requestState === undefined ? {} : { requestState: options.extension.requestState }),
+    },
+  );
   const ctx: ToolContext = { api, logger: options.logger, requestId: options.requestId };
   registerSearchProductsTool(server, ctx);
   registerRecordClickTool(server, ctx);
@@ -38,5 +69,6 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerRecordDisplayTool(server, ctx);
   registerProductCardsView(server, api);
   registerGuidance(server);
+  options.extension?.register(server);
   return server;
 }

@@ -1,6 +1,5 @@
 import { registerAppTool, type McpUiAppToolConfig } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode as RpcErrorCode, McpError, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { AppError, toProblem, type FieldError, type Problem } from '../core/errors.js';
 import type { Logger } from '../core/shared-ports.js';
@@ -28,16 +27,24 @@ export interface AisleTool<I extends z.ZodObject, O extends z.ZodObject> {
   run(args: z.output<I>): Promise<{ structured: z.output<O>; text: string }>;
 }
 
-type Execute = (args: unknown) => Promise<CallToolResult>;
-const toolsOf = new WeakMap<McpServer, Map<string, Execute>>();
+/**
+ * The tool's schema as the SDK sees it: listed as the zod schema's JSON Schema, but accepting any
+ * arguments, because the tool validates them itself (see registerAisleTool).
+ */
+function listedOnly<S extends z.ZodObject>(schema: S): StandardSchemaWithJSON<unknown, z.output<S>> {
+  return {
+    '~standard': { version: 1, vendor: 'aisle', validate: (value: unknown) => ({ value: value as z.output<S> }), jsonSchema: schema['~standard'].jsonSchema },
+  };
+}
 
 /**
- * Registers a tool with the SDK (its listing shows the zod schemas as JSON Schema) and with our own
- * tools/call handler. Why our own: the SDK answers invalid arguments with bare text, and a caller's
- * mistake must come back like every other error, as a `validation_failed` problem naming each field.
+ * Registers a tool with the SDK: its listing shows the zod schemas as JSON Schema, on every
+ * protocol era. The tool validates its own arguments: the SDK would answer invalid ones with bare
+ * text, and a caller's mistake must come back like every other error, as a `validation_failed`
+ * problem naming each field. The SDK still checks a successful result against the output schema.
  */
 export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, ctx: ToolContext, tool: AisleTool<I, O>): void {
-  const execute: Execute = async (args) => {
+  const execute = async (args: unknown): Promise<CallToolResult> => {
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return errorResult(toProblem(validationError(parsed.error), ctx.requestId()));
     try {
@@ -47,26 +54,11 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
       return errorResult(problemOf(err, ctx, tool.name));
     }
   };
-  const { name, title, description, input, output, annotations, ui } = tool;
-  const inputSchema: z.ZodObject = input;
-  const config = { title, description, inputSchema, outputSchema: output, annotations };
+  const { name, title, description, annotations, ui } = tool;
+  const config = { title, description, inputSchema: listedOnly(tool.input), outputSchema: tool.output, annotations };
   // registerAppTool also writes the legacy `_meta["ui/resourceUri"]` key older hosts read.
   if (ui) registerAppTool(server, name, { ...config, _meta: { ui } }, (args: unknown) => execute(args));
-  else server.registerTool(name, config, (args) => execute(args));
-
-  let tools = toolsOf.get(server);
-  if (!tools) {
-    const table = new Map<string, Execute>();
-    tools = table;
-    toolsOf.set(server, table);
-    // Installed after the SDK's own handler (registerTool above sets that up) and replacing it.
-    server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const run = table.get(request.params.name);
-      if (!run) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${request.params.name}; available: ${[...table.keys()].join(', ')}`);
-      return run(request.params.arguments);
-    });
-  }
-  tools.set(name, execute);
+  else server.registerTool(name, config, (args: unknown) => execute(args));
 }
 
 /**

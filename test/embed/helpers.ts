@@ -1,16 +1,16 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The ONNX build of USE-lite made outside the project: only read, to compare against. */
-export const referenceDir = resolve(repoRoot, '../shared/models/google/universal-sentence-encoder-lite');
+export const referenceDir = sharedPath('models/google/universal-sentence-encoder-lite');
 export const referenceOnnx = join(referenceDir, 'onnx', 'model.onnx');
-export const hasReference = existsSync(referenceOnnx);
-export const referenceSkipNote = hasReference ? '' : ` (skipped: ${referenceDir} is absent)`;
+/** Tests against the reference skip where it is absent, and fail there under AISLE_REQUIRE_SHARED=1. */
+export const referenceNeed = needsShared([referenceOnnx]);
 
 export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;

@@ -92,8 +92,18 @@ describe('USE-lite model cache (openUseLiteSession)', () => {
   });
 
   it.each([
-    ['an older builder version', (m: Record<string, unknown>) => void (m.builderVersion = USE_LITE_BUILDER_VERSION - 1)],
-    ['other source weights', (m: Record<string, unknown>) => void (m.sourceSha256 = '0'.repeat(64))],
+    [
+      'an older builder version',
+      (m: Record<string, unknown>) => {
+        m.builderVersion = USE_LITE_BUILDER_VERSION - 1;
+      },
+    ],
+    [
+      'other source weights',
+      (m: Record<string, unknown>) => {
+        m.sourceSha256 = '0'.repeat(64);
+      },
+    ],
   ])('rebuilds when the manifest records %s', async (_, change) => {
     await rewriteManifest(change);
     expect(await reopen()).toMatchObject({ status: 'built', reason: 'stale' });

@@ -23,7 +23,12 @@ async function embedWith(session: OnnxSession, rows: number[][]): Promise<Float3
   const seq = Math.max(...rows.map((r) => r.length));
   const ids = new BigInt64Array(rows.length * seq);
   const mask = new BigInt64Array(rows.length * seq);
-  rows.forEach((r, b) => r.forEach((id, t) => ((ids[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
+  for (const [b, r] of rows.entries()) {
+    for (const [t, id] of r.entries()) {
+      ids[b * seq + t] = BigInt(id);
+      mask[b * seq + t] = 1n;
+    }
+  }
   const dims = [rows.length, seq];
   const out = await session.run({ input_ids: new ort.Tensor('int64', ids, dims), attention_mask: new ort.Tensor('int64', mask, dims) });
   return out.sentence_embedding?.data as Float32Array;

@@ -1,17 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
 import { resolveTransformersModel } from '../../src/embed/transformers.js';
-import { cosine, hasReference, referenceDir, referenceSkipNote, tempDir } from './helpers.js';
+import { openSharedEmbedder } from '../helpers/search.js';
+import { cosine, referenceDir, referenceNeed, tempDir } from './helpers.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let viaTransformers: QueuedEmbedder;
-let viaUseLite: QueuedEmbedder;
+let viaUseLite: Embedder;
 
 beforeAll(async () => {
-  if (!hasReference) return;
+  if (!referenceNeed.present) return;
   dir = await tempDir('transformers');
   viaTransformers = await createEmbedder({ provider: 'transformers', model: referenceDir, cacheDir: dir.path, dimensions: 512 });
-  viaUseLite = await createEmbedder({ provider: 'use-lite', cacheDir: dir.path });
+  viaUseLite = await openSharedEmbedder();
 });
 
 afterAll(async () => {
@@ -20,13 +22,16 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-describe(`createEmbedder({ provider: "transformers" }) on the reference folder${referenceSkipNote}`, () => {
-  it.skipIf(!hasReference)('loads the local folder as a 512-d model named after the folder', () => {
+describe(`createEmbedder({ provider: "transformers" }) on the reference folder${referenceNeed.note}`, () => {
+  // Where the reference is absent each test skips, or fails under AISLE_REQUIRE_SHARED=1.
+  beforeEach(referenceNeed.check);
+
+  it.skipIf(referenceNeed.skip)('loads the local folder as a 512-d model named after the folder', () => {
     expect(viaTransformers.model).toBe('universal-sentence-encoder-lite');
     expect(viaTransformers.dimensions).toBe(512);
   });
 
-  it.skipIf(!hasReference)('matches the use-lite provider within 1e-4 cosine', async () => {
+  it.skipIf(referenceNeed.skip)('matches the use-lite provider within 1e-4 cosine', async () => {
     const texts = ['running shoes', 'sneakers for jogging', 'Stainless steel espresso machine, 15 bar', 'café au lait 😀', 'Copper 1/2 in. x 3/4 in.'];
     const a = await viaTransformers.embed(texts);
     const b = await viaUseLite.embed(texts);
@@ -36,7 +41,7 @@ describe(`createEmbedder({ provider: "transformers" }) on the reference folder${
     }
   });
 
-  it.skipIf(!hasReference)('fails at start when the configured dimension differs from the model', async () => {
+  it.skipIf(referenceNeed.skip)('fails at start when the configured dimension differs from the model', async () => {
     await expect(createEmbedder({ provider: 'transformers', model: referenceDir, cacheDir: dir.path, dimensions: 384 })).rejects.toThrow(
       /produces 512-dimensional vectors, but 384 are configured/,
     );

@@ -1,23 +1,24 @@
 import * as ort from 'onnxruntime-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createUseLiteProvider, type UseLiteProvider } from '../../src/embed/use-lite/provider.js';
-import { hasReference, maxAbsDiff, referenceOnnx, referenceSkipNote, tempDir, variedSentences } from './helpers.js';
+import { maxAbsDiff, referenceNeed, referenceOnnx, variedSentences } from './helpers.js';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
 let ours: UseLiteProvider;
 let reference: ort.InferenceSession;
 
+// Where the reference is absent each test skips, or fails under AISLE_REQUIRE_SHARED=1.
+beforeEach(referenceNeed.check);
+
 beforeAll(async () => {
-  if (!hasReference) return;
-  dir = await tempDir('use-lite-ref');
-  ours = await createUseLiteProvider({ cacheDir: dir.path });
+  if (!referenceNeed.present) return;
+  // The model the suite built (helpers/suite-fixtures.ts), by the code under test.
+  ours = await createUseLiteProvider({ cacheDir: inject('modelCacheDir') });
   reference = await ort.InferenceSession.create(referenceOnnx);
 });
 
 afterAll(async () => {
   await ours?.close();
   await reference?.release();
-  await dir?.remove();
 });
 
 /** Runs the reference file directly on our tokenizer's ids, padded into one batch. */
@@ -26,7 +27,12 @@ async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Arr
   const seq = Math.max(...ids.map((row) => row.length));
   const inputIds = new BigInt64Array(texts.length * seq);
   const mask = new BigInt64Array(texts.length * seq);
-  ids.forEach((row, b) => row.forEach((id, t) => ((inputIds[b * seq + t] = BigInt(id)), (mask[b * seq + t] = 1n))));
+  for (const [b, row] of ids.entries()) {
+    for (const [t, id] of row.entries()) {
+      inputIds[b * seq + t] = BigInt(id);
+      mask[b * seq + t] = 1n;
+    }
+  }
   const dims = [texts.length, seq];
   const out = await reference.run({ input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', mask, dims) }, [
     'sentence_embedding',
@@ -35,8 +41,8 @@ async function referenceEmbeddings(texts: readonly string[]): Promise<Float32Arr
   return texts.map((_, i) => data.slice(i * 512, (i + 1) * 512));
 }
 
-describe(`use-lite ONNX build vs the reference ONNX in ../shared/models${referenceSkipNote}`, () => {
-  it.skipIf(!hasReference)(`matches the reference within 1e-5 on ${variedSentences.length} varied sentences, alone and batched`, async () => {
+describe(`use-lite ONNX build vs the reference ONNX in ../shared/models${referenceNeed.note}`, () => {
+  it.skipIf(referenceNeed.skip)(`matches the reference within 1e-5 on ${variedSentences.length} varied sentences, alone and batched`, async () => {
     const expected = await referenceEmbeddings(variedSentences);
     const batched = await ours.embedBatch(variedSentences);
     let worst = 0;

@@ -96,7 +96,10 @@ describe('USE-lite tokenizer', () => {
 
     const words = ['cordless', 'drill', 'international', 'the', 'café', 'Ünïcödé', '😀', ':)', '1/2', 'in.', '東京', '—', ''];
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let n = 0; n < 10; n++) {
       const text = Array.from({ length: 100 + n * 40 }, () => words[Math.floor(random() * words.length)]).join(n % 3 ? ' ' : '  ');
       expect(provider.tokenize(text), text.slice(0, 80)).toEqual(whole.encode(text).slice(0, 128));

@@ -1,15 +1,14 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { readFeed, type FeedOptions } from '../../src/feeds/detect.js';
 import { PRESETS } from '../../src/feeds/presets.js';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const AMAZON = resolve(repoRoot, '../shared/data/catalogs/amazon-sample-2020/sample.csv');
-const BESTBUY = resolve(repoRoot, '../shared/data/catalogs/bestbuy-algolia/ecommerce.json');
+const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');
+const BESTBUY = sharedPath('data/catalogs/bestbuy-algolia/ecommerce.json');
+const amazon = needsShared([AMAZON]);
+const bestbuy = needsShared([BESTBUY]);
 
 interface Tally {
   rows: number;
@@ -38,13 +37,11 @@ async function tally(path: string, options: FeedOptions): Promise<Tally> {
   return out;
 }
 
-const title = (preset: string, path: string) =>
-  existsSync(path) ? `${preset} preset on the real catalog` : `${preset} preset (skipped: ${path} is not present)`;
-
 const report = (name: string, t: Tally) =>
   console.info(`${name}: ${t.rows} rows, ${t.products.length} ok, skipped ${JSON.stringify(t.skipped)}; e.g. ${JSON.stringify(t.examples)}`);
 
-describe.skipIf(!existsSync(AMAZON))(title('amazon-2020', AMAZON), () => {
+describe.skipIf(amazon.skip)(`amazon-2020 preset on the real catalog${amazon.note}`, () => {
+  beforeEach(amazon.check);
   it('reads every row and normalises almost all, skipping only unparseable prices', async () => {
     const t = await tally(AMAZON, PRESETS['amazon-2020']);
     report('amazon-2020', t);
@@ -81,7 +78,8 @@ describe.skipIf(!existsSync(AMAZON))(title('amazon-2020', AMAZON), () => {
   });
 });
 
-describe.skipIf(!existsSync(BESTBUY))(title('bestbuy-algolia', BESTBUY), () => {
+describe.skipIf(bestbuy.skip)(`bestbuy-algolia preset on the real catalog${bestbuy.note}`, () => {
+  beforeEach(bestbuy.check);
   it('normalises every record, with category paths, SKU ids and decoded entities', async () => {
     const t = await tally(BESTBUY, PRESETS['bestbuy-algolia']);
     report('bestbuy-algolia', t);

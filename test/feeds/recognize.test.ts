@@ -1,14 +1,12 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AMAZON_2020_MAPPING } from '../../src/feeds/presets.js';
 import { recognizeExport } from '../../src/feeds/recognize.js';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 import { delimitedLine, writeTemp } from './fixtures.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const AMAZON = resolve(repoRoot, '../shared/data/catalogs/amazon-sample-2020/sample.csv');
-const BESTBUY = resolve(repoRoot, '../shared/data/catalogs/bestbuy-algolia/ecommerce.json');
+const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');
+const BESTBUY = sharedPath('data/catalogs/bestbuy-algolia/ecommerce.json');
+const realFiles = needsShared([AMAZON, BESTBUY]);
 
 /** The Amazon 2020 export's 28 columns, in its order. */
 const AMAZON_HEADER = [
@@ -65,7 +63,8 @@ describe('recognizeExport', () => {
     await expect(recognizeExport(await writeTemp('e.csv', ''), 'csv')).rejects.toThrow(/no header row/);
   });
 
-  it.skipIf(!existsSync(AMAZON) || !existsSync(BESTBUY))('recognises the real sample files in ../shared/data/catalogs (skipped when absent)', async () => {
+  it.skipIf(realFiles.skip)(`recognises the real sample files in ../shared/data/catalogs${realFiles.note}`, async () => {
+    realFiles.check();
     expect(await recognizeExport(AMAZON, 'csv')).toMatchObject({ preset: 'amazon-2020' });
     expect(await recognizeExport(BESTBUY, 'jsonl')).toMatchObject({ preset: 'bestbuy-algolia' });
   });

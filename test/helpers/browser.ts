@@ -19,7 +19,8 @@ export async function bundleForBrowser(entry: string): Promise<string> {
   return result.outputFiles[0]!.text.replace(/<\/(script)/gi, '<\\/$1');
 }
 
-const FORWARDED = ['accept', 'content-type', 'authorization', 'mcp-protocol-version', 'origin'];
+/** What an MCP client sends that the server reads; 2026-07-28 requests repeat method and name in Mcp-Method and Mcp-Name. */
+const FORWARDED = ['accept', 'content-type', 'authorization', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'origin'];
 
 /**
  * A chat client's web origin: serves `page` at / and forwards POST /mcp to Aisle with the
@@ -27,7 +28,11 @@ const FORWARDED = ['accept', 'content-type', 'authorization', 'mcp-protocol-vers
  * its own origin, so the browser needs no CORS, and Aisle sees a loopback Origin on another port.
  */
 export async function startHostOrigin(page: string, aisleBase: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => void handle(req, res, page, aisleBase));
+  const server: Server = createServer((req, res) => {
+    handle(req, res, page, aisleBase).catch((err: unknown) =>
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`test host origin: ${(err as Error).message}`),
+    );
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };

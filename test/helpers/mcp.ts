@@ -1,10 +1,67 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import {
+  Client,
+  ReadBuffer,
+  serializeMessage,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type FetchLike,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema as V1CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export type { CallToolResult };
+
+/**
+ * The clients the MCP tests drive, one per protocol revision a host may speak: SDK 1.x (what most
+ * hosts ship, 2025-11-25), SDK 2 on 2025-06-18, and SDK 2 pinned to 2026-07-28 (stateless, the
+ * revision in every request's `_meta`).
+ */
+export const CLIENT_ERAS = ['2025-11-25 (SDK 1.x)', '2025-06-18 (SDK 2)', '2026-07-28 (SDK 2)'] as const;
+export type ClientEra = (typeof CLIENT_ERAS)[number];
+export type AnyClient = Client | V1Client;
+
+export function newClient(era: ClientEra, name = 'aisle test'): AnyClient {
+  const info = { name, version: '1.0.0' };
+  if (era === '2025-11-25 (SDK 1.x)') return new V1Client(info);
+  if (era === '2025-06-18 (SDK 2)') return new Client(info, { supportedProtocolVersions: ['2025-06-18'] });
+  return new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+}
+
+/**
+ * A client of `era` connected over Streamable HTTP to `url`, sending `headers` with every request;
+ * `fetch` replaces the network (an in-process handler). The 2025 clients negotiate in initialize,
+ * the 2026-07-28 one only sends requests that carry the revision.
+ */
+export async function connectHttp(
+  era: ClientEra,
+  url: string | URL,
+  options: { headers?: Record<string, string>; fetch?: FetchLike; name?: string } = {},
+): Promise<AnyClient> {
+  const client = newClient(era, options.name);
+  const init = { requestInit: { headers: options.headers ?? {} }, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) };
+  if (client instanceof Client) await client.connect(new StreamableHTTPClientTransport(new URL(url), init));
+  else await client.connect(new V1StreamableHTTPClientTransport(new URL(url), init));
+  return client;
+}
+
+/** The revision a connected client speaks: negotiated in initialize (2025), or pinned (2026-07-28). */
+export function protocolOf(client: AnyClient): string | undefined {
+  if (client instanceof Client) return client.getNegotiatedProtocolVersion();
+  return (client.transport as { protocolVersion?: string } | undefined)?.protocolVersion;
+}
+
+/** The revision each client era must end up speaking. */
+export const ERA_VERSION: Record<ClientEra, string> = {
+  '2025-11-25 (SDK 1.x)': '2025-11-25',
+  '2025-06-18 (SDK 2)': '2025-06-18',
+  '2026-07-28 (SDK 2)': '2026-07-28',
+};
 
 /**
  * A stdio client transport over a child we spawn ourselves, like the SDK's StdioClientTransport,
@@ -60,8 +117,15 @@ export class RecordingStdioTransport implements Transport {
 }
 
 /** tools/call through the client's request(), so a test sees every result as the server sent it. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
+export async function callTool(client: AnyClient, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const params = { name, arguments: args };
+  if (client instanceof Client) return client.request({ method: 'tools/call', params });
+  return (await client.request({ method: 'tools/call', params }, V1CallToolResultSchema)) as CallToolResult;
+}
+
+/** tools/call as a host's code calls it (`client.callTool()`): the SDK checks a result against the tool's output schema. */
+export async function hostCallTool(client: AnyClient, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
 export const structured = <T = Record<string, unknown>>(r: CallToolResult): T => r.structuredContent as T;
@@ -72,7 +136,7 @@ export const structured = <T = Record<string, unknown>>(r: CallToolResult): T =>
 export function problem<T = Record<string, unknown>>(r: CallToolResult): T {
   expect(r.isError, JSON.stringify(r)).toBe(true);
   expect(r.structuredContent, 'an error result carries no structuredContent').toBeUndefined();
-  for (const c of r.content) {
+  for (const c of r.content ?? []) {
     if (c.type !== 'text' || !c.text.startsWith('{')) continue;
     const parsed = JSON.parse(c.text) as { code?: unknown };
     if (typeof parsed.code === 'string') return parsed as T;
@@ -80,7 +144,7 @@ export function problem<T = Record<string, unknown>>(r: CallToolResult): T {
   throw new Error(`no problem JSON in ${JSON.stringify(r.content)}`);
 }
 
-export const text = (r: CallToolResult): string => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+export const text = (r: CallToolResult): string => (r.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 export interface DesktopServerSpec {
   command: string;

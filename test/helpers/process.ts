@@ -1,8 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 const created = new Set<string>();
 
@@ -20,6 +21,22 @@ export function tempDir(label: string): string {
 export async function removeTempDirs(): Promise<void> {
   for (const dir of created) await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   created.clear();
+}
+
+/**
+ * A data directory as `npm start`'s first start leaves it, for a child process to start on: a
+ * copy of the suite's seed (helpers/suite-fixtures.ts), so the start skips initdb, the migrations,
+ * the model build and the sample import. The database holds no account yet, so the child still
+ * creates the default one. `catalog: false` leaves the catalog out, as for a process that never
+ * imports the sample (AISLE_SAMPLE_CATALOG=false, the operator tools). Only test/main.test.ts
+ * starts on an empty directory: it checks what a truly first start prints.
+ */
+export async function seededDataDir(label: string, options: { catalog?: boolean } = {}): Promise<string> {
+  const dir = tempDir(label);
+  const seed = inject('seedDataDir');
+  const parts = options.catalog === false ? ['pg', 'models'] : ['pg', 'models', 'catalog'];
+  await Promise.all(parts.map((part) => cp(join(seed, part), join(dir, part), { recursive: true })));
+  return dir;
 }
 
 /** Environment for a child process: the embedded default in `dataDir`, nothing inherited that changes it. */

@@ -1,13 +1,10 @@
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { importCatalog } from '../../src/core/catalog/import.js';
+import { cp } from 'node:fs/promises';
+import { inject } from 'vitest';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { tempCatalogUri } from './catalog.js';
-import { tempDir } from './process.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { tempCatalogUri } from './catalog.js';
 
 export interface SampleCatalog {
   catalog: LanceCatalogStore;
@@ -16,40 +13,46 @@ export interface SampleCatalog {
 }
 
 /**
- * The project's sample catalog, imported through the real ingest path with the default embedder.
- * close() also removes the two temp dirs (model cache, catalog), as does a failed import.
+ * The default embedder (USE-lite), loaded from the model the suite built once
+ * (helpers/suite-fixtures.ts); it only reads that folder.
  */
-export async function openSampleCatalog(): Promise<SampleCatalog> {
-  const modelsDir = tempDir('models');
-  const catalogUri = tempCatalogUri();
-  const removeDirs = () => {
-    for (const dir of [modelsDir, dirname(catalogUri)]) rmSync(dir, { recursive: true, force: true });
-  };
-  let embedder: Embedder | undefined;
-  let catalog: LanceCatalogStore | undefined;
+export function openSharedEmbedder(): Promise<Embedder> {
+  return createEmbedder({ provider: 'use-lite', cacheDir: inject('modelCacheDir') });
+}
+
+/**
+ * The project's sample catalog, imported once per run through the real import path with the
+ * default embedder (helpers/suite-fixtures.ts). Shared read-only by default; `copy: true` gives
+ * this file a copy of its own to write to (the suite fails if a test writes into the shared one).
+ */
+export async function openSampleCatalog(options: { copy?: boolean } = {}): Promise<SampleCatalog> {
+  let uri = inject('sampleCatalogDir');
+  if (options.copy) {
+    uri = tempCatalogUri();
+    await copySampleCatalog(uri);
+  }
+  const embedder = await openSharedEmbedder();
+  let catalog: LanceCatalogStore;
   try {
-    embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(modelsDir, 'models') });
-    catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
-    const feed = await readFeed('data/sample-catalog.jsonl', {});
-    const summary = await importCatalog(feed.records, { catalog, embedder }, { replace: true, dryRun: false });
-    if (!summary.catalog) throw new Error('sample catalog import failed');
+    catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
   } catch (err) {
-    await catalog?.close().catch(() => undefined);
-    await embedder?.close().catch(() => undefined);
-    removeDirs();
+    await embedder.close();
     throw err;
   }
-  const [openCatalog, openEmbedder] = [catalog, embedder];
   return {
-    catalog: openCatalog,
-    embedder: openEmbedder,
+    catalog,
+    embedder,
     close: async () => {
       try {
-        await openCatalog.close();
-        await openEmbedder.close();
+        await catalog.close();
       } finally {
-        removeDirs();
+        await embedder.close();
       }
     },
   };
+}
+
+/** Copies the sample catalog to `uri` (a folder that does not exist yet), for a test that writes to it or hands it to a child. */
+export async function copySampleCatalog(uri: string): Promise<void> {
+  await cp(inject('sampleCatalogDir'), uri, { recursive: true });
 }

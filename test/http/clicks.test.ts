@@ -27,7 +27,8 @@ let key: string;
 let other: { key: string };
 
 beforeAll(async () => {
-  sample = await openSampleCatalog();
+  // A copy: the last test writes to the catalog.
+  sample = await openSampleCatalog({ copy: true });
   clock = new ManualClock();
   t = await createTestApp({
     clock,
@@ -278,7 +279,7 @@ describe('GET /r/:impression_id', () => {
     expect(await t.db.query('SELECT 1 FROM clicks WHERE impression_id = $1', [r!.impression_id])).toEqual([]);
   });
 
-  // Last in the file: it takes the link away from a product of the shared catalog.
+  // Last in the file: it takes the link away from a product of this file's catalog.
   it('answers 404 and counts nothing when the product has no link to follow', async () => {
     // A product no earlier test clicked, so no process-local memory of its old link is involved.
     const res = await call(t.app, key, 'POST', '/v1/search', { query: 'cast iron skillet', limit: 10, min_relevance_score: 0 });

@@ -227,6 +227,20 @@ function leaks(req: Req, res: LightMyRequestResponse): string[] {
   return LEAKS.filter((leak) => leak.re.test(res.body) && !leak.re.test(sent)).map((leak) => `body leaks a ${leak.name}`);
 }
 
+/** The headers a 2026-07-28 client sends with a request whose `_meta` names that revision: revision, method and name. */
+function modernMcpHeaders(payload: unknown): Record<string, string> {
+  let message: { method?: unknown; params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> } };
+  try {
+    message = JSON.parse(typeof payload === 'string' ? payload : '') as typeof message;
+  } catch {
+    return {};
+  }
+  const version = message?.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+  if (typeof version !== 'string' || typeof message.method !== 'string') return {};
+  const name = message.method === 'resources/read' ? message.params?.uri : message.params?.name;
+  return { 'mcp-protocol-version': version, 'mcp-method': message.method, ...(typeof name === 'string' ? { 'mcp-name': name } : {}) };
+}
+
 function isJsonRpcError(body: string): boolean {
   try {
     const parsed = JSON.parse(body) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -274,6 +288,7 @@ async function asConsoleSession(req: Req): Promise<Req> {
 async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: Record<string, unknown>) => string | null): Promise<LightMyRequestResponse> {
   // Sent as an MCP client sends it, so fuzzed bodies get past the transport's Accept check.
   if (isMcpPath(req.url) && req.headers.accept === undefined) req = { ...req, headers: { ...req.headers, accept: 'application/json, text/event-stream' } };
+  if (isMcpPath(req.url)) req = { ...req, headers: { ...modernMcpHeaders(req.payload), ...req.headers } };
   req = await asConsoleSession(req);
   const res = await t.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload }) });
   const problems = invariantViolations(req, res);
@@ -467,9 +482,22 @@ const deepText = fc
     kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : kind === 'object' ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : '['.repeat(depth),
   );
 
-/** JSON-RPC messages an MCP client could send: tool calls with random arguments, and other methods. */
+/** `_meta` of a 2026-07-28 request (the revision rides in every request), broken ones, or none (a 2025 request). */
+const MODERN_ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const mcpMeta = fc.constantFrom(
+  undefined,
+  undefined,
+  MODERN_ENVELOPE,
+  MODERN_ENVELOPE,
+  { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+  { ...MODERN_ENVELOPE, 'io.modelcontextprotocol/protocolVersion': 'v999.0.0' },
+  { ...MODERN_ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 'all' },
+);
+
+/** JSON-RPC messages an MCP client could send, on either revision: tool calls with random arguments, and other methods. */
 const mcpMessage = fc
   .record({
+    meta: mcpMeta,
     id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null)),
     method: fc.constantFrom(
       'tools/call',
@@ -494,8 +522,13 @@ const mcpMessage = fc
       fc.jsonValue({ maxDepth: 2 }),
     ),
   })
-  .map(({ id, method, name, args }) =>
-    JSON.stringify({ jsonrpc: '2.0', id, method, params: { name, arguments: args, uri: 'aisle://rules/integrator', protocolVersion: '2025-06-18' } }),
+  .map(({ meta, id, method, name, args }) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { name, arguments: args, uri: 'aisle://rules/integrator', protocolVersion: '2025-06-18', ...(meta === undefined ? {} : { _meta: meta }) },
+    }),
   );
 
 /** JSON text bodies: random JSON, random keys, nested values, arrays, wrong-typed known fields, nearly valid bodies, deep nesting. */

@@ -233,8 +233,7 @@ describe('POST /v1/search with stream: true', () => {
     let buffer = '';
     for await (const chunk of res.body!) {
       buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let split: number;
-      while ((split = buffer.indexOf('\n\n')) >= 0) {
+      for (let split = buffer.indexOf('\n\n'); split >= 0; split = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, split);
         buffer = buffer.slice(split + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';

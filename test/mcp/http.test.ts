@@ -1,19 +1,30 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { callTool, problem, structured, text } from '../helpers/mcp.js';
+import {
+  CLIENT_ERAS,
+  callTool,
+  connectHttp,
+  ERA_VERSION,
+  hostCallTool,
+  problem,
+  protocolOf,
+  structured,
+  text,
+  type AnyClient,
+  type CallToolResult,
+} from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 let sample: SampleCatalog;
 let t: TestApp;
 let base: string;
 const clock = new ManualClock();
-const clients: Client[] = [];
+const clients: AnyClient[] = [];
 
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const initialize = {
@@ -23,6 +34,14 @@ const initialize = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
+
+/** A 2026-07-28 request: the revision and client capabilities in `_meta`, method and name repeated in headers. */
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+function modern(method: string, params: Record<string, unknown> = {}, name?: string): { body: unknown; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) };
+  return { body: { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: MODERN_META } }, headers };
+}
+const modernToolCall = (name: string, args: Record<string, unknown>) => modern('tools/call', { name, arguments: args }, name);
 
 /** One JSON-RPC message over plain fetch: for statuses and headers the SDK client hides. */
 function post(body: unknown, headers: Record<string, string>): Promise<Response> {
@@ -36,7 +55,7 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
-async function search(client: Client, query: string): Promise<SearchResponse> {
+async function search(client: AnyClient, query: string): Promise<SearchResponse> {
   const result = await callTool(client, 'search_products', { query, limit: 3, min_relevance_score: 0 });
   expect(result.isError, text(result)).toBeFalsy();
   return SearchResponseSchema.parse(structured(result));
@@ -53,18 +72,76 @@ afterAll(async () => {
   await sample.close();
 });
 
-describe('POST /mcp', () => {
-  it('serves the tools to an SDK client authenticated with x-api-key or Authorization: Bearer', async () => {
+describe.each(CLIENT_ERAS)('POST /mcp, client %s', (era) => {
+  it('serves the same tools authenticated with x-api-key or Authorization: Bearer', async () => {
     const headerSets: Record<string, string>[] = [{ 'x-api-key': t.adminKey }, { authorization: `Bearer ${t.adminKey}` }];
     for (const headers of headerSets) {
-      const client = await connect(headers);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('search_products');
+      const client = await connectHttp(era, `${base}/mcp`, { headers });
+      clients.push(client);
+      expect(protocolOf(client)).toBe(ERA_VERSION[era]);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
+      expect(tools.find((tool) => tool.name === 'search_products')?._meta).toMatchObject({ ui: { resourceUri: 'ui://aisle/product-cards.html' } });
       const { results } = await search(client, 'camping tent');
       const click = ClickSchema.parse(structured(await callTool(client, 'record_click', { impression_id: results[0]!.impression_id })));
       expect(click.duplicate).toBe(false);
+      const refused = await callTool(client, 'record_click', { impression_id: 'yesterday' });
+      expect(problem(refused)).toMatchObject({ code: 'validation_failed' });
     }
   });
+});
 
+describe('POST /mcp, an SDK 1.x client on 2025-11-25 and an SDK 2 client on 2026-07-28 together', () => {
+  it("lists the same tools to both and serves their calls side by side on one running server, each acting on the other's searches", async () => {
+    // One server, listening on 127.0.0.1 in this process; each client over its own HTTP connections.
+    const headers = { 'x-api-key': t.adminKey };
+    const [legacy, modern] = await Promise.all([
+      connectHttp('2025-11-25 (SDK 1.x)', `${base}/mcp`, { headers, name: 'legacy host' }),
+      connectHttp('2026-07-28 (SDK 2)', `${base}/mcp`, { headers, name: 'modern host' }),
+    ]);
+    clients.push(legacy, modern);
+    expect([protocolOf(legacy), protocolOf(modern)]).toEqual(['2025-11-25', '2026-07-28']);
+
+    const [listedLegacy, listedModern] = await Promise.all([legacy.listTools(), modern.listTools()]);
+    expect(listedLegacy.tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
+    expect(listedModern.tools).toEqual(listedLegacy.tools);
+
+    // Both search at once; each then clicks the other's first result and votes on the other's search.
+    const [fromLegacy, fromModern] = await Promise.all([
+      hostCallTool(legacy, 'search_products', { query: 'camping tent', limit: 3, min_relevance_score: 0 }),
+      hostCallTool(modern, 'search_products', { query: 'running shoes', limit: 3, min_relevance_score: 0 }),
+    ]);
+    const [legacySearch, modernSearch] = [fromLegacy, fromModern].map((r) => SearchResponseSchema.parse(structured(r)));
+    expect(text(fromModern)).toContain(modernSearch!.results[0]!.click_url);
+    const [modernClick, legacyClick] = await Promise.all([
+      hostCallTool(modern, 'record_click', { impression_id: legacySearch!.results[0]!.impression_id }),
+      hostCallTool(legacy, 'record_click', { impression_id: modernSearch!.results[0]!.impression_id }),
+    ]);
+    const clicks = [ClickSchema.parse(structured(modernClick)), ClickSchema.parse(structured(legacyClick))];
+    expect(clicks.map((c) => [c.request_id, c.duplicate])).toEqual([
+      [legacySearch!.request_id, false],
+      [modernSearch!.request_id, false],
+    ]);
+    // A click the other client recorded is the same click, not a second one.
+    const repeat = ClickSchema.parse(structured(await hostCallTool(legacy, 'record_click', { impression_id: legacySearch!.results[0]!.impression_id })));
+    expect(repeat).toMatchObject({ click_id: clicks[0]!.click_id, duplicate: true });
+    const votes = await Promise.all([
+      hostCallTool(modern, 'submit_feedback', { request_id: legacySearch!.request_id, product_id: legacySearch!.results[1]!.product_id, relevant: false }),
+      hostCallTool(legacy, 'submit_feedback', { request_id: modernSearch!.request_id, product_id: modernSearch!.results[1]!.product_id, relevant: true }),
+    ]);
+    for (const vote of votes) expect(vote.isError ?? false, text(vote)).toBe(false);
+
+    // Both read the same figures, and the same errors come back on both revisions.
+    clock.advance(1000);
+    const [legacyFigures, modernFigures] = await Promise.all([hostCallTool(legacy, 'get_analytics', {}), hostCallTool(modern, 'get_analytics', {})]);
+    expect(structured(modernFigures)).toEqual(structured(legacyFigures));
+    const refusals = await Promise.all([legacy, modern].map((client) => hostCallTool(client, 'search_products', { query: 'tent', limit: 50 })));
+    for (const refusal of refusals) expect(problem(refusal)).toMatchObject({ status: 400, code: 'validation_failed', errors: [{ path: 'limit' }] });
+    await Promise.all([legacy, modern].map((client) => expect(callTool(client, 'delete_everything', {})).rejects.toMatchObject({ code: -32602 })));
+  });
+});
+
+describe('POST /mcp', () => {
   it('answers 401 problems without a valid key, before any MCP processing', async () => {
     const missing = await post(initialize, {});
     expect(missing.status).toBe(401);
@@ -231,5 +308,61 @@ describe('POST /mcp', () => {
     clock.advance(1000);
     const figures = structured<{ metrics: { impressions: number; clicks: number } }>(await callTool(b, 'get_analytics', {})).metrics;
     expect(figures).toMatchObject({ impressions: fromB.reduce((n, r) => n + r.results.length, 0), clicks: queries.length });
+  });
+
+  it('answers 2026-07-28 requests without initialize, as JSON, with the same tool errors', async () => {
+    const discover = modern('server/discover');
+    const found = await post(discover.body, { 'x-api-key': t.adminKey, ...discover.headers });
+    const discovered = (await found.json()) as { result: { supportedVersions: string[]; capabilities: { tools?: { listChanged?: boolean } } } };
+    expect(found.status, JSON.stringify(discovered)).toBe(200);
+    expect(discovered.result.supportedVersions).toContain('2026-07-28');
+    expect(discovered.result.capabilities.tools).toEqual({ listChanged: false });
+
+    const { key } = await createKey(t.app, t.adminKey, { name: 'modern search only', scopes: ['search'] });
+    const searched = modernToolCall('search_products', { query: 'camping tent', limit: 2, min_relevance_score: 0 });
+    const res = await post(searched.body, { 'x-api-key': key, ...searched.headers });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await res.json()) as { result: CallToolResult };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const { results } = SearchResponseSchema.parse(structured(body.result));
+    expect(results).toHaveLength(2);
+
+    const clicked = modernToolCall('record_click', { impression_id: results[0]!.impression_id });
+    const refused = await post(clicked.body, { 'x-api-key': key, ...clicked.headers });
+    const refusal = (await refused.json()) as { result: CallToolResult };
+    expect(problem(refusal.result)).toMatchObject({ code: 'insufficient_scope', request_id: refused.headers.get('x-request-id') });
+  });
+
+  it('refuses a 2026-07-28 request whose Mcp-Name header and body disagree, before any tool runs', async () => {
+    const searchesBefore = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n;
+    const call = modernToolCall('search_products', { query: 'tent' });
+    const res = await post(call.body, { 'x-api-key': t.adminKey, ...call.headers, 'mcp-name': 'get_analytics' });
+    const body = await res.text();
+    expect(res.status, body).toBe(400);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: -32020 } });
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_requests'))[0]!.n).toBe(searchesBefore);
+  });
+
+  it('acknowledges a 2026-07-28 subscriptions/listen and ends its stream at once: the lists never change', async () => {
+    const listen = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const res = await post(listen.body, { 'x-api-key': t.adminKey, ...listen.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await res.text();
+    expect(events).toContain('"id":7');
+  });
+
+  it('charges one unit per 2026-07-28 POST, shared with REST, and refuses batches of them', async () => {
+    const { key } = await createKey(t.app, t.adminKey, { name: 'modern tight', scopes: ['search', 'analytics:read'], rate_limit_per_minute: 3 });
+    const analytics = modernToolCall('get_analytics', {});
+    expect((await post(analytics.body, { 'x-api-key': key, ...analytics.headers })).status).toBe(200);
+    const batch = await post([analytics.body, { ...(analytics.body as object), id: 8 }], { 'x-api-key': key, ...analytics.headers });
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toMatchObject({ error: { code: -32600 } });
+    expectStatus(await call(t.app, key, 'GET', '/v1/analytics'), 200);
+    const limited = await post(analytics.body, { 'x-api-key': key, ...analytics.headers });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ code: 'rate_limited' });
+    clock.advance(60_000);
   });
 });

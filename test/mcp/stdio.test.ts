@@ -6,43 +6,57 @@
  * the same scenario and must give the same tool results.
  */
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResponseSchema } from '../../src/core/schemas/search.js';
-import { callTool, readmeMcpSnippets, RecordingStdioTransport, structured, text, type DesktopServerSpec } from '../helpers/mcp.js';
-import { childEnv, runTs, tempDir, type Child } from '../helpers/process.js';
+import {
+  callTool,
+  ERA_VERSION,
+  newClient,
+  protocolOf,
+  readmeMcpSnippets,
+  RecordingStdioTransport,
+  structured,
+  text,
+  type AnyClient,
+  type CallToolResult,
+  type ClientEra,
+  type DesktopServerSpec,
+} from '../helpers/mcp.js';
+import { childEnv, runTs, seededDataDir, tempDir, type Child } from '../helpers/process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const [inProcessSpec, remoteSpec] = readmeMcpSnippets(`${ROOT}/README.md`);
 
-const dataDir = tempDir('mcp-stdio');
+let dataDir: string;
 let server: Child;
 let adminKey: string;
 let base: string;
 const transports: RecordingStdioTransport[] = [];
 
 /** README's command and args with the checkout's path; its env keys, with this test's values. */
-function spawnFromReadme(spec: DesktopServerSpec | undefined, values: Record<string, string>, extraEnv: Record<string, string> = {}): RecordingStdioTransport {
+function readmeCommand(spec: DesktopServerSpec | undefined, values: Record<string, string>, extraEnv: Record<string, string> = {}) {
   if (!spec) throw new Error('README has no claude_desktop_config.json snippet for this variant');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...extraEnv };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extraEnv };
   for (const name of Object.keys(spec.env)) {
-    if (values[name] === undefined) throw new Error(`no test value for README's ${name}`);
-    env[name] = values[name];
+    const value = values[name];
+    if (value === undefined) throw new Error(`no test value for README's ${name}`);
+    env[name] = value;
   }
-  const transport = new RecordingStdioTransport({
-    command: spec.command,
-    args: spec.args.map((a) => a.replace('/path/to/aisle', ROOT)),
-    env,
-    cwd: tempDir('cwd'),
-  });
+  return { command: spec.command, args: spec.args.map((a) => a.replace('/path/to/aisle', ROOT)), env, cwd: tempDir('cwd') };
+}
+
+function spawnFromReadme(spec: DesktopServerSpec | undefined, values: Record<string, string>, extraEnv: Record<string, string> = {}): RecordingStdioTransport {
+  const transport = new RecordingStdioTransport(readmeCommand(spec, values, extraEnv));
   transports.push(transport);
   return transport;
 }
 
-async function connect(transport: RecordingStdioTransport): Promise<Client> {
-  const client = new Client({ name: 'stdio test', version: '1.0.0' });
+async function connect(transport: RecordingStdioTransport, era: ClientEra = '2025-11-25 (SDK 1.x)'): Promise<AnyClient> {
+  const client = newClient(era, 'stdio test');
   await client.connect(transport);
+  if (client instanceof Client) expect(protocolOf(client)).toBe(ERA_VERSION[era]);
   return client;
 }
 
@@ -60,14 +74,14 @@ function normalise(value: unknown): unknown {
 
 const outcome = (r: CallToolResult) => normalise({ isError: r.isError ?? false, structured: r.structuredContent, text: text(r) });
 
-async function analytics(client: Client): Promise<{ impressions: number; clicks: number }> {
+async function analytics(client: AnyClient): Promise<{ impressions: number; clicks: number }> {
   const result = await callTool(client, 'get_analytics', {});
   expect(result.isError, text(result)).toBeFalsy();
   return structured<{ metrics: { impressions: number; clicks: number } }>(result).metrics;
 }
 
 /** Every tool with valid and invalid input; the normalised answers. */
-async function scenario(client: Client): Promise<unknown[]> {
+async function scenario(client: AnyClient): Promise<unknown[]> {
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
   const out: unknown[] = [tools.map((tool) => ({ name: tool.name, annotations: tool.annotations, input: tool.inputSchema, output: tool.outputSchema }))];
@@ -102,6 +116,7 @@ async function scenario(client: Client): Promise<unknown[]> {
 }
 
 beforeAll(async () => {
+  dataDir = await seededDataDir('mcp-stdio');
   server = runTs('src/main.ts', [], childEnv(dataDir));
   [, adminKey] = (await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 110_000)) as unknown as [string, string];
   [, base] = (await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 110_000)) as unknown as [string, string];
@@ -158,4 +173,48 @@ describe('stdio MCP server (README commands)', () => {
     const logs = transport.stderr.split('\n').filter((l) => l.startsWith('{'));
     expect(logs.some((l) => (JSON.parse(l) as { msg?: string }).msg === 'MCP server running the core in-process')).toBe(true);
   }, 180_000);
+
+  it.each(['2026-07-28 (SDK 2)', '2025-06-18 (SDK 2)'] as const)(
+    'gives a %s client the same tool results',
+    async (era) => {
+      const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir });
+      const client = await connect(transport, era);
+      expect(await scenario(client)).toEqual(remoteResults);
+      await client.close();
+      expect(await transport.exited).toBe(0);
+      const lines = transport.stdout.split('\n').filter((l) => l !== '');
+      expect(lines.length).toBeGreaterThan(10);
+      for (const line of lines) expect((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, line.slice(0, 200)).toBe('2.0');
+    },
+    120_000,
+  );
+
+  it('answers a 2026-07-28 client that only discovers, and ends, without opening the data directory', async () => {
+    // What the throw-away copy of a version probe sees: server/discover, then stdin closed.
+    const transport = spawnFromReadme(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir }, { LOG_LEVEL: 'info' });
+    const client = await connect(transport, '2026-07-28 (SDK 2)');
+    await client.close();
+    expect(await transport.exited).toBe(0);
+    const messages = transport.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    expect(messages, transport.stderr).toContain('MCP server shutting down');
+    expect(messages).not.toContain('MCP server running the core in-process');
+  }, 60_000);
+
+  it('serves a 2026-07-28 client that first probes the version in a throw-away copy of the server', async () => {
+    // versionNegotiation auto: the SDK spawns a sibling for server/discover and kills it (SIGKILL 1 s
+    // after SIGTERM) before spawning the server it keeps; the sibling must not hold the database.
+    const client = new Client({ name: 'stdio probe', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const transport = new StdioClientTransport({ ...readmeCommand(inProcessSpec, { AISLE_API_KEY: adminKey, AISLE_DATA_DIR: dataDir }), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    await client.connect(transport);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const found = await callTool(client, 'search_products', { query: 'waterproof trail running shoes', limit: 2 });
+    expect(found.isError, `${text(found)}\n${stderr}`).toBeFalsy();
+    expect(SearchResponseSchema.parse(structured(found)).results.length).toBeGreaterThan(0);
+    await client.close();
+  }, 120_000);
 });

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCatalog } from '../../src/core/catalog/import.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createKey, createTestApp, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
-import { runTs, tempDir, type Child } from '../helpers/process.js';
+import { runTs, seededDataDir, type Child } from '../helpers/process.js';
+import { copySampleCatalog } from '../helpers/search.js';
 import { Receiver } from '../helpers/webhooks.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
@@ -82,18 +80,16 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
   }
 
   beforeAll(async () => {
-    dataDir = tempDir('multi');
+    // The children load the model from the data dir and share one catalog they only read: a copy
+    // of the suite's sample catalog (imported once per run, helpers/suite-fixtures.ts).
+    dataDir = await seededDataDir('multi', { catalog: false });
     catalogUri = join(dataDir, 'catalog');
+    await copySampleCatalog(catalogUri);
     t = await createTestApp();
     receiver = await Receiver.start((_req, res) => void setTimeout(() => res.end('ok'), Math.random() * 20));
-    // PGlite is single-process, so the catalog is imported once here and the children only read it;
-    // the model cache built now is the one the children load.
-    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(dataDir, 'models') });
     const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: catalogUri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
-    const summary = await importCatalog((await readFeed('data/sample-catalog.jsonl', {})).records, { catalog, embedder }, { replace: true, dryRun: false });
-    expect(summary.catalog?.productCount).toBeGreaterThan(400);
+    expect((await catalog.info())?.productCount).toBeGreaterThan(400);
     await catalog.close();
-    await embedder.close();
     apis = await Promise.all([startApi(), startApi()]);
   }, 180_000);
 
@@ -235,7 +231,10 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     const started = Date.now();
     const statuses = await Promise.all(
       Array.from({ length: 4 * RATE_LIMIT }, (_, i) =>
-        fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => (await r.arrayBuffer(), r.status)),
+        fetch(`${apis[i % 2]}/v1/webhooks`, { headers: { 'x-api-key': limited.key } }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
       ),
     );
     const elapsed = Date.now() - started;

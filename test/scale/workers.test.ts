@@ -7,7 +7,7 @@
 import { get as httpGet } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, usingRealPostgres, type TestDb } from '../helpers/db.js';
-import { childEnv, runTs, tempDir, type Child } from '../helpers/process.js';
+import { childEnv, runTs, seededDataDir, type Child } from '../helpers/process.js';
 
 const alive = (pid: number) => {
   try {
@@ -48,7 +48,8 @@ describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
   });
 
   it('serves from every process, restarts a killed one, and stops them all on SIGTERM', { timeout: 240_000 }, async () => {
-    const dataDir = tempDir('workers');
+    // The database is PostgreSQL; the data dir holds the model the API processes load.
+    const dataDir = await seededDataDir('workers', { catalog: false });
     server = runTs('src/main.ts', [], {
       ...childEnv(dataDir, { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '2', LOG_LEVEL: 'info' }),
       DATABASE_URL: testDb.url!,
@@ -92,7 +93,11 @@ describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
 
 describe('AISLE_WORKERS on the embedded database', () => {
   it('serves from one process and says why', { timeout: 180_000 }, async () => {
-    const server = runTs('src/main.ts', [], childEnv(tempDir('workers-pglite'), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '4', LOG_LEVEL: 'info' }));
+    const server = runTs(
+      'src/main.ts',
+      [],
+      childEnv(await seededDataDir('workers-pglite', { catalog: false }), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '4', LOG_LEVEL: 'info' }),
+    );
     try {
       await server.waitForStderr(/Aisle listening on http/, 120_000);
       expect(server.stderr()).toContain('AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitFromLog } from '../../src/core/learning/global-fit.js';
-import { type LoggedResult } from '../../src/core/learning/ports.js';
+import type { LoggedResult } from '../../src/core/learning/ports.js';
 import { FEATURE_INDEX, FEATURE_NAMES } from '../../src/core/ranking/features.js';
 import type { RankingModel } from '../../src/core/ranking/ranking.js';
 import { fitInThread } from '../../src/threads/fit-thread.js';

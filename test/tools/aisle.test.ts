@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
 import { createPgStores, openDb } from '../../src/store/pg/index.js';
-import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
 async function aisle(dataDir: string, ...args: string[]) {
   const child = runTs('tools/cli/aisle.ts', args, childEnv(dataDir));
@@ -11,7 +11,7 @@ async function aisle(dataDir: string, ...args: string[]) {
 
 describe('operator CLI (npm run aisle)', () => {
   it('creates accounts and keys on the configured database', async () => {
-    const dataDir = tempDir('cli');
+    const dataDir = await seededDataDir('cli', { catalog: false });
     const account = await aisle(dataDir, 'accounts', 'create', '--name', 'acme', '--json');
     expect(account.code, account.stderr).toBe(0);
     const a = JSON.parse(account.stdout);
@@ -67,7 +67,7 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
   });
 
   it('says in one line that the database is unreachable (69), held by another process (75) or misconfigured (78)', async () => {
-    const dataDir = tempDir('cli-env');
+    const dataDir = await seededDataDir('cli-env', { catalog: false });
     // Holding the embedded database here, as a running server would.
     const db = await openDb({ kind: 'pglite', dataDir });
     let results: Finished[];
@@ -98,7 +98,7 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
 
 describe('ranking commands (npm run aisle -- ranking, npm run learn)', () => {
   it('show what serves, roll a learned model back, and run learning once', { timeout: 180_000 }, async () => {
-    const dataDir = tempDir('cli-ranking');
+    const dataDir = await seededDataDir('cli-ranking', { catalog: false });
     const empty = await aisle(dataDir, 'ranking', 'status');
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stdout).toMatch(/^serving\s+fallback \(the catalog's model; no learned model serves\)$/m);

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { childEnv, runToEnd, runTs, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { needsShared, sharedPath } from '../helpers/shared.js';
 
-const evalDir = resolve('../shared/eval');
-const present = existsSync(join(evalDir, 'ndcg.mjs'));
+const evalDir = sharedPath('eval');
+const scorer = needsShared([join(evalDir, 'ndcg.mjs')]);
 
 /** A labelled set in the layout of ../shared/data/eval: six products per kind, each judged relevant to its kind's query. */
 function labelledSet(dir: string, name: string, kinds: readonly string[]): string {
@@ -34,7 +35,7 @@ interface EvalJson {
 }
 
 async function runEval(args: string[]): Promise<EvalJson> {
-  const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(tempDir('eval-data')));
+  const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(await seededDataDir('eval-data', { catalog: false })));
   expect(await child.exited, child.stderr()).toBe(0);
   return JSON.parse(
     child
@@ -45,7 +46,9 @@ async function runEval(args: string[]): Promise<EvalJson> {
   ) as EvalJson;
 }
 
-describe.skipIf(!present)(`npm run eval (needs ${evalDir}; skipped when ../shared is absent)`, () => {
+describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.note}`, () => {
+  beforeEach(scorer.check);
+
   it('scores each component (lexical, dense, fusion, cold-start, cross-validated rerank) beside the BM25 baseline on a labelled set', async () => {
     const set = labelledSet(tempDir('eval'), 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
     const json = await runEval(['--set', set]);
@@ -99,7 +102,7 @@ describe('npm run eval, calibrate and simulate: mistakes and unreadable input', 
     const set = labelledSet(dir, 'broken', ['espresso machine', 'garden hose']);
     writeFileSync(join(set, 'queries_dev.jsonl'), '{"query_id":"q0","query":"espresso machine"}\n{"query_id":"q1","query":"garden hose"\n');
     const missing = join(dir, 'no-such-set');
-    const env = childEnv(tempDir('eval-cli-data'));
+    const env = childEnv(await seededDataDir('eval-cli-data', { catalog: false }));
     const [noSet, evalMissing, evalBroken, calibrateMissing, calibrateSize, simulateNoise, simulateBroken] = await Promise.all([
       runToEnd('tools/relevance/eval.ts', [], env),
       runToEnd('tools/relevance/eval.ts', ['--set', missing], env),

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childEnv, runTs, tempDir, type Child } from '../helpers/process.js';
+import { childEnv, runTs, seededDataDir, type Child } from '../helpers/process.js';
 import { Receiver } from '../helpers/webhooks.js';
 
 const children: Child[] = [];
@@ -17,7 +17,7 @@ describe('npm start runs the webhook worker in-process', () => {
       const server = runTs(
         'src/main.ts',
         [],
-        childEnv(tempDir('wh-main'), {
+        childEnv(await seededDataDir('wh-main', { catalog: false }), {
           AISLE_SAMPLE_CATALOG: 'false',
           AISLE_EMBEDDING_PROVIDER: 'openai',
           AISLE_EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1',

@@ -49,7 +49,6 @@ import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { consoleAssets } from '../../src/console/assets.js';
 import { prefixedId } from '../../src/core/ids.js';
@@ -195,13 +194,16 @@ const send = (method: string, path: string, body: unknown, headers: Record<strin
 });
 const withKey = (key: string) => ({ 'x-api-key': key });
 
+/** The 2025 revision the worst-case calls speak: a call without `_meta`, so no initialize is needed (stateless). */
+const MCP_2025_REVISION = '2025-11-25';
+
 /** One JSON-RPC call per POST /mcp (stateless: no initialize needed, as a fresh server answers each POST). */
 const mcpCall = (key: string, method: string, params: Record<string, unknown>): Req => ({
   ...send(
     'POST',
     '/mcp',
     { jsonrpc: '2.0', id: 1, method, params },
-    { ...withKey(key), accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+    { ...withKey(key), accept: 'application/json, text/event-stream', 'mcp-protocol-version': MCP_2025_REVISION },
   ),
   failIf: '"isError":true',
 });

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ClickSchema, idInBody } from '../../core/schemas/clicks.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';

@@ -1,17 +1,38 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type SearchResponse } from '../../core/schemas/search.js';
 import { PRODUCT_CARDS_URI } from '../app-view.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 
-/** Compact results keep this much of each description: enough to tell products apart. */
-export const COMPACT_DESCRIPTION_CHARS = 160;
+/**
+ * A compact answer (its structured content and text, as JSON) fits in this many characters, so
+ * that with what the protocol adds around it (about 100 on 2026-07-28) a result at limit 10 stays
+ * under 20,000, about 5,000 tokens (docs/mcp.md, "Tools").
+ */
+export const COMPACT_ANSWER_BUDGET_CHARS = 19_500;
+
+/**
+ * What a compact answer cuts titles and descriptions to, tried in order until it fits the budget.
+ * The first step is all a typical catalog ever needs (150 is Google Merchant Center's title
+ * limit; 160 characters of description tell products apart). The later ones only bite when
+ * titles come near the catalog's 500-character limit. Disclosures, links and ids are never cut.
+ */
+const COMPACT_STEPS = [
+  { title: 150, description: 160 },
+  { title: 120, description: 120 },
+  { title: 100, description: 80 },
+  { title: 80, description: 60 },
+  { title: 60, description: 40 },
+] as const;
+
+/** Compact results keep at most this much of each description. */
+export const COMPACT_DESCRIPTION_CHARS = COMPACT_STEPS[0].description;
 
 export const SearchProductsInputSchema = SearchRequestSchema.omit({ stream: true }).extend({
   detail: z
     .enum(['compact', 'full'])
     .default('compact')
-    .describe('compact (default) shortens each description so ten results stay small; full returns descriptions whole'),
+    .describe('compact (default) shortens descriptions, and titles when very long, so ten results stay under about 5,000 tokens; full returns them whole'),
 });
 
 const AVAILABILITY_TEXT: Record<AdResponse['availability'], string> = {
@@ -48,6 +69,24 @@ export function renderSearchText(response: SearchResponse): string {
   return [head, ...results.map((r, i) => renderProduct(r, i + 1))].join('\n');
 }
 
+const answerSize = (answer: { structured: SearchResponse; text: string }) =>
+  JSON.stringify({ content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }).length;
+
+/**
+ * The default answer: titles and descriptions shortened by the first of COMPACT_STEPS that brings
+ * structured content and text together within COMPACT_ANSWER_BUDGET_CHARS (the last step when
+ * none does: only very long disclosures or URLs get there).
+ */
+export function compactAnswer(response: SearchResponse): { structured: SearchResponse; text: string } {
+  let answer = { structured: response, text: '' };
+  for (const step of COMPACT_STEPS) {
+    const results = response.results.map((r) => ({ ...r, title: shorten(r.title, step.title), description: shorten(r.description, step.description) }));
+    answer = { structured: { ...response, results }, text: renderSearchText({ ...response, results }) };
+    if (answerSize(answer) <= COMPACT_ANSWER_BUDGET_CHARS) break;
+  }
+  return answer;
+}
+
 /** search_products: POST /v1/search as a tool, with a compact text rendering for text-only clients. */
 export function registerSearchProductsTool(server: McpServer, ctx: ToolContext): void {
   registerAisleTool(server, ctx, {
@@ -66,11 +105,7 @@ export function registerSearchProductsTool(server: McpServer, ctx: ToolContext):
     ui: { resourceUri: PRODUCT_CARDS_URI },
     run: async ({ detail, ...request }) => {
       const response = await ctx.api.search(request);
-      const structured =
-        detail === 'full'
-          ? response
-          : { ...response, results: response.results.map((r) => ({ ...r, description: shorten(r.description, COMPACT_DESCRIPTION_CHARS) })) };
-      return { structured, text: renderSearchText(response) };
+      return detail === 'full' ? { structured: response, text: renderSearchText(response) } : compactAnswer(response);
     },
   });
 }

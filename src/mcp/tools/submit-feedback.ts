@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { FeedbackRequestSchema, FeedbackSchema } from '../../core/schemas/feedback.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Mutex, PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from '../../config.js';
-import { acquirePidLock, type PidLock } from '../pid-lock.js';
+import { acquirePidLock, assertPidLockFree, type PidLock } from '../pid-lock.js';
 import { connectionUnusable, databaseUnavailable } from './db-errors.js';
 import { PglitePrepared } from './pglite-prepared.js';
 
@@ -42,6 +42,16 @@ export type DbTarget =
   /** In memory, optionally loaded from a dump of a migrated database (tests, tools). */
   | { kind: 'pglite-memory'; snapshot?: Blob };
 
+const pgliteLockFile = (dataDir: string) => join(dataDir, 'pglite.lock');
+const pgliteLockHeld = (dataDir: string) => (pid: number) =>
+  `The embedded database in ${dataDir} is in use by process ${pid}. PGlite is single-process: ` +
+  'stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.';
+
+/** Throws the LockHeldError openDb would, without opening anything (PostgreSQL: never). */
+export function assertDbAvailable(target: DbTarget): void {
+  if (target.kind === 'pglite') assertPidLockFree(pgliteLockFile(target.dataDir), pgliteLockHeld(target.dataDir));
+}
+
 /** Opens the database named by the target. PGlite in a data dir takes an exclusive lock file. */
 export async function openDb(target: DbTarget): Promise<Db> {
   if (target.kind === 'postgres') {
@@ -58,12 +68,7 @@ export async function openDb(target: DbTarget): Promise<Db> {
   }
   mkdirSync(target.dataDir, { recursive: true });
   // PGlite is single-process: a second process on the same directory would corrupt it.
-  const lock = acquirePidLock(
-    join(target.dataDir, 'pglite.lock'),
-    (pid) =>
-      `The embedded database in ${target.dataDir} is in use by process ${pid}. PGlite is single-process: ` +
-      'stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.',
-  );
+  const lock = acquirePidLock(pgliteLockFile(target.dataDir), pgliteLockHeld(target.dataDir));
   try {
     const pglite = await PGlite.create({ dataDir: join(target.dataDir, 'pg') });
     return new PgliteDb(pglite, lock);

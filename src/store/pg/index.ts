@@ -4,7 +4,7 @@ import { PgAccountStore } from './account-store.js';
 import { PgAnalyticsStore } from './analytics-store.js';
 import { PgClickStore } from './click-store.js';
 import { PgConsoleSessionStore } from './console-session-store.js';
-import { openDb, type Db } from './db.js';
+import { assertDbAvailable, openDb, type Db, type DbTarget } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
@@ -17,7 +17,7 @@ import { PgSearchStore } from './search-store.js';
 import { PgSecretStore } from './secret-store.js';
 import { PgWebhookStore } from './webhook-store.js';
 
-export { openDb, type Db, type DbTarget } from './db.js';
+export { assertDbAvailable, openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
 export { appendEvent, type OutboxEvent } from './outbox.js';
 export { PgWebhookStore } from './webhook-store.js';
@@ -42,13 +42,21 @@ export function createPgStores(db: Db): Stores {
   };
 }
 
+type DbConfig = Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeouts' | 'dataDir'>;
+
+const dbTarget = (config: DbConfig): DbTarget =>
+  config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }
+    : { kind: 'pglite', dataDir: config.dataDir };
+
+/** Throws LockHeldError when another process holds the configured embedded database; opens nothing. */
+export function assertConfiguredDbAvailable(config: DbConfig): void {
+  assertDbAvailable(dbTarget(config));
+}
+
 /** Opens the configured database (PGlite in the data dir unless a URL is given) and migrates it. */
-export async function openMigratedDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseTimeouts' | 'dataDir'>): Promise<Db> {
-  const db = await openDb(
-    config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts }
-      : { kind: 'pglite', dataDir: config.dataDir },
-  );
+export async function openMigratedDb(config: DbConfig): Promise<Db> {
+  const db = await openDb(dbTarget(config));
   try {
     await migrate(db);
   } catch (err) {

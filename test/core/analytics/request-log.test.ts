@@ -74,7 +74,7 @@ describe('RequestLog', () => {
   });
 
   it('bounds entries waiting on a stalled database too, not only the queue', async () => {
-    let release = () => undefined as void;
+    let release: () => void = () => {};
     const stalled: RequestLogStore = { insertMany: () => new Promise<void>((r) => (release = r)), pruneBefore: () => Promise.resolve(0) };
     const log = makeLog({ maxQueue: 4, maxBatch: 2 }, stalled);
     for (let i = 0; i < 10; i++) log.record(entry(i));

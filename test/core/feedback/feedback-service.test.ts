@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedbackService } from '../../../src/core/feedback/feedback-service.js';
 import type { FeedbackStore } from '../../../src/core/feedback/ports.js';
 import type { Embedder } from '../../../src/core/shared-ports.js';
-import { createEmbedder } from '../../../src/embed/embedder.js';
 import { createLogger } from '../../../src/logger.js';
 import { PgFeedbackStore } from '../../../src/store/pg/feedback-store.js';
 import { ManualClock } from '../../helpers/app.js';
 import { seededRandom } from '../../helpers/catalog.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
-import { tempDir } from '../../helpers/process.js';
+import { openSharedEmbedder } from '../../helpers/search.js';
 
 const QUERIES = ['trail running shoes', 'trail running shoe', 'espresso machine', 'camping tent'];
 const logger = createLogger('silent');
@@ -23,7 +21,7 @@ let vectors: Float32Array[];
 beforeAll(async () => {
   testDb = await createTestDb();
   store = new PgFeedbackStore(testDb.db);
-  embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(tempDir('models'), 'models') });
+  embedder = await openSharedEmbedder();
   vectors = await embedder.embed(QUERIES);
 });
 afterAll(async () => {

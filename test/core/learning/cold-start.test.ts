@@ -8,7 +8,6 @@ import type { Embedder } from '../../../src/core/shared-ports.js';
 import { SearchRequestSchema } from '../../../src/core/schemas/search.js';
 import { fitColdStartModel, isColdStartModel } from '../../../src/core/learning/cold-start.js';
 import { readRankingModel, FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
-import { createEmbedder } from '../../../src/embed/embedder.js';
 import { readFeed } from '../../../src/feeds/detect.js';
 import { createLogger } from '../../../src/logger.js';
 import { createPgStores } from '../../../src/store/pg/index.js';
@@ -16,6 +15,7 @@ import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.j
 import { openTestCatalog } from '../../helpers/catalog.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
 import { tempDir } from '../../helpers/process.js';
+import { openSharedEmbedder } from '../../helpers/search.js';
 
 const SAMPLE = 'data/sample-catalog.jsonl';
 // Fewer requests than the default keep the test quick: 300 products drawn, 295 of them give a
@@ -31,7 +31,7 @@ describe('cold-start ranking model at import', () => {
   let testDb: TestDb;
 
   beforeAll(async () => {
-    embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(tempDir('models'), 'models') });
+    embedder = await openSharedEmbedder();
     catalog = await openTestCatalog();
     testDb = await createTestDb();
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitFromLog, isHeldOut, trainingFromLog } from '../../../src/core/learning/global-fit.js';
-import { type LoggedResult } from '../../../src/core/learning/ports.js';
+import type { LoggedResult } from '../../../src/core/learning/ports.js';
 import { estimatePositionBias } from '../../../src/core/learning/position-bias.js';
 import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
 import { queriesNdcg } from '../../../src/core/ranking/ranking-fit.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clippedPropensity, estimatePositionBias } from '../../../src/core/learning/position-bias.js';
-import { type ShownResult } from '../../../src/core/learning/ports.js';
+import type { ShownResult } from '../../../src/core/learning/ports.js';
 import { mulberry32 } from '../../../src/core/random.js';
 
 /**
@@ -22,7 +22,8 @@ function syntheticLogs(options: { eta: number; queries: number; searches: number
       // Adjacent swaps with probability `shuffle` per slot: mostly the same order, never the same always.
       const order = [...byRelevance];
       for (let k = 0; k < order.length - 1; k++) if (rnd() < options.shuffle) [order[k], order[k + 1]] = [order[k + 1]!, order[k]!];
-      order.forEach((product, k) => logs.push({ query: `q${q}`, productId: `p${product}`, position: k + 1, clicked: rnd() < theta[k]! * gamma[product]! }));
+      for (const [k, product] of order.entries())
+        logs.push({ query: `q${q}`, productId: `p${product}`, position: k + 1, clicked: rnd() < theta[k]! * gamma[product]! });
     }
   }
   return { logs, theta };

@@ -72,7 +72,10 @@ describe('editDistance', () => {
       return d[a.length]![b.length]!;
     };
     let seed = 7;
-    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     const word = (n: number) => Array.from({ length: n }, () => 'abcd'[Math.floor(random() * 4)]).join('');
     for (let k = 0; k < 2000; k++) {
       const a = word(1 + Math.floor(random() * (k % 50 === 0 ? 120 : 9)));

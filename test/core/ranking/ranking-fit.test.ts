@@ -17,7 +17,7 @@ describe('ranking model fitting', () => {
       y.push(random() < p ? 1 : 0);
     }
     const w = fitLogistic(X, y, 0);
-    w.forEach((v, k) => expect(Math.abs(v - truth[k]!), `weight ${k}`).toBeLessThan(0.25));
+    for (const [k, v] of w.entries()) expect(Math.abs(v - truth[k]!), `weight ${k}`).toBeLessThan(0.25);
   });
 
   it('learns which feature predicts relevance, and calibrates its score into matching probabilities', () => {

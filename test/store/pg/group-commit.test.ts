@@ -19,7 +19,7 @@ function gatedRunner<I, R>(answer: (item: I) => R) {
   const openAll = async () => {
     await new Promise((r) => setImmediate(r));
     while (gates.length > 0 || inFlight > 0) {
-      gates.splice(0).forEach((open) => open());
+      for (const open of gates.splice(0)) open();
       await new Promise((r) => setImmediate(r));
     }
   };

@@ -60,7 +60,10 @@ describe('PgRateLimitStore.consume', () => {
     const store = new PgRateLimitStore(db);
     const keys = ['b', 'a', 'C', 'a-1', 'é'].map(bucket);
     let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     // Limits that do not divide the window (7, 13 per minute) make increments with long binary fractions.
     const limits = [7, 13, 60, 1, 1000];
     const calls = Array.from({ length: 400 }, (_, i) => {
@@ -75,7 +78,7 @@ describe('PgRateLimitStore.consume', () => {
     const results = await Promise.all(calls.map((c) => consume(store, c)));
     expect(results).toEqual(sequentialGcra(calls));
     const expectedTat = new Map<string, number>();
-    sequentialGcra(calls).forEach((r, i) => r.allowed && expectedTat.set(calls[i]!.bucket, r.tatMs));
+    for (const [i, r] of sequentialGcra(calls).entries()) if (r.allowed) expectedTat.set(calls[i]!.bucket, r.tatMs);
     for (const k of keys) expect(await store.peek(k)).toBe(expectedTat.get(k));
   });
 
