@@ -57,6 +57,7 @@ describe('POST /v1/search', () => {
 
   it('continues a conversation: waterproof trail running shoes under $120', async () => {
     const first = await search({ query: 'I need trail running shoes', limit: 5 });
+    expect(first.results).toHaveLength(5);
     for (const r of first.results) expect(r.title.toLowerCase()).toMatch(/trail/);
     const second = await search({ query: 'waterproof ones under $120', limit: 5, session_id: first.metadata.session_id });
     expect(second.metadata.session_id).toBe(first.metadata.session_id);
@@ -79,6 +80,7 @@ describe('POST /v1/search', () => {
 
   it('applies filters before ranking, sorts, excludes and keeps limit and total_matches consistent', async () => {
     const all = await search({ query: 'running shoes', limit: 10, min_relevance_score: 0 });
+    expect(all.results).toHaveLength(10);
     const filtered = await search({
       query: 'running shoes',
       limit: 10,
@@ -92,6 +94,7 @@ describe('POST /v1/search', () => {
       expect(r.brand).toBe('Kestrel Running');
     }
     const cheap = await search({ query: 'running shoes', limit: 5, min_relevance_score: 0, sort: 'price_asc', filters: { category: 'footwear' } });
+    expect(cheap.results).toHaveLength(5);
     const prices = cheap.results.map((r) => r.price_amount!);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     for (const r of cheap.results) expect(r.category.startsWith('Footwear')).toBe(true);
@@ -101,11 +104,13 @@ describe('POST /v1/search', () => {
       min_relevance_score: 0,
       exclude_product_ids: all.results.slice(0, 3).map((r) => r.product_id),
     });
+    expect(excluded.results).toHaveLength(10);
     for (const r of excluded.results) expect(all.results.slice(0, 3).map((x) => x.product_id)).not.toContain(r.product_id);
     const two = await search({ query: 'running shoes', limit: 2 });
     expect(two.results).toHaveLength(2);
     expect(two.metadata.total_matches).toBeGreaterThan(2);
     const keyword = await search({ query: 'shoes', limit: 10, min_relevance_score: 0, filters: { keyword_filter: 'waterproof' } });
+    expect(keyword.results.length).toBeGreaterThan(0);
     for (const r of keyword.results) expect(JSON.stringify(r).toLowerCase()).toContain('waterproof');
   });
 
