@@ -84,7 +84,10 @@ async function providePgTemplate(project: TestProject): Promise<() => Promise<vo
   await admin.query(`CREATE DATABASE ${template}`);
   const target = new URL(url);
   target.pathname = `/${template}`;
-  const db = await openDb({ kind: 'postgres', url: target.toString(), poolSize: 1 });
+  // No statement bound (nor, with it, the idle-in-transaction one): the fixtures built beside this
+  // migration keep the event loop busy, and on a loaded machine the server ended the migration's
+  // transaction as idle while it waited for its next statement.
+  const db = await openDb({ kind: 'postgres', url: target.toString(), poolSize: 1, timeouts: { statementMs: 0 } });
   await migrate(db);
   await db.close();
   project.provide('pgTemplate', template);

@@ -73,6 +73,8 @@ export interface TestAppOptions {
   rankingModel?: CoreDeps['rankingModel'];
   /** Retention windows (sessions, webhook history, request log) and batch size. */
   retention?: CoreDeps['retention'];
+  /** The request log's batching (flush interval, batch and queue bounds); the defaults when absent. */
+  requestLog?: CoreDeps['requestLog'];
   /** Bounds on receiving requests; the defaults when absent. */
   httpTimeouts?: HttpTimeouts;
   /** Bounds on the Postgres pool of a new test database; the defaults when absent. */
@@ -98,6 +100,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.rankingModel ? { rankingModel: options.rankingModel } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
     ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
   });
   let adminKey = options.shared?.adminKey;

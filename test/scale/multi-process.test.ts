@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createKey, createTestApp, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
@@ -172,11 +172,11 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     const traffic = (async () => {
       for (let i = 0; i < SEARCHES; i += 4) await Promise.all([0, 1, 2, 3].map((j) => session(i + j)));
     })();
-    // One worker dies mid-delivery with its claims leased; a replacement starts a moment later.
-    await sleep(1_500);
+    // One worker dies once deliveries are flowing (with claims leased, as a rule); a replacement
+    // starts after it has gone.
+    await vi.waitUntil(() => receiver.received.length >= 4, { timeout: 60_000, interval: 25 });
     workers[0]!.proc.kill('SIGKILL');
     await workers[0]!.exited;
-    await sleep(500);
     workers[0] = await startWorker();
     await traffic;
 
@@ -211,8 +211,10 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     expect(searchesWithResults).toBeGreaterThan(SEARCHES / 2);
 
     // Analytics read committed rows, so either process answers with the ground truth; request
-    // counts come from per-process batches flushed every AISLE_REQUEST_LOG_FLUSH_MS (100 ms here).
-    await sleep(1_000);
+    // counts come from per-process batches flushed every AISLE_REQUEST_LOG_FLUSH_MS (100 ms here):
+    // wait until every request made so far is written, however long the flushes take.
+    const logged = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log'))[0]!.n;
+    await vi.waitUntil(async () => (await logged()) >= posts, { timeout: 60_000, interval: 100 });
     const get = async (api: number, path: string) => {
       const res = await fetch(`${apis[api]}${path}`, { headers: { 'x-api-key': t.adminKey } });
       const text = await res.text();

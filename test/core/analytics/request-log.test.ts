@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LATENCY_ERROR_BOUND, recordedLatency } from '../../../src/core/analytics/latency.js';
 import { RequestLog, type RequestLogOptions } from '../../../src/core/analytics/request-log.js';
-import type { RequestLogStore } from '../../../src/core/analytics/ports.js';
 import { createLogger } from '../../../src/logger.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { call, createKey, createTestApp, LogCapture, ManualClock } from '../../helpers/app.js';
@@ -24,8 +23,8 @@ afterEach(async () => testDb.cleanup());
 
 const count = async () => (await testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log'))[0]!.n;
 const entry = (i = 0) => ({ accountId: ACCOUNT, keyId: KEY, method: 'POST', route: '/v1/search', status: 200, latencyMs: 1.5 + i });
-const makeLog = (options: Partial<RequestLogOptions>, s: RequestLogStore = store) =>
-  new RequestLog({ store: s, clock, logger, options: { enabled: true, flushIntervalMs: 60_000, maxBatch: 100, maxQueue: 1_000, ...options } });
+const makeLog = (options: Partial<RequestLogOptions>) =>
+  new RequestLog({ store, clock, logger, options: { enabled: true, flushIntervalMs: 60_000, maxBatch: 100, maxQueue: 1_000, ...options } });
 
 describe('RequestLog', () => {
   it('holds entries in memory until the batch is full, then writes them in one statement', async () => {
@@ -74,20 +73,53 @@ describe('RequestLog', () => {
   });
 
   it('bounds entries waiting on a stalled database too, not only the queue', async () => {
+    // A transaction holds request_log locked, so the store's INSERT waits behind it (on PGlite,
+    // behind the transaction itself: one connection) until it ends.
+    let locked: () => void = () => {};
     let release: () => void = () => {};
-    const stalled: RequestLogStore = { insertMany: () => new Promise<void>((r) => (release = r)), pruneBefore: () => Promise.resolve(0) };
-    const log = makeLog({ maxQueue: 4, maxBatch: 2 }, stalled);
-    for (let i = 0; i < 10; i++) log.record(entry(i));
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const released = new Promise<void>((r) => (release = r));
+    const holder = testDb.db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE request_log IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await released;
+    });
+    await isLocked;
+    const log = makeLog({ maxQueue: 4, maxBatch: 2 });
+    const issued = testDb.db.queryCount;
+    log.record(entry(0));
+    log.record(entry(1));
+    // A full batch: its INSERT is sent, and stalls.
+    await vi.waitUntil(() => testDb.db.queryCount > issued, { timeout: 10_000, interval: 5 });
+    for (let i = 2; i < 10; i++) log.record(entry(i));
+    // Two entries in the stalled write and two queued behind it: the other six are dropped.
     expect(log.dropped).toBe(6);
     release();
+    await holder;
+    await log.flush();
+    expect(await count()).toBe(4);
+    // Written, they no longer count against the bound.
+    for (let i = 0; i < 4; i++) log.record(entry(i));
+    await log.flush();
+    expect(log.dropped).toBe(6);
+    expect(await count()).toBe(8);
   });
 
-  it('survives a failing store: the batch is dropped and counted, nothing throws', async () => {
-    const failing: RequestLogStore = { insertMany: () => Promise.reject(new Error('database down')), pruneBefore: () => Promise.resolve(0) };
-    const log = makeLog({}, failing);
+  it('survives a failing database: the batch is dropped, counted and logged, nothing throws, and later batches are written', async () => {
+    // The table the store writes to is gone (renamed away), so its INSERT fails on the server.
+    await testDb.db.exec('ALTER TABLE request_log RENAME TO request_log_away');
+    const log = makeLog({});
     log.record(entry());
     await expect(log.flush()).resolves.toBeUndefined();
     expect(log.dropped).toBe(1);
+    const warning = logs.lines.map((l) => JSON.parse(l) as { msg: string; err?: { message: string } }).find((l) => l.msg.includes('write failed'));
+    expect(warning?.err?.message, logs.text).toMatch(/relation "request_log" does not exist/);
+    await testDb.db.exec('ALTER TABLE request_log_away RENAME TO request_log');
+    log.record(entry(1));
+    log.record(entry(2));
+    await log.flush();
+    expect(log.dropped).toBe(1);
+    expect(await count()).toBe(2);
   });
 
   it('records nothing when disabled', async () => {
@@ -100,14 +132,16 @@ describe('RequestLog', () => {
 
 describe('request log on the HTTP path', () => {
   it('answers without waiting for the write; the entry carries the route template, status and key', async () => {
-    const t = await createTestApp({ clock });
+    // An hour between flushes: however long the request and the count below take, the timer
+    // cannot write the entry in between, so only a write on the request path could.
+    const t = await createTestApp({ clock, requestLog: { flushIntervalMs: 3_600_000 } });
     try {
       const { key, id } = await createKey(t.app, t.adminKey, { name: 'probe', scopes: ['events:write'] });
       await t.core.requestLog.flush();
       const before = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log WHERE key_id = $1', [id]);
       const res = await call(t.app, key, 'POST', '/v1/clicks/00000000-0000-4000-8000-000000000000');
       expect(res.statusCode).toBe(404);
-      // Answered, and still only queued (the interval is 1 s): the request did not wait on an INSERT.
+      // Answered, and still only queued: the request did not wait on an INSERT.
       expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log WHERE key_id = $1', [id]))[0]!.n).toBe(before[0]!.n);
       await t.core.requestLog.flush();
       const rows = await t.db.query('SELECT account_id, method, route, status, created_at FROM request_log WHERE key_id = $1', [id]);

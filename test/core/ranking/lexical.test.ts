@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canonicalText, CatalogLexicon, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/ranking/lexical.js';
-import type { CatalogInfo } from '../../../src/core/catalog/ports.js';
-import type { CatalogProduct } from '../../../src/core/catalog/product.js';
+import { makeProduct, openTestCatalog, seededRandom, unitVector } from '../../helpers/catalog.js';
 
 describe('canonicalText: one spelling for measures', () => {
   it.each([
@@ -144,29 +143,44 @@ describe('Lexicon', () => {
 
 describe('CatalogLexicon', () => {
   it('builds once per catalog version and rebuilds when an import moves it', async () => {
-    let info: CatalogInfo = { model: 'm', dimensions: 3, productCount: 1, version: 1, updatedAt: new Date(0), annIndex: 'none', annRecall: null };
-    let titles = ['Cordless drill', 'Cordless drill kit'];
-    let scans = 0;
-    const product = (title: string) => ({ title, brand: null, category: [], description: '' }) as unknown as CatalogProduct;
-    const catalog = {
-      info: async () => info,
-      async *scanProducts() {
-        scans++;
-        yield titles.map(product);
-      },
-    };
-    const lexicons = new CatalogLexicon(catalog);
-    const [a, b] = await Promise.all([lexicons.get(), lexicons.get()]);
-    expect(a).toBe(b);
-    expect(scans).toBe(1);
-    expect(a.correct(['cordles']).words).toEqual(['cordless']);
-    titles = ['Garden hose', 'Garden hose reel'];
-    info = { ...info, version: 2 };
-    // Searches keep the last vocabulary while the new one is built, then get the new one.
-    expect(await lexicons.get()).toBe(a);
-    await new Promise((r) => setTimeout(r, 20));
-    const next = await lexicons.get();
-    expect(scans).toBe(2);
-    expect(next.correct(['gardne']).words).toEqual(['garden']);
+    const catalog = await openTestCatalog();
+    try {
+      // Imports through the catalog's own writer: each commit is a new serving version.
+      const importTitles = async (titles: string[]) => {
+        const random = seededRandom(titles.length);
+        const writer = await catalog.openWriter({ model: 'test-model', dimensions: 8, replace: true });
+        await writer.write(
+          titles.map((title, i) => ({ product: makeProduct(i, { title, brand: null, category: [], description: '' }), vector: unitVector(random, 8) })),
+        );
+        return writer.commit();
+      };
+      const first = await importTitles(['Cordless drill', 'Cordless drill kit']);
+      // The real scan, counted.
+      const scans = vi.spyOn(catalog, 'scanProducts');
+      const lexicons = new CatalogLexicon(catalog);
+      const [a, b] = await Promise.all([lexicons.get(), lexicons.get()]);
+      expect(a).toBe(b);
+      expect(scans).toHaveBeenCalledTimes(1);
+      expect(a.correct(['cordles']).words).toEqual(['cordless']);
+      expect(await lexicons.get()).toBe(a);
+      expect(scans).toHaveBeenCalledTimes(1);
+
+      const second = await importTitles(['Garden hose', 'Garden hose reel']);
+      expect(second.version).toBeGreaterThan(first.version);
+      // Searches keep the last vocabulary while the new one is built, then get the new one.
+      expect(await lexicons.get()).toBe(a);
+      const next = await vi.waitUntil(
+        async () => {
+          const current = await lexicons.get();
+          return current !== a ? current : null;
+        },
+        { timeout: 10_000, interval: 5 },
+      );
+      expect(scans).toHaveBeenCalledTimes(2);
+      expect(next.correct(['gardne']).words).toEqual(['garden']);
+      expect(next.correct(['cordles']).words).toEqual(['cordles']);
+    } finally {
+      await catalog.close();
+    }
   });
 });

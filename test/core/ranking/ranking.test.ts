@@ -50,6 +50,6 @@ describe('diversify', () => {
       pipes.map((c) => ({ ...c, rankScore: c.probability })),
       10,
     );
-    expect(page.slice(0, 10).every((c) => c.product.productId.startsWith('pipe'))).toBe(true);
+    expect(page.slice(0, 10).map((c) => c.product.productId.replace(/-\d+$/, ''))).toEqual(Array(10).fill('pipe'));
   });
 });
