@@ -83,7 +83,8 @@ const clock = new ManualClock();
 const clients: AnyClient[] = [];
 
 beforeAll(async () => {
-  sample = await openSampleCatalog();
+  // A copy: this file adds products at the catalog's limits, and the shared sample is read-only.
+  sample = await openSampleCatalog({ copy: true });
   const added = await importCatalog(records(productsAtTheLimits()), sample, { replace: false, dryRun: false });
   expect(added, JSON.stringify(added)).toMatchObject({ imported: 12, skipped: 0 });
   t = await createTestApp({ search: sample, clock });
