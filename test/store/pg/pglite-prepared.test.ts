@@ -7,7 +7,7 @@ afterEach(async () => {
   db = undefined;
 });
 
-// PGlite only: prepared statements are how PgliteDb runs every query outside a transaction.
+// PGlite only: prepared statements are how PgliteDb runs every query, in a transaction or not.
 describe('PGlite prepared statements', () => {
   it('types parameters and results as PGlite does, and sees tables change under a prepared statement', async () => {
     db = await openDb({ kind: 'pglite-memory' });
@@ -62,6 +62,36 @@ describe('PGlite prepared statements', () => {
     release();
     await expect(tx).rejects.toThrow('roll back');
     expect(await outside).toEqual([{ n: 0 }]);
+  });
+
+  it('runs a transaction’s statements prepared: they see DDL run before them, and a failed one rolls the transaction back', async () => {
+    db = await openDb({ kind: 'pglite-memory' });
+    await db.exec('CREATE TABLE w (id int PRIMARY KEY)');
+    const insert = 'INSERT INTO w VALUES ($1) RETURNING *';
+    const all = 'SELECT * FROM w ORDER BY id';
+    expect(await db.transaction(async (tx) => [await tx.query(insert, [1]), await tx.query(all)])).toEqual([[{ id: 1 }], [{ id: 1 }]]);
+    // Both texts are prepared now; a column added in a migration's transaction is seen by the next one.
+    await db.transaction((tx) => tx.exec('ALTER TABLE w ADD COLUMN note text'));
+    expect(await db.transaction(async (tx) => [await tx.query(insert, [2]), await tx.query(all)])).toEqual([
+      [{ id: 2, note: null }],
+      [
+        { id: 1, note: null },
+        { id: 2, note: null },
+      ],
+    ]);
+    // A duplicate key fails the statement with its code, and the transaction's earlier insert is rolled back.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(insert, [3]);
+        await tx.query(insert, [1]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query(all)).toEqual([
+      { id: 1, note: null },
+      { id: 2, note: null },
+    ]);
+    const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO w %'");
+    expect(row!.n).toBeGreaterThan(0);
   });
 
   it('closes evicted statements: hundreds of distinct texts keep working', async () => {
