@@ -41,11 +41,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ apiKey: [] }, { bearer: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    // A plain tree (no object shared between routes), so the YAML has no anchors or aliases;
+    // @fastify/swagger renders it once and serves the same text to every request.
+    transformObject: (doc) => JSON.parse(JSON.stringify(jsonSchemaTransformObject(doc))),
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
-    transformSpecification: (spec) => spec,
   });
 }

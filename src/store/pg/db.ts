@@ -108,19 +108,23 @@ class PgliteDb implements Db {
   async exec(sql: string): Promise<void> {
     this.queryCount += 1;
     await this.pglite.exec(sql);
+    // exec runs DDL (migrations, tests): statements prepared before it are prepared anew.
+    this.prepared.forgetAll();
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.mutex.runExclusive(() =>
       this.pglite.transaction(async (tx) =>
         fn({
+          // Prepared statements here too: PGlite's own tx.query parses and plans every statement anew.
           query: async <R>(sql: string, params: readonly unknown[] = []) => {
             this.queryCount += 1;
-            return (await tx.query<R>(sql, params as unknown[])).rows;
+            return this.pglite.runExclusive(() => this.prepared.query<R>(sql, params, { inTransaction: true }));
           },
           exec: async (sql: string) => {
             this.queryCount += 1;
             await tx.exec(sql);
+            this.prepared.forgetAll();
           },
         }),
       ),

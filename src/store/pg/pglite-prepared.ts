@@ -20,6 +20,8 @@ const CAPACITY = 256;
  * Postgres re-analyses a prepared statement when a table it uses changes, so renames and
  * migrations are seen; a statement whose result shape changed is re-prepared.
  *
+ * PgliteDb runs every statement through it, inside a transaction or not; after DDL (exec) it
+ * forgets them all, so no statement outlives a schema change inside a transaction.
  * Callers serialise access (PgliteDb holds its lock around every statement and transaction):
  * execProtocol does not take PGlite's own locks.
  */
@@ -33,7 +35,11 @@ export class PglitePrepared {
     this.statements = new LRUCache<string, Statement>({ max: CAPACITY, dispose: (s) => this.toClose.push(s.name) });
   }
 
-  async query<R>(sql: string, params: readonly unknown[]): Promise<R[]> {
+  /**
+   * Runs `sql`, preparing it on first use. Inside a transaction a failed statement aborts the
+   * transaction, so there is no second try: the caller's transaction fails and rolls back.
+   */
+  async query<R>(sql: string, params: readonly unknown[], options: { inTransaction?: boolean } = {}): Promise<R[]> {
     const statement = this.statements.get(sql) ?? (await this.prepare(sql));
     try {
       return await this.execute<R>(statement, params);
@@ -41,8 +47,14 @@ export class PglitePrepared {
       // 0A000 "cached plan must not change result type": a table's columns changed under it.
       if ((err as { code?: string }).code !== '0A000') throw err;
       this.statements.delete(sql);
+      if (options.inTransaction) throw err;
       return this.execute<R>(await this.prepare(sql), params);
     }
+  }
+
+  /** Closes every prepared statement (with the next message): after DDL, so none is stale. */
+  forgetAll(): void {
+    this.statements.clear();
   }
 
   private async prepare(sql: string): Promise<Statement> {

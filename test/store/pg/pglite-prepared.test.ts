@@ -1,16 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../../src/store/pg/index.js';
 
-let db: Db | undefined;
-afterEach(async () => {
-  await db?.close();
-  db = undefined;
+// One database for the file (each open is an initdb): every test works on tables of its own.
+let db: Db;
+beforeAll(async () => {
+  db = await openDb({ kind: 'pglite-memory' });
 });
+afterAll(async () => db.close());
 
-// PGlite only: prepared statements are how PgliteDb runs every query outside a transaction.
+// PGlite only: prepared statements are how PgliteDb runs every query, in a transaction or not.
 describe('PGlite prepared statements', () => {
   it('types parameters and results as PGlite does, and sees tables change under a prepared statement', async () => {
-    db = await openDb({ kind: 'pglite-memory' });
     await db.exec('CREATE TABLE t (id int PRIMARY KEY, at timestamptz, tags text[], doc jsonb, n float8)');
     const insert = 'INSERT INTO t VALUES ($1, $2, $3, $4, $5) RETURNING *';
     const at = new Date('2026-01-02T03:04:05.678Z');
@@ -38,7 +38,6 @@ describe('PGlite prepared statements', () => {
   });
 
   it('fails a statement cleanly and keeps serving, including constraint errors with their codes', async () => {
-    db = await openDb({ kind: 'pglite-memory' });
     await db.exec('CREATE TABLE u (id int PRIMARY KEY)');
     await db.query('INSERT INTO u VALUES ($1)', [1]);
     await expect(db.query('INSERT INTO u VALUES ($1)', [1])).rejects.toMatchObject({ code: '23505' });
@@ -47,7 +46,6 @@ describe('PGlite prepared statements', () => {
   });
 
   it('never runs a statement inside another caller’s open transaction', async () => {
-    db = await openDb({ kind: 'pglite-memory' });
     await db.exec('CREATE TABLE v (id int)');
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -64,8 +62,36 @@ describe('PGlite prepared statements', () => {
     expect(await outside).toEqual([{ n: 0 }]);
   });
 
+  it('runs a transaction’s statements prepared: they see DDL run before them, and a failed one rolls the transaction back', async () => {
+    await db.exec('CREATE TABLE w (id int PRIMARY KEY)');
+    const insert = 'INSERT INTO w VALUES ($1) RETURNING *';
+    const all = 'SELECT * FROM w ORDER BY id';
+    expect(await db.transaction(async (tx) => [await tx.query(insert, [1]), await tx.query(all)])).toEqual([[{ id: 1 }], [{ id: 1 }]]);
+    // Both texts are prepared now; a column added in a migration's transaction is seen by the next one.
+    await db.transaction((tx) => tx.exec('ALTER TABLE w ADD COLUMN note text'));
+    expect(await db.transaction(async (tx) => [await tx.query(insert, [2]), await tx.query(all)])).toEqual([
+      [{ id: 2, note: null }],
+      [
+        { id: 1, note: null },
+        { id: 2, note: null },
+      ],
+    ]);
+    // A duplicate key fails the statement with its code, and the transaction's earlier insert is rolled back.
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(insert, [3]);
+        await tx.query(insert, [1]);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query(all)).toEqual([
+      { id: 1, note: null },
+      { id: 2, note: null },
+    ]);
+    const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO w %'");
+    expect(row!.n).toBeGreaterThan(0);
+  });
+
   it('closes evicted statements: hundreds of distinct texts keep working', async () => {
-    db = await openDb({ kind: 'pglite-memory' });
     for (let i = 0; i < 600; i++) expect(await db.query<{ v: number }>(`SELECT $1::int + ${i} AS v`, [1])).toEqual([{ v: i + 1 }]);
     const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements');
     expect(row!.n).toBeLessThanOrEqual(256);
