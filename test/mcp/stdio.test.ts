@@ -14,6 +14,7 @@ import {
   callTool,
   ERA_VERSION,
   newClient,
+  problem,
   protocolOf,
   readmeMcpSnippets,
   RecordingStdioTransport,
@@ -97,21 +98,27 @@ async function scenario(client: AnyClient): Promise<unknown[]> {
   out.push({ impressions: after.impressions - before.impressions, clicks: after.clicks - before.clicks });
   expect(after.impressions - before.impressions).toBe(results.length);
   expect(after.clicks - before.clicks).toBe(1);
-  const calls: [string, Record<string, unknown>][] = [
-    ['record_click', { impression_id: first.impression_id }],
-    ['submit_feedback', { request_id, product_id: first.product_id, relevant: true, reason: 'fits' }],
-    ['search_products', { query: '' }],
-    ['search_products', { query: 'tent', limt: 2 }],
-    ['search_products', { query: 'who won the 1998 world cup' }],
-    ['record_click', { impression_id: '00000000-0000-4000-8000-000000000000' }],
-    ['record_click', { impression_id: 'not an id' }],
-    ['submit_feedback', { request_id, product_id: '00000000-0000-4000-8000-000000000000', relevant: false }],
-    ['submit_feedback', { request_id: '00000000-0000-4000-8000-000000000000', product_id: first.product_id, relevant: false }],
-    ['get_analytics', { metric: 'bounce_rate' }],
-    ['get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' }],
+  // Each call with its expected outcome: null for a result, else the problem code (docs/api.md).
+  const calls: [string, Record<string, unknown>, string | null][] = [
+    ['record_click', { impression_id: first.impression_id }, null],
+    ['submit_feedback', { request_id, product_id: first.product_id, relevant: true, reason: 'fits' }, null],
+    ['search_products', { query: '' }, 'validation_failed'],
+    ['search_products', { query: 'tent', limt: 2 }, 'validation_failed'],
+    ['search_products', { query: 'who won the 1998 world cup' }, null],
+    ['record_click', { impression_id: '00000000-0000-4000-8000-000000000000' }, 'not_found'],
+    ['record_click', { impression_id: 'not an id' }, 'validation_failed'],
+    ['submit_feedback', { request_id, product_id: '00000000-0000-4000-8000-000000000000', relevant: false }, 'product_not_in_results'],
+    ['submit_feedback', { request_id: '00000000-0000-4000-8000-000000000000', product_id: first.product_id, relevant: false }, 'not_found'],
+    ['get_analytics', { metric: 'bounce_rate' }, 'validation_failed'],
+    ['get_analytics', { start_date: '2026-11-02T00:00:00Z', end_date: '2026-11-01T00:00:00Z' }, 'validation_failed'],
   ];
   out.push(outcome(found), outcome(clicked));
-  for (const [name, args] of calls) out.push(outcome(await callTool(client, name, args)));
+  for (const [name, args, code] of calls) {
+    const result = await callTool(client, name, args);
+    if (code === null) expect(result.isError ?? false, `${name} ${JSON.stringify(args)}: ${text(result)}`).toBe(false);
+    else expect(problem(result).code, `${name} ${JSON.stringify(args)}`).toBe(code);
+    out.push(outcome(result));
+  }
   return out;
 }
 
