@@ -210,7 +210,8 @@ async function main(): Promise<number> {
     );
     return 0;
   } finally {
-    if (!values.out) await rm(work, { recursive: true, force: true });
+    // The runs are in --out when given; the scratch folder (model cache, catalog) goes either way.
+    await rm(work, { recursive: true, force: true });
   }
 }
 
