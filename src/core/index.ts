@@ -22,6 +22,7 @@ import type { Embedder, Logger } from './shared-ports.js';
 import type { Stores } from './stores.js';
 import { FALLBACK_MODEL, type RankingModel } from './ranking/ranking.js';
 import { SearchService } from './search/search-service.js';
+import { UcpCatalog } from './ucp/catalog.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { DEFAULT_RETENTION, Retention, type RetentionWindows } from './retention/retention.js';
 import type { HostResolver } from './webhooks/url-guard.js';
@@ -104,6 +105,10 @@ export interface Core {
   ranking: RankingLearner | null;
   /** Throws 503 unavailable when the server was started without a catalog. */
   search(): SearchService;
+  /** UCP's catalog capability over search and the catalog (docs/commerce.md). */
+  ucp: UcpCatalog;
+  /** Where this deployment is reached (AISLE_PUBLIC_URL): click links, OAuth and the UCP profile name it. */
+  publicBaseUrl: string;
   /** https origins of the catalog's product images (the MCP view's CSP); [] without a catalog. */
   imageOrigins(): Promise<string[]>;
 }
@@ -161,6 +166,21 @@ export function createCore(deps: CoreDeps): Core {
     rateLimiter,
     options: { ...deps.oauth, publicBaseUrl: deps.oauth?.publicBaseUrl ?? deps.clickLinks?.publicBaseUrl ?? DEFAULT_PUBLIC_URL },
   });
+  const searchService = () => {
+    if (!search) throw new AppError('unavailable', 'search is not configured on this server');
+    return search;
+  };
+  const ucp = new UcpCatalog({
+    search: searchService,
+    ...(deps.catalog ? { catalog: deps.catalog } : {}),
+    resultMetadata: (r, response) => ({
+      impression_id: r.impression_id,
+      click_url: r.click_url,
+      request_id: response.request_id,
+      relevance_score: r.relevance_score,
+      relevance_explanation: r.relevance_explanation,
+    }),
+  });
   return {
     clock,
     keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
@@ -191,10 +211,9 @@ export function createCore(deps: CoreDeps): Core {
     requestLog,
     retention: new Retention({ stores, clock, logger, windows: retentionWindows, ...(batchSize === undefined ? {} : { batchSize }) }),
     ranking,
-    search: () => {
-      if (!search) throw new AppError('unavailable', 'search is not configured on this server');
-      return search;
-    },
+    search: searchService,
+    ucp,
+    publicBaseUrl: deps.clickLinks?.publicBaseUrl ?? DEFAULT_PUBLIC_URL,
     imageOrigins: () => imageOrigins.list(),
   };
 }

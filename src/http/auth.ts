@@ -36,10 +36,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The /v1 routes a session opens: what the console manages and shows. The data plane (search, events) takes keys only. */
 const SESSION_SCOPES: ReadonlySet<string> = new Set(['keys:manage', 'webhooks:manage', 'analytics:read']);
 
-/** The protected resource a route belongs to (docs/oauth.md): what an access token must be minted for. */
+/**
+ * The protected resource a route belongs to (docs/oauth.md): what an access token must be minted
+ * for. UCP's REST binding is part of the REST API.
+ */
 function resourceOf(route: string): ResourceName | null {
   if (route === '/mcp') return 'mcp';
-  return route.startsWith('/v1/') ? 'v1' : null;
+  return route.startsWith('/v1/') || route.startsWith('/ucp/') ? 'v1' : null;
 }
 
 /**

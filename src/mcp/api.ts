@@ -3,6 +3,14 @@ import type { Analytics, AnalyticsQuery } from '../core/schemas/analytics.js';
 import type { Click, DisplayReceipt, DisplayReceiptRequest } from '../core/schemas/clicks.js';
 import type { Feedback, FeedbackRequest } from '../core/schemas/feedback.js';
 import type { SearchRequest, SearchResponse } from '../core/schemas/search.js';
+import type {
+  UcpGetProductRequest,
+  UcpGetProductResponse,
+  UcpLookupRequest,
+  UcpLookupResponse,
+  UcpSearchRequest,
+  UcpSearchResponse,
+} from '../core/schemas/ucp.js';
 
 /** A search as a tool sends it: REST's request without `stream`. */
 export type ApiSearchRequest = Omit<SearchRequest, 'stream'>;
@@ -24,6 +32,12 @@ export interface AisleApi {
   submitFeedback(feedback: FeedbackRequest): Promise<Feedback>;
   /** GET /v1/analytics (scope `analytics:read`). */
   getAnalytics(query: AnalyticsQuery): Promise<Analytics>;
+  /** POST /ucp/catalog/search (scope `search`); `profile` is the calling platform's UCP profile URL. */
+  ucpSearch(request: UcpSearchRequest, profile: string): Promise<UcpSearchResponse>;
+  /** POST /ucp/catalog/lookup (scope `search`). */
+  ucpLookup(request: UcpLookupRequest, profile: string): Promise<UcpLookupResponse>;
+  /** POST /ucp/catalog/product (scope `search`). */
+  ucpGetProduct(request: UcpGetProductRequest, profile: string): Promise<UcpGetProductResponse>;
   /** https origins of the catalog's product images, for the product-card view's CSP (no scope: not account data). */
   imageOrigins(): Promise<string[]>;
 }

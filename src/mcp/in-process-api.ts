@@ -25,6 +25,10 @@ export function createInProcessApi(core: Core, caller: Caller): AisleApi {
     recordDisplays: async (request) => core.displays.recordDisplays(await authorize('events:write'), request),
     submitFeedback: async (feedback) => core.feedback.submit(await authorize('events:write'), feedback),
     getAnalytics: async (query) => core.analytics.analytics(await authorize('analytics:read'), query),
+    // The platform profile is not fetched (docs/commerce.md, "What is not implemented"): the key is the trust.
+    ucpSearch: async (request) => core.ucp.search(await authorize('search'), request),
+    ucpLookup: async (request) => core.ucp.lookup(await authorize('search'), request),
+    ucpGetProduct: async (request) => core.ucp.getProduct(await authorize('search'), request),
     imageOrigins: () => core.imageOrigins(),
   };
 }

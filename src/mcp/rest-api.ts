@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { errorRegistry, errorTypeUri, type ErrorCode, type Problem } from '../core/errors.js';
 import type { Analytics } from '../core/schemas/analytics.js';
 import type { Click, DisplayReceipt } from '../core/schemas/clicks.js';
 import type { Feedback } from '../core/schemas/feedback.js';
 import type { SearchResponse } from '../core/schemas/search.js';
+import type { UcpGetProductResponse, UcpLookupResponse, UcpSearchResponse } from '../core/schemas/ucp.js';
 import { ApiProblemError, type AisleApi } from './api.js';
 
 const TIMEOUT_MS = 30_000;
@@ -21,8 +23,10 @@ export interface RestApiOptions {
  * server answers are passed on unchanged; an unreachable server is a 503 `unavailable` problem.
  */
 export function createRestApi(options: RestApiOptions): AisleApi {
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    const url = `${options.baseUrl}${path}`;
+  // UCP's REST binding lives beside /v1, at /ucp.
+  const origin = options.baseUrl.replace(/\/v1\/?$/, '');
+  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> => {
+    const url = path.startsWith('/ucp/') ? `${origin}${path}` : `${options.baseUrl}${path}`;
     let res: Awaited<ReturnType<typeof request>>;
     try {
       res = await request(url, {
@@ -32,6 +36,7 @@ export function createRestApi(options: RestApiOptions): AisleApi {
           accept: 'application/json',
           'user-agent': options.userAgent,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...extraHeaders,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         headersTimeout: TIMEOUT_MS,
@@ -54,12 +59,18 @@ export function createRestApi(options: RestApiOptions): AisleApi {
     recordClick: (impressionId) => call<Click>('POST', `/clicks/${encodeURIComponent(impressionId)}`, {}),
     recordDisplays: (request) => call<DisplayReceipt>('POST', '/displays', request),
     submitFeedback: (feedback) => call<Feedback>('POST', '/feedback', feedback),
+    ucpSearch: (req, profile) => call<UcpSearchResponse>('POST', '/ucp/catalog/search', req, ucpHeaders(profile)),
+    ucpLookup: (req, profile) => call<UcpLookupResponse>('POST', '/ucp/catalog/lookup', req, ucpHeaders(profile)),
+    ucpGetProduct: (req, profile) => call<UcpGetProductResponse>('POST', '/ucp/catalog/product', req, ucpHeaders(profile)),
     getAnalytics: (query) => {
       const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
       return call<Analytics>('GET', `/analytics${params.size > 0 ? `?${params}` : ''}`);
     },
   };
 }
+
+/** What UCP's REST binding requires on every call: the platform's profile and a request id. */
+const ucpHeaders = (profile: string) => ({ 'ucp-agent': `profile="${profile.replace(/["\\]/g, '\\$&')}"`, 'request-id': randomUUID() });
 
 function localProblem(code: ErrorCode, detail: string, requestId = ''): Problem {
   const { status, title } = errorRegistry[code];

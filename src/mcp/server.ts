@@ -9,6 +9,7 @@ import { registerRecordClickTool } from './tools/record-click.js';
 import { registerRecordDisplayTool } from './tools/record-display.js';
 import { registerSearchProductsTool } from './tools/search-products.js';
 import { registerSubmitFeedbackTool } from './tools/submit-feedback.js';
+import { registerUcpCatalogTools } from './tools/ucp-catalog.js';
 
 export const MCP_SERVER_NAME = 'aisle';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -67,6 +68,7 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
   registerSubmitFeedbackTool(server, ctx);
   registerGetAnalyticsTool(server, ctx);
   registerRecordDisplayTool(server, ctx);
+  registerUcpCatalogTools(server, ctx);
   registerProductCardsView(server, api);
   registerGuidance(server);
   options.extension?.register(server);

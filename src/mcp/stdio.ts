@@ -73,6 +73,9 @@ function openOnFirstUse(open: () => Promise<Backend>): Backend {
       recordDisplays: async (request) => (await backend()).recordDisplays(request),
       submitFeedback: async (feedback) => (await backend()).submitFeedback(feedback),
       getAnalytics: async (query) => (await backend()).getAnalytics(query),
+      ucpSearch: async (request, profile) => (await backend()).ucpSearch(request, profile),
+      ucpLookup: async (request, profile) => (await backend()).ucpLookup(request, profile),
+      ucpGetProduct: async (request, profile) => (await backend()).ucpGetProduct(request, profile),
       imageOrigins: async () => (await backend()).imageOrigins(),
     },
     close: async () => {

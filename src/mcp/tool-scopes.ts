@@ -12,6 +12,9 @@ export const TOOL_SCOPES: Readonly<Record<string, Scope>> = {
   record_display: 'events:write',
   submit_feedback: 'events:write',
   get_analytics: 'analytics:read',
+  search_catalog: 'search',
+  lookup_catalog: 'search',
+  get_product: 'search',
 };
 
 /** The scope a JSON-RPC message needs before it runs: that of the tool a `tools/call` names, else none. */

@@ -9,6 +9,7 @@
  * route would cost more than the fuzzing itself. Path params only ever carry random ids, ids of
  * another account, or ids of throw-away keys, never the id of a key this file authenticates with.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -289,6 +290,9 @@ async function send(req: Req, expectation?: (res: LightMyRequestResponse, body: 
   // Sent as an MCP client sends it, so fuzzed bodies get past the transport's Accept check.
   if (isMcpPath(req.url) && req.headers.accept === undefined) req = { ...req, headers: { ...req.headers, accept: 'application/json, text/event-stream' } };
   if (isMcpPath(req.url)) req = { ...req, headers: { ...modernMcpHeaders(req.payload), ...req.headers } };
+  // UCP's REST binding needs these two headers first; with them fuzzed bodies reach the handler.
+  if (req.url.startsWith('/ucp/'))
+    req = { ...req, headers: { 'ucp-agent': 'profile="https://agent.example/ucp"', 'request-id': randomUUID(), ...req.headers } };
   req = await asConsoleSession(req);
   const res = await t.app.inject({ method: req.method, url: req.url, headers: req.headers, ...(req.payload === undefined ? {} : { payload: req.payload }) });
   const problems = invariantViolations(req, res);
@@ -450,6 +454,16 @@ const validishFields: Record<string, fc.Arbitrary<unknown>> = {
   ),
   grace_period_seconds: fc.oneof(fc.constantFrom(0, 604_800), fc.integer({ min: 0, max: 604_800 })),
   status: fc.constantFrom('active', 'disabled'),
+  // UCP catalog requests.
+  query: fc.oneof(fc.constantFrom('shoes', 'espresso machine', ' ', '\u0000'), anyString(50)),
+  ids: fc.oneof(fc.array(fc.uuid(), { maxLength: 60 }), fc.array(anyString(30), { maxLength: 5 })),
+  id: fc.oneof(fc.uuid(), anyString(30)),
+  filters: fc.oneof(
+    fc.constantFrom({ categories: ['Footwear'] }, { price: { min: 500, max: 100 } }, { price: { max: 1e300 } }, { min_relevance_score: 2 }, { colour: 'blue' }),
+    fc.jsonValue({ maxDepth: 2 }),
+  ),
+  pagination: fc.oneof(fc.constantFrom({ limit: 0 }, { limit: 10_000 }, { cursor: 'AQ' }, { cursor: '' }), fc.jsonValue({ maxDepth: 1 })),
+  context: fc.oneof(fc.constantFrom({ currency: 'usd' }, { session_id: 'x' }, { intent: 'a gift' }), fc.jsonValue({ maxDepth: 1 })),
 };
 
 /**
@@ -461,7 +475,8 @@ function bodyFieldsFor(route: RouteEntry): string[] {
   type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> } };
   const spec = t.app.swagger() as { paths?: Record<string, Record<string, Operation>> };
   const path = route.url.replace(/^\/v1/, '').replace(/:([A-Za-z_]+)/g, '{$1}');
-  const schema = spec.paths?.[path]?.[route.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+  const operation = spec.paths?.[path] ?? spec.paths?.[route.url];
+  const schema = operation?.[route.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
   if (!schema) return Object.keys(validishFields);
   const names = new Set<string>();
   for (const s of [schema, ...(schema.anyOf ?? [])]) for (const name of Object.keys(s.properties ?? {})) names.add(name);
@@ -511,10 +526,34 @@ const mcpMessage = fc
       'notifications/initialized',
       'nope',
     ),
-    name: fc.constantFrom('search_products', 'record_click', 'submit_feedback', 'get_analytics', 'recommend_products', 'x'),
+    name: fc.constantFrom(
+      'search_products',
+      'record_click',
+      'submit_feedback',
+      'get_analytics',
+      'search_catalog',
+      'lookup_catalog',
+      'get_product',
+      'recommend_products',
+      'x',
+    ),
     args: fc.oneof(
       fc.dictionary(
-        fc.constantFrom('query', 'limit', 'filters', 'detail', 'impression_id', 'request_id', 'product_id', 'relevant', 'metric', 'start_date', 'uri'),
+        fc.constantFrom(
+          'query',
+          'limit',
+          'filters',
+          'detail',
+          'impression_id',
+          'request_id',
+          'product_id',
+          'relevant',
+          'metric',
+          'start_date',
+          'uri',
+          'meta',
+          'catalog',
+        ),
         fc.jsonValue({ maxDepth: 2 }),
         { maxKeys: 4 },
       ),

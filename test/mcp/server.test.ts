@@ -79,7 +79,16 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
     // Titles, hints and results as hosts read them, over POST /mcp: tools.test.ts.
     it("lists each tool's arguments as JSON Schema, the REST request's fields without stream", async () => {
       const { tools } = await admin.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['search_products', 'record_click', 'submit_feedback', 'get_analytics', 'record_display']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'search_products',
+        'record_click',
+        'submit_feedback',
+        'get_analytics',
+        'record_display',
+        'search_catalog',
+        'lookup_catalog',
+        'get_product',
+      ]);
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
       expect(Object.keys(byName.search_products!.inputSchema.properties!)).toEqual(
         expect.arrayContaining(['query', 'limit', 'filters', 'detail', 'session_id']),

@@ -28,12 +28,17 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
  * What each tool does to Aisle's data, as docs/mcp.md ("Tool annotations") reasons it out; the
  * "hints match" test below checks the data against it.
  */
+const UCP_META = { 'ucp-agent': { profile: 'https://agent.example/.well-known/ucp' } };
+
 const EXPECTED_HINTS: Record<string, Record<(typeof HINTS)[number], boolean>> = {
   search_products: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   record_click: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   submit_feedback: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   get_analytics: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   record_display: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  search_catalog: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  lookup_catalog: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  get_product: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 /** `length` characters of product-listing prose (no run of spaces, no space at either end), with an inch mark to escape. */
@@ -179,6 +184,17 @@ describe.each(CLIENT_ERAS)('MCP tools as hosts expect them, POST /mcp over 127.0
     expect(await dataSnapshot(), 'get_analytics writes nothing: read-only').toEqual(after);
     expect(structured(await hostCallTool(admin, 'get_analytics', {})), 'and answers the same again').toEqual(structured(analytics[0]!));
 
+    // UCP: search_catalog is a search (impressions written); lookups and get_product read only.
+    before = await dataSnapshot();
+    const catalogSearch = await hostCallTool(admin, 'search_catalog', { meta: UCP_META, catalog: { query: 'trail running shoes', pagination: { limit: 2 } } });
+    after = await dataSnapshot();
+    expect(after.impressions - before.impressions, 'search_catalog writes impressions: not read-only').toBe(2);
+    const productIds = (structured(catalogSearch) as { products: { id: string }[] }).products.map((p) => p.id);
+    expect(productIds).toHaveLength(2);
+    await hostCallTool(admin, 'lookup_catalog', { meta: UCP_META, catalog: { ids: productIds } });
+    await hostCallTool(admin, 'get_product', { meta: UCP_META, catalog: { id: productIds[0] } });
+    expect(await dataSnapshot(), 'lookup_catalog and get_product write nothing: read-only').toEqual(after);
+
     // None removed a row (every count only grew) or rewrote one (the first click and display stamp stand, above).
     for (const [table, n] of Object.entries(after)) expect(n, table).toBeGreaterThanOrEqual(start[table as keyof Snapshot]);
   });
@@ -196,6 +212,10 @@ describe.each(CLIENT_ERAS)('MCP tools as hosts expect them, POST /mcp over 127.0
       ['get_analytics', {}],
       ['get_analytics', { metric: 'revenue' }],
       ['get_analytics', { metric: 'top_queries' }],
+      ['search_catalog', { meta: UCP_META, catalog: { query: 'camping tent' } }],
+      ['lookup_catalog', { meta: UCP_META, catalog: { ids: [a!.product_id, randomUUID()] } }],
+      ['get_product', { meta: UCP_META, catalog: { id: a!.product_id } }],
+      ['get_product', { meta: UCP_META, catalog: { id: randomUUID() } }],
     ];
     expect(new Set(calls.map(([name]) => name))).toEqual(new Set(Object.keys(EXPECTED_HINTS)));
     await admin.listTools();
@@ -215,6 +235,9 @@ describe.each(CLIENT_ERAS)('MCP tools as hosts expect them, POST /mcp over 127.0
       ['submit_feedback', { request_id: randomUUID(), product_id: randomUUID(), relevant: true }, 'not_found'],
       ['record_display', { impression_ids: [] }, 'validation_failed'],
       ['get_analytics', { metric: 'bounce_rate' }, 'validation_failed'],
+      ['search_catalog', { meta: UCP_META, catalog: { query: '' } }, 'validation_failed'],
+      ['lookup_catalog', { meta: UCP_META, catalog: { ids: [] } }, 'validation_failed'],
+      ['get_product', { catalog: { id: 'x' } }, 'validation_failed'],
     ];
     await admin.listTools();
     for (const [name, args, code] of calls) {

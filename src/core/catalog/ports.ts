@@ -23,6 +23,8 @@ export interface CatalogFilter {
   brand?: string;
   /** Matches the category or any ancestor, case-insensitively. */
   category?: string;
+  /** Matches any of these categories, each as `category` does. */
+  anyCategory?: readonly string[];
   /** Every word must occur in title, description, brand, category or attributes. */
   keywords?: readonly string[];
   excludeProductIds?: readonly string[];

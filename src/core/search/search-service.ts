@@ -89,8 +89,10 @@ export class SearchService {
    * `options.preview` (the console's playground) ranks exactly the same but writes nothing: no
    * search record, no impressions, no session memory, so it never reaches analytics or billing.
    * Its impression ids and click URLs point at nothing; the caller must not hand them out.
+   * `options.anyCategory` (UCP's filters.categories) keeps products in any of these categories;
+   * `options.priced` keeps only products with a price (UCP products must have one).
    */
-  async search(principal: Principal, request: SearchRequest, options: { retrieval?: RetrievalMode; preview?: boolean } = {}): Promise<SearchResponse> {
+  async search(principal: Principal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const retrieval = options.retrieval ?? 'hybrid';
     const started = performance.now();
     const now = this.deps.clock.now();
@@ -128,7 +130,7 @@ export class SearchService {
       context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) })),
       session.queries.map((q) => withoutPrice(forMatching(q))),
     );
-    const filter = this.catalogFilter(request, price);
+    const filter = this.catalogFilter(request, price, options);
     const normalizedQuery = normalizeQuery(query);
     // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
     // the conversation; a price alone ("under $50") follows the conversation, else the price.
@@ -271,10 +273,11 @@ export class SearchService {
     };
   }
 
-  private catalogFilter(request: SearchRequest, price: { minPrice?: number; maxPrice?: number } | null): CatalogFilter {
+  private catalogFilter(request: SearchRequest, price: { minPrice?: number; maxPrice?: number } | null, options: SearchOptions): CatalogFilter {
     const f = request.filters ?? {};
-    // Words in the query narrow the price; explicit filters win where both speak.
-    const minPrice = f.min_price ?? price?.minPrice;
+    // Words in the query narrow the price; explicit filters win where both speak. A lower bound of
+    // 0 is what "has a price" comes to in the store.
+    const minPrice = f.min_price ?? price?.minPrice ?? (options.priced ? 0 : undefined);
     const maxPrice = f.max_price ?? price?.maxPrice;
     return {
       ...(minPrice !== undefined ? { minPrice } : {}),
@@ -282,6 +285,7 @@ export class SearchService {
       ...(f.merchant ? { merchant: f.merchant } : {}),
       ...(f.brand ? { brand: f.brand } : {}),
       ...(f.category ? { category: f.category } : {}),
+      ...(options.anyCategory?.length ? { anyCategory: options.anyCategory } : {}),
       ...(f.keyword_filter ? { keywords: f.keyword_filter.split(/\s+/).filter(Boolean) } : {}),
       ...(request.exclude_product_ids?.length ? { excludeProductIds: request.exclude_product_ids } : {}),
     };
@@ -343,6 +347,14 @@ function rescored(candidates: readonly Candidate[], model: RankingModel): Candid
     view.rankScore = toProbability(scoreRow(c.features, model.bias, w), model) * multiplier;
     return view;
   });
+}
+
+/** How a search runs beyond what its request says (see search()). */
+export interface SearchOptions {
+  retrieval?: RetrievalMode;
+  preview?: boolean;
+  anyCategory?: readonly string[];
+  priced?: boolean;
 }
 
 /** What a search was asked, as respond() records it. */

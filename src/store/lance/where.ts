@@ -27,6 +27,9 @@ export function buildWhere(filter: CatalogFilter | undefined): string | undefine
   if (filter.merchant !== undefined) clauses.push(`merchant_key = ${sqlString(filterKey(filter.merchant))}`);
   if (filter.brand !== undefined) clauses.push(`brand_key = ${sqlString(filterKey(filter.brand))}`);
   if (filter.category !== undefined) clauses.push(`array_has(category_keys, ${sqlString(categoryKey(filter.category))})`);
+  if (filter.anyCategory !== undefined && filter.anyCategory.length > 0) {
+    clauses.push(`(${filter.anyCategory.map((c) => `array_has(category_keys, ${sqlString(categoryKey(c))})`).join(' OR ')})`);
+  }
   for (const w of necessaryKeywords(filter.keywords ?? [])) clauses.push(`strpos(keyword_text, ${sqlString(w)}) > 0`);
   if (filter.excludeProductIds && filter.excludeProductIds.length > 0) {
     clauses.push(`product_id NOT IN (${filter.excludeProductIds.map(sqlString).join(', ')})`);
