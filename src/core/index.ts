@@ -5,6 +5,7 @@ import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, type RequestLogOptions } from 
 import { EMPTY_AFFILIATE_CONFIG, type AffiliateConfig } from './clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
+import { AttributionTokens } from './clicks/attribution.js';
 import { ConversionService } from './clicks/conversion-service.js';
 import { ConsoleSessions } from './console/console-sessions.js';
 import { DisplayService } from './clicks/display-service.js';
@@ -96,6 +97,8 @@ export interface Core {
   displays: DisplayService;
   feedback: FeedbackService;
   clickLinks: ClickLinkSigner;
+  /** Attribution tokens: issued with every result, verified for merchants (docs/commerce.md). */
+  attribution: AttributionTokens;
   analytics: AnalyticsService;
   /** Authenticated requests, batched (the HTTP adapter records, the server's close flushes). */
   requestLog: RequestLog;
@@ -115,7 +118,10 @@ export interface Core {
 
 export function createCore(deps: CoreDeps): Core {
   const { stores, clock, logger, defaultRateLimitPerMinute } = deps;
-  const clickLinks = new ClickLinkSigner(deps.clickLinks ?? { publicBaseUrl: DEFAULT_PUBLIC_URL, secrets: [generateClickSecret()] });
+  const linkOptions = deps.clickLinks ?? { publicBaseUrl: DEFAULT_PUBLIC_URL, secrets: [generateClickSecret()] };
+  const clickLinks = new ClickLinkSigner(linkOptions);
+  // Attribution tokens are keyed by the click-link secrets, so one rotation covers both.
+  const attribution = new AttributionTokens(linkOptions);
   const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
   const { batchSize, ...windows } = deps.retention ?? {};
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
@@ -148,6 +154,7 @@ export function createCore(deps: CoreDeps): Core {
           clock,
           sessionTtlMs: retentionWindows.sessionTtlMs,
           clickLinks,
+          attribution,
           feedback,
           ...(deps.rankingModel ? { model: deps.rankingModel } : {}),
           ...(learning ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
@@ -179,6 +186,9 @@ export function createCore(deps: CoreDeps): Core {
       request_id: response.request_id,
       relevance_score: r.relevance_score,
       relevance_explanation: r.relevance_explanation,
+      affiliate_attribution: r.affiliate_attribution,
+      // UCP carries attribution as URL-style string parameters; a platform forwards them to checkout.
+      attribution: { aisle_attr: r.affiliate_attribution.token },
     }),
   });
   return {
@@ -200,13 +210,15 @@ export function createCore(deps: CoreDeps): Core {
       store: stores.clicks,
       clock,
       links: clickLinks,
+      attribution,
       affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG,
       ...(deps.catalog ? { catalog: deps.catalog } : {}),
     }),
-    conversions: new ConversionService({ store: stores.clicks, clock }),
+    conversions: new ConversionService({ store: stores.clicks, clock, attribution, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,
     clickLinks,
+    attribution,
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     requestLog,
     retention: new Retention({ stores, clock, logger, windows: retentionWindows, ...(batchSize === undefined ? {} : { batchSize }) }),

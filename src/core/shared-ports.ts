@@ -14,6 +14,8 @@ export interface Principal {
   keyId: string;
   scopes: readonly Scope[];
   rateLimitPerMinute: number;
+  /** The one merchant whose attribution this key may verify and convert (docs/commerce.md); null or absent: any. */
+  merchant?: string | null;
   /** The account's PII policy (docs/search.md); `redact` when absent. */
   piiPolicy?: 'redact' | 'reject';
   /**

@@ -53,12 +53,14 @@ describe('POST /v1/conversions', () => {
     expect(stored).toEqual({
       conversion_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       click_id: c.click_id,
+      attributed_by: 'click',
       impression_id: c.impression_id,
       product_id: c.product_id,
       order_id: body.order_id,
       sale_amount: 129.99,
       commission_amount: 6.5,
       currency: 'USD',
+      metadata: {},
       created_at: clock.now().toISOString(),
     });
     // A retried postback, even with other figures, gets the stored conversion and counts once.

@@ -254,8 +254,11 @@ describe('POST /v1/search with stream: true', () => {
     }
     expect(events.map((e) => e.event)).toEqual([...whole.results.map(() => 'result'), 'done']);
     const results = events.filter((e) => e.event === 'result').map((e) => e.data as Result);
-    // Each request writes its own impressions (and click links): everything else is the same ranking.
-    const ranked = (list: Result[]) => list.map(({ impression_id: _i, click_url: _c, ...rest }: Result & { click_url?: string }) => rest);
+    // Each request writes its own impressions (click links and attribution tokens): everything else is the same ranking.
+    const ranked = (list: Result[]) =>
+      list.map(
+        ({ impression_id: _i, click_url: _c, affiliate_attribution: _a, ...rest }: Result & { click_url?: string; affiliate_attribution?: unknown }) => rest,
+      );
     expect(ranked(results)).toEqual(ranked(whole.results));
     const done = events.at(-1)!.data as Pick<Body, 'request_id' | 'metadata'>;
     const { session_id: _s, took_ms: _t, ...metadata } = done.metadata;

@@ -89,6 +89,10 @@ describe.skipIf(protocolsNeed.skip)(`UCP catalog over REST${protocolsNeed.note}`
       const impression = String(p.metadata.impression_id);
       expect(impression).toMatch(/^[0-9a-f-]{36}$/);
       expect(p.metadata.click_url).toContain(`/r/${impression}?sig=`);
+      // The attribution travels as UCP's URL-style parameters and as ACP's object, with one token.
+      const attribution = p.metadata.affiliate_attribution as { token: string };
+      expect(attribution.token).toMatch(/^aisle_attr_/);
+      expect(p.metadata.attribution).toEqual({ aisle_attr: attribution.token });
       expect(disclosures[i]!.content).toBe(p.metadata.disclosure_text);
     }
     // Prices are minor units of the same figure REST answers in major units.

@@ -54,6 +54,7 @@ export class AccountService {
       expiresAt: null,
       rateLimitPerMinute: this.deps.defaultRateLimitPerMinute,
       rotatedFrom: null,
+      merchant: null,
     });
     return { account, row, secret };
   }

@@ -7,6 +7,7 @@ import type { ClickStore, NewClick, StoredClick } from './ports.js';
 import type { Principal } from '../shared-ports.js';
 import type { Click } from '../schemas/clicks.js';
 import { withAffiliateParams, type AffiliateConfig } from './affiliate.js';
+import type { AttributionTokens } from './attribution.js';
 import type { ClickLinkSigner } from './click-links.js';
 import { classifyUserAgent } from './user-agents.js';
 
@@ -18,6 +19,8 @@ export interface ClickServiceDeps {
   clock: Clock;
   links: ClickLinkSigner;
   affiliate: AffiliateConfig;
+  /** The redirect carries the impression's attribution token too (`aisle_attr`). */
+  attribution: Pick<AttributionTokens, 'token'>;
   /** Where products link to; without a catalog a click has no destination. */
   catalog?: CatalogStore;
 }
@@ -98,7 +101,7 @@ export class ClickService {
   }
 
   private async insert(
-    impression: { id: string; accountId: string; requestId: string; productId: string },
+    impression: { id: string; accountId: string; requestId: string; productId: string; createdAt: Date },
     how: Pick<NewClick, 'keyId' | 'source' | 'billable' | 'userAgentClass'>,
   ): Promise<{ click: StoredClick; inserted: boolean }> {
     const id = newId();
@@ -116,9 +119,25 @@ export class ClickService {
       requestId: impression.requestId,
       productId: impression.productId,
       ...how,
-      destinationUrl: destination ? withAffiliateParams(this.deps.affiliate, destination.url, destination.merchant, ids) : null,
+      destinationUrl: destination
+        ? this.withAttribution(withAffiliateParams(this.deps.affiliate, destination.url, destination.merchant, ids), impression, destination.merchant)
+        : null,
       clickedAt: this.deps.clock.now(),
     });
+  }
+
+  /**
+   * The merchant URL with the impression's attribution as a URL parameter (`aisle_attr`), the
+   * same token the search answer carried, so a merchant can verify the sale came from it.
+   */
+  private withAttribution(url: string, impression: { id: string; createdAt: Date }, merchant: string | null): string {
+    try {
+      const target = new URL(url);
+      target.searchParams.set('aisle_attr', this.deps.attribution.token(impression.id, merchant, impression.createdAt));
+      return target.toString();
+    } catch {
+      return url;
+    }
   }
 
   private async destination(productId: string): Promise<Destination> {

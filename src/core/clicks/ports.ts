@@ -6,6 +6,8 @@ export interface ClickableImpression {
   accountId: string;
   requestId: string;
   productId: string;
+  /** The key whose search showed it (an attribution's campaign). */
+  keyId: string;
   createdAt: Date;
   existingClick: StoredClick | null;
 }
@@ -32,7 +34,8 @@ export interface NewClick extends Omit<StoredClick, 'impressionDisplayed'> {
 export interface StoredConversion {
   id: string;
   accountId: string;
-  clickId: string;
+  /** Null for a conversion attributed by an attribution token (docs/commerce.md). */
+  clickId: string | null;
   impressionId: string;
   productId: string;
   keyId: string;
@@ -41,6 +44,9 @@ export interface StoredConversion {
   commissionAmount: number;
   currency: string;
   createdAt: Date;
+  attributedBy: 'click' | 'token';
+  /** Flat key-value details the merchant sent (no personal data). */
+  metadata: Record<string, string | number | boolean>;
 }
 
 export interface ClickStore {

@@ -72,6 +72,7 @@ export class Authenticator {
         keyId: key.id,
         scopes: key.scopes,
         rateLimitPerMinute: key.rateLimitPerMinute,
+        merchant: key.merchant,
         piiPolicy: key.piiPolicy ?? 'redact',
       },
     };

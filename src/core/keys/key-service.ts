@@ -37,6 +37,13 @@ export class KeyService {
         extensions: { required_scope: missing[0], missing_scopes: missing },
       });
     }
+    // A merchant-limited key makes only keys limited to its merchant: the limit cannot be shed by minting a key.
+    const merchant = body.merchant ?? principal.merchant ?? null;
+    if (principal.merchant && merchant !== principal.merchant) {
+      throw new AppError('insufficient_scope', `This key is limited to the merchant "${principal.merchant}" and can only create keys limited to it.`, {
+        extensions: { required_scope: 'keys:manage' },
+      });
+    }
     const expiresAt = body.expires_at === undefined ? null : new Date(body.expires_at);
     if (expiresAt !== null && expiresAt.getTime() <= now.getTime()) {
       throw new AppError('validation_failed', 'expires_at must be in the future.', {
@@ -51,6 +58,7 @@ export class KeyService {
       expiresAt,
       rateLimitPerMinute: body.rate_limit_per_minute ?? this.deps.defaultRateLimitPerMinute,
       rotatedFrom: null,
+      merchant,
     });
     await this.deps.store.inAccountTransaction(principal.accountId, async (repo) => {
       if ((await repo.countLiveKeys(principal.accountId, now)) >= MAX_KEYS_PER_ACCOUNT) {
@@ -128,6 +136,7 @@ export class KeyService {
         expiresAt: key.expiresAt,
         rateLimitPerMinute: key.rateLimitPerMinute,
         rotatedFrom: key.id,
+        merchant: key.merchant,
       });
       await repo.insert(row);
       const grace = status === 'active' ? body.grace_period_seconds : 0;
@@ -187,5 +196,6 @@ function storedFrom(row: NewKey): StoredKey {
     revokeAt: null,
     rateLimitPerMinute: row.rateLimitPerMinute,
     rotatedFrom: row.rotatedFrom,
+    merchant: row.merchant,
   };
 }

@@ -22,6 +22,7 @@ export function toKeyRecord(key: StoredKey, now: Date): KeyRecord {
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     expires_at: stopsWorkingAt(key)?.toISOString() ?? null,
     rate_limit_per_minute: key.rateLimitPerMinute,
+    merchant: key.merchant,
   };
 }
 

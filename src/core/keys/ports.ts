@@ -18,6 +18,8 @@ export interface StoredKey {
   revokeAt: Date | null;
   rateLimitPerMinute: number;
   rotatedFrom: string | null;
+  /** Set for a key limited to one merchant: it verifies and converts that merchant's attribution only. */
+  merchant: string | null;
   /** The owning account's PII policy; filled by findBySecretHash (authentication) only. */
   piiPolicy?: 'redact' | 'reject';
 }
@@ -33,6 +35,7 @@ export interface NewKey {
   expiresAt: Date | null;
   rateLimitPerMinute: number;
   rotatedFrom: string | null;
+  merchant: string | null;
 }
 
 /** Key reads and writes scoped to one account; inside `KeyStore.inAccountTransaction` they are serialised per account. */

@@ -177,6 +177,7 @@ export class TokenService {
         keyId: key.id,
         scopes: token.scopes.filter((s) => key.scopes.includes(s)),
         rateLimitPerMinute: key.rateLimitPerMinute,
+        merchant: key.merchant,
         piiPolicy: key.piiPolicy ?? 'redact',
         oauth: { grantId: grant.id, clientId: grant.clientId },
       },

@@ -37,10 +37,24 @@ export const LinkQuerySchema = z.object({ sig: z.string().max(200).optional() })
 // Stored as numeric(18,4): more decimals than four are rounded there.
 const Amount = z.number().min(0).max(1e12);
 
+/** A conversion's details from the merchant: flat, at most 20 keys and 4 KB, no personal data (docs/commerce.md). */
+export const ConversionMetadataSchema = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+  .refine((m) => Object.keys(m).length <= 20, 'at most 20 keys')
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= 4096, 'at most 4 KB as JSON')
+  .describe('Flat key-value details (strings, numbers, booleans): at most 20 keys and 4 KB; personal data is refused');
+
 export const ConversionRequestSchema = z
   .object({
     click_id: idInBody('click').optional().describe('The click the sale follows (an affiliate postback usually echoes it as a sub-id)'),
     impression_id: idInBody('impression').optional().describe('Alternatively the impression; its billable click is used'),
+    attribution_token: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Alternatively the affiliate_attribution token the agent handed over at checkout; no click needed'),
+    metadata: ConversionMetadataSchema.optional(),
     order_id: z.string().trim().min(1).max(200).describe("The merchant's order id; a conversion is recorded once per order"),
     sale_amount: Amount.describe('Order value'),
     commission_amount: Amount.describe('Commission earned; revenue figures sum this'),
@@ -50,24 +64,48 @@ export const ConversionRequestSchema = z
       .describe('ISO 4217'),
   })
   .strict()
-  .refine((b) => (b.click_id === undefined) !== (b.impression_id === undefined), {
-    message: 'send exactly one of click_id and impression_id',
+  .refine((b) => [b.click_id, b.impression_id, b.attribution_token].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of click_id, impression_id and attribution_token',
     path: ['click_id'],
   });
 export type ConversionRequest = z.infer<typeof ConversionRequestSchema>;
 
 export const ConversionSchema = z.object({
   conversion_id: z.uuid(),
-  click_id: z.uuid(),
+  click_id: z.uuid().nullable().describe('Null when attributed by an attribution token'),
+  attributed_by: z.enum(['click', 'token']),
   impression_id: z.uuid(),
   product_id: z.uuid(),
   order_id: z.string(),
   sale_amount: z.number(),
   commission_amount: z.number(),
   currency: z.string(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   created_at: Timestamp,
 });
 export type Conversion = z.infer<typeof ConversionSchema>;
+
+export const AttributionVerifyRequestSchema = z.object({ token: z.string().min(1).max(200).describe('affiliate_attribution.token') }).strict();
+export type AttributionVerifyRequest = z.infer<typeof AttributionVerifyRequestSchema>;
+
+export const ATTRIBUTION_STATUSES = ['valid', 'expired', 'unknown', 'tampered', 'other_merchant'] as const;
+
+export const AttributionVerificationSchema = z.object({
+  valid: z.boolean(),
+  status: z
+    .enum(ATTRIBUTION_STATUSES)
+    .describe(
+      '`valid`; `expired` (older than 30 days); `unknown` (not issued here, or not to this account); `tampered` (altered); `other_merchant` (the key is limited to another merchant)',
+    ),
+  impression_id: z.uuid().optional(),
+  request_id: z.uuid().optional(),
+  product_id: z.uuid().optional(),
+  account_id: z.string().optional().describe('The publisher credited (acct_…)'),
+  campaign_id: z.string().optional().describe('The key whose search showed the product (key_…)'),
+  issued_at: Timestamp.optional(),
+  expires_at: Timestamp.optional(),
+});
+export type AttributionVerification = z.infer<typeof AttributionVerificationSchema>;
 
 /** POST /displays body and the MCP app-only tool record_display's arguments. */
 export const DisplayReceiptRequestSchema = z

@@ -64,7 +64,7 @@ export const PlaygroundRequestSchema = SearchRequestSchema.pick({
 export type PlaygroundRequest = z.infer<typeof PlaygroundRequestSchema>;
 
 /** A playground result: the search result without its tracking (nothing was recorded). */
-export const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true });
+export const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true, affiliate_attribution: true });
 export const PlaygroundResponseSchema = z.object({
   results: z.array(PlaygroundResultSchema),
   metadata: z.object({

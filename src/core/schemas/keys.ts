@@ -19,6 +19,7 @@ export const KeyRecordSchema = z.object({
   last_used_at: Timestamp.nullable().describe('Updated at most once a minute'),
   expires_at: Timestamp.nullable(),
   rate_limit_per_minute: z.number().int(),
+  merchant: z.string().nullable().describe('The one merchant whose attribution tokens the key verifies and converts; null for any'),
 });
 z.globalRegistry.add(KeyRecordSchema, { id: 'KeyRecord' });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
@@ -31,6 +32,13 @@ export const CreateKeyBodySchema = z
     scopes: z.array(ScopeSchema).min(1).max(SCOPES.length).optional().describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
     expires_at: InputTimestamp.optional().describe('When the key stops working; must be in the future'),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional().describe('Defaults to the server default (600)'),
+    merchant: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Limit the key to one merchant (as products name it): it verifies and converts only that merchant's attribution tokens and clicks"),
   })
   .strict();
 export type CreateKeyBody = z.infer<typeof CreateKeyBodySchema>;

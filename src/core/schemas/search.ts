@@ -43,6 +43,22 @@ export const SearchRequestSchema = z
   .strict();
 export type SearchRequest = z.infer<typeof SearchRequestSchema>;
 
+/** ACP's affiliate_attribution object (docs/commerce.md, "Attribution"). */
+export const AffiliateAttributionSchema = z
+  .object({
+    provider: z.string().describe("The attribution provider: this deployment's public host name"),
+    token: z
+      .string()
+      .describe(
+        "Opaque, signed, expiring token bound to this impression and the product's merchant; the merchant verifies it with POST /v1/attribution/verify",
+      ),
+    publisher_id: z.string().describe('The account the recommendation is credited to (acct_…)'),
+    source: z.object({ type: z.literal('platform') }),
+    issued_at: Timestamp,
+    expires_at: Timestamp.describe('30 days after issued_at'),
+  })
+  .describe('Hand this to the merchant at checkout (ACP checkout affiliate_attribution) so the sale is credited without a click');
+
 export const AdResponseSchema = z.object({
   product_id: z.uuid(),
   impression_id: z.uuid().describe('Report a click on this result with POST /clicks/{impression_id}'),
@@ -63,6 +79,7 @@ export const AdResponseSchema = z.object({
   disclosure_text: z.string().describe('Affiliate disclosure the integrator must show with this product'),
   last_updated_at: Timestamp.nullable().describe('When price and availability were last confirmed'),
   external_id: z.string().nullable().describe("The feed's own id for the product (SKU, feed id)"),
+  affiliate_attribution: AffiliateAttributionSchema,
 });
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 

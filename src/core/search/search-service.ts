@@ -16,6 +16,7 @@ import { contextualQuery, extractPriceConstraint, type PriceConstraint, type Tur
 import { diversify, FALLBACK_MODEL, FEATURE_BM25, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
+import type { AttributionTokens } from '../clicks/attribution.js';
 import { retrieveCandidates, type RetrievalMode } from '../ranking/retrieval.js';
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
@@ -48,6 +49,8 @@ export interface SearchServiceDeps {
   learning?: { boosts(accountId: string, normalizedQuery: string): Promise<Map<string, number>> };
   /** Signs each result's click_url. */
   clickLinks: { urlFor(impressionId: string): string };
+  /** Issues each result's affiliate_attribution (its token names the impression and the product's merchant). */
+  attribution: Pick<AttributionTokens, 'attribution'>;
   /** Rank multipliers from relevance feedback (docs/clicks.md). */
   feedback?: { demotions(accountId: string, query: string): Promise<Map<string, number>> };
 }
@@ -214,7 +217,7 @@ export class SearchService {
     const { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes } = about;
     const { ranked, interleavedWith } = outcome;
     const requestId = newId();
-    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn));
+    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn, principal.accountId, now));
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     if (options.preview !== true)
       await this.deps.store.recordSearch({
@@ -268,7 +271,7 @@ export class SearchService {
     const r = await this.search(principal, { ...request, stream: false }, { preview: true });
     const { total_matches, took_ms, pii_redacted, model, ranking_model } = r.metadata;
     return {
-      results: r.results.map(({ impression_id: _i, click_url: _c, ...rest }) => rest),
+      results: r.results.map(({ impression_id: _i, click_url: _c, affiliate_attribution: _a, ...rest }) => rest),
       metadata: { total_matches, took_ms, pii_redacted, model, ranking_model, recorded: false },
     };
   }
@@ -307,7 +310,14 @@ export class SearchService {
     });
   }
 
-  private toAdResponse(c: Candidate, request: SearchRequest, implied: { minPrice?: number; maxPrice?: number }, usedTurn: string | null): AdResponse {
+  private toAdResponse(
+    c: Candidate,
+    request: SearchRequest,
+    implied: { minPrice?: number; maxPrice?: number },
+    usedTurn: string | null,
+    accountId: string,
+    now: Date,
+  ): AdResponse {
     const p = c.product;
     const impressionId = newId();
     return {
@@ -330,6 +340,7 @@ export class SearchService {
       disclosure_text: p.disclosureText ?? DEFAULT_DISCLOSURE,
       last_updated_at: p.lastUpdatedAt?.toISOString() ?? null,
       external_id: p.externalId,
+      affiliate_attribution: this.deps.attribution.attribution({ impressionId, accountId, merchant: p.merchant, issuedAt: now }),
     };
   }
 }

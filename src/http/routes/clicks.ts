@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Core } from '../../core/index.js';
 import {
+  AttributionVerificationSchema,
+  AttributionVerifyRequestSchema,
   ClickBodySchema,
   ClickSchema,
   ConversionRequestSchema,
@@ -43,12 +45,12 @@ export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { 
       config: { scope: 'conversions:write' },
       schema: {
         tags: ['clicks'],
-        summary: 'Record a sale after a click (affiliate postback); once per order_id',
+        summary: 'Record a sale after a click, or with the attribution token handed over at checkout; once per order_id',
         body: ConversionRequestSchema,
         response: {
           201: ConversionSchema.describe('Conversion recorded'),
           200: ConversionSchema.describe('This order_id was already recorded: the stored conversion'),
-          ...errorResponses(400, 404, 422),
+          ...errorResponses(400, 403, 404, 422),
         },
       },
     },
@@ -56,6 +58,20 @@ export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { 
       const { created, conversion } = await core.conversions.record(principalOf(req), req.body);
       return reply.code(created ? 201 : 200).send(conversion);
     },
+  );
+
+  app.post(
+    '/attribution/verify',
+    {
+      config: { scope: 'conversions:write' },
+      schema: {
+        tags: ['clicks'],
+        summary: 'Verify an attribution token a merchant received at checkout: valid (with impression, publisher and campaign) or why not',
+        body: AttributionVerifyRequestSchema,
+        response: { 200: AttributionVerificationSchema, ...errorResponses(400) },
+      },
+    },
+    async (req) => core.conversions.verify(principalOf(req), req.body.token),
   );
 
   app.post(

@@ -7,9 +7,10 @@ import { registerAisleTool, type ToolContext } from '../tool.js';
 /**
  * A compact answer (its structured content and text, as JSON) fits in this many characters, so
  * that with what the protocol adds around it (about 100 on 2026-07-28) a result at limit 10 stays
- * under 20,000, about 5,000 tokens (docs/mcp.md, "Tools").
+ * under 23,000, about 5,800 tokens (docs/mcp.md, "Tools"). Each result's affiliate_attribution
+ * (about 280 characters) is part of it and is never cut: it is what credits the publisher.
  */
-export const COMPACT_ANSWER_BUDGET_CHARS = 19_500;
+export const COMPACT_ANSWER_BUDGET_CHARS = 22_500;
 
 /**
  * What a compact answer cuts titles and descriptions to, tried in order until it fits the budget.

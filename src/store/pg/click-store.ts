@@ -5,7 +5,8 @@ import { GroupCommit } from './group-commit.js';
 import { appendEvent, appendEvents } from './outbox.js';
 
 const CLICK_COLUMNS = 'id, impression_id, account_id, request_id, product_id, billable, destination_url, clicked_at, impression_displayed';
-const CONVERSION_COLUMNS = 'id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at';
+const CONVERSION_COLUMNS =
+  'id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at, attributed_by, metadata';
 
 interface ClickRow {
   id: string;
@@ -22,7 +23,7 @@ interface ClickRow {
 interface ConversionRow {
   id: string;
   account_id: string;
-  click_id: string;
+  click_id: string | null;
   impression_id: string;
   product_id: string;
   key_id: string;
@@ -31,6 +32,8 @@ interface ConversionRow {
   commission_amount: string | number;
   currency: string;
   created_at: Date;
+  attributed_by: 'click' | 'token';
+  metadata: Record<string, string | number | boolean>;
 }
 
 const toClick = (r: ClickRow): StoredClick => ({
@@ -58,10 +61,21 @@ const toConversion = (r: ConversionRow): StoredConversion => ({
   commissionAmount: Number(r.commission_amount),
   currency: r.currency,
   createdAt: new Date(r.created_at),
+  attributedBy: r.attributed_by,
+  metadata: r.metadata,
 });
 
 type Recorded = { click: StoredClick; inserted: boolean };
-type ImpressionRow = { item: number; id: string; account_id: string; request_id: string; product_id: string; created_at: Date; click: ClickRow | null };
+type ImpressionRow = {
+  item: number;
+  id: string;
+  account_id: string;
+  request_id: string;
+  product_id: string;
+  key_id: string;
+  created_at: Date;
+  click: ClickRow | null;
+};
 
 export class PgClickStore implements ClickStore {
   // Clicks arrive many at a time and each must be committed before its answer. Grouped, the
@@ -87,7 +101,7 @@ export class PgClickStore implements ClickStore {
 
   private async findImpressions(items: readonly { impressionId: string; billable: boolean }[]): Promise<(ClickableImpression | null)[]> {
     const rows = await this.db.query<ImpressionRow>(
-      `SELECT q.item::int AS item, i.id, i.account_id, i.request_id, i.product_id, i.created_at,
+      `SELECT q.item::int AS item, i.id, i.account_id, i.request_id, i.product_id, i.key_id, i.created_at,
               (SELECT row_to_json(c) FROM (SELECT ${CLICK_COLUMNS} FROM clicks WHERE impression_id = i.id AND billable = q.billable) c) AS click
        FROM unnest($1::uuid[], $2::boolean[]) WITH ORDINALITY AS q(id, billable, item)
        JOIN impressions i ON i.id = q.id`,
@@ -100,6 +114,7 @@ export class PgClickStore implements ClickStore {
         accountId: r.account_id,
         requestId: r.request_id,
         productId: r.product_id,
+        keyId: r.key_id,
         createdAt: new Date(r.created_at),
         existingClick: r.click ? toClick(r.click) : null,
       };
@@ -206,10 +221,24 @@ export class PgClickStore implements ClickStore {
   recordConversion(v: StoredConversion): Promise<{ conversion: StoredConversion; inserted: boolean }> {
     return this.db.transaction(async (tx) => {
       const inserted = await tx.query<ConversionRow>(
-        `INSERT INTO conversions (${CONVERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        `INSERT INTO conversions (${CONVERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT ON CONSTRAINT conversions_order_once DO NOTHING
          RETURNING ${CONVERSION_COLUMNS}`,
-        [v.id, v.accountId, v.clickId, v.impressionId, v.productId, v.keyId, v.orderId, v.saleAmount, v.commissionAmount, v.currency, v.createdAt],
+        [
+          v.id,
+          v.accountId,
+          v.clickId,
+          v.impressionId,
+          v.productId,
+          v.keyId,
+          v.orderId,
+          v.saleAmount,
+          v.commissionAmount,
+          v.currency,
+          v.createdAt,
+          v.attributedBy,
+          JSON.stringify(v.metadata),
+        ],
       );
       if (inserted[0]) {
         await appendEvent(tx, {

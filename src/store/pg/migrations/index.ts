@@ -11,6 +11,7 @@ import * as m010 from './010-ranking-models.js';
 import * as m011 from './011-rate-limit-batch.js';
 import * as m012 from './012-retention.js';
 import * as m013 from './013-oauth.js';
+import * as m014 from './014-attribution.js';
 
 export interface Migration {
   version: number;
@@ -33,6 +34,7 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: 'rate-limit-batch', sql: m011.sql },
   { version: 12, name: 'retention', sql: m012.sql },
   { version: 13, name: 'oauth', sql: m013.sql },
+  { version: 14, name: 'attribution', sql: m014.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
