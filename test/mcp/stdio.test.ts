@@ -61,12 +61,13 @@ async function connect(transport: RecordingStdioTransport, era: ClientEra = '202
   return client;
 }
 
-/** Ids, signatures, times and the server origin differ between runs; everything else must not. */
+/** Ids, signatures, attribution tokens, times and the server origin differ between runs; everything else must not. */
 function normalise(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value)
       .replace(/(?:imp_|prd_|req_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
       .replace(/sig=[A-Za-z0-9_-]+/g, 'sig=<sig>')
+      .replace(/aisle_attr_[A-Za-z0-9_-]+/g, 'aisle_attr_<token>')
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>')
       .replace(/http:\/\/127\.0\.0\.1:\d+/g, '<origin>')
       .replace(/"took_ms":[\d.]+/g, '"took_ms":0'),
