@@ -14,6 +14,7 @@ export const idPrefixes = {
   delivery: 'whd',
   account: 'acct',
   grant: 'grt',
+  feed: 'feed',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

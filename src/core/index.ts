@@ -10,6 +10,7 @@ import { ConversionService } from './clicks/conversion-service.js';
 import { ConsoleSessions } from './console/console-sessions.js';
 import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
+import { FeedService } from './feeds/feed-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
@@ -96,6 +97,8 @@ export interface Core {
   /** Display receipts: POST /displays and the MCP view's record_display. */
   displays: DisplayService;
   feedback: FeedbackService;
+  /** ACP product feeds: merchants push products into the catalog (docs/commerce.md). */
+  feeds: FeedService;
   clickLinks: ClickLinkSigner;
   /** Attribution tokens: issued with every result, verified for merchants (docs/commerce.md). */
   attribution: AttributionTokens;
@@ -217,6 +220,14 @@ export function createCore(deps: CoreDeps): Core {
     conversions: new ConversionService({ store: stores.clicks, clock, attribution, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
     displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,
+    feeds: new FeedService({
+      store: stores.feeds,
+      clock,
+      logger,
+      ...(deps.catalog ? { catalog: deps.catalog } : {}),
+      ...(deps.embedder ? { embedder: deps.embedder } : {}),
+      onPublished: async () => search?.warm(),
+    }),
     clickLinks,
     attribution,
     analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),

@@ -4,6 +4,7 @@ import type { AnalyticsStore, RequestLogStore } from './analytics/ports.js';
 import type { ClickStore } from './clicks/ports.js';
 import type { ConsoleSessionStore } from './console/ports.js';
 import type { FeedbackStore } from './feedback/ports.js';
+import type { FeedStore } from './feeds/ports.js';
 import type { KeyStore } from './keys/ports.js';
 import type { LearningStore, RankingModelStore } from './learning/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
@@ -16,6 +17,7 @@ export interface Stores {
   searches: SearchStore;
   clicks: ClickStore;
   feedback: FeedbackStore;
+  feeds: FeedStore;
   secrets: SecretStore;
   keys: KeyStore;
   accounts: AccountStore;

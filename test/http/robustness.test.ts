@@ -25,8 +25,9 @@ import { openSampleCatalog } from '../helpers/search.js';
 // One app for the file. Built at collection time: describe.each needs the route table.
 
 const clock = new ManualClock();
-// With a real catalog, so random input that passes validation runs a real search.
-const sample = await openSampleCatalog();
+// With a real catalog, so random input that passes validation runs a real search; a copy, since a
+// feed upsert that passes validation writes to it.
+const sample = await openSampleCatalog({ copy: true });
 const t = await createTestApp({ clock, search: sample });
 const ROUTES: readonly RouteEntry[] = [...t.routes];
 
@@ -454,6 +455,17 @@ const validishFields: Record<string, fc.Arbitrary<unknown>> = {
   ),
   grace_period_seconds: fc.oneof(fc.constantFrom(0, 604_800), fc.integer({ min: 0, max: 604_800 })),
   status: fc.constantFrom('active', 'disabled'),
+  // ACP feed upserts: nearly valid products (a copy of the catalog takes what passes).
+  products: fc.oneof(
+    fc.constantFrom(
+      [],
+      [{ id: 'p', variants: [] }],
+      [{ id: 'p', variants: [{ id: 'v', title: '' }] }],
+      [{ id: 'p', variants: [{ id: 'v', title: 'Fuzz lantern', price: { amount: -1, currency: 'USD' } }] }],
+    ),
+    fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+  ),
+  target_country: fc.oneof(fc.constantFrom('US', 'usa', '', 'ZZ'), anyString(3)),
   // UCP catalog requests.
   query: fc.oneof(fc.constantFrom('shoes', 'espresso machine', ' ', '\u0000'), anyString(50)),
   ids: fc.oneof(fc.array(fc.uuid(), { maxLength: 60 }), fc.array(anyString(30), { maxLength: 5 })),

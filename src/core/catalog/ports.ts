@@ -48,6 +48,8 @@ export interface CatalogRow {
  */
 export interface CatalogWriter {
   write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }>;
+  /** Removes these products (ids not in the catalog are ignored). */
+  remove(productIds: readonly string[]): Promise<void>;
   commit(): Promise<CatalogInfo>;
   abort(): Promise<void>;
 }

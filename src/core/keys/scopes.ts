@@ -1,4 +1,4 @@
-export const SCOPES = ['search', 'events:write', 'conversions:write', 'analytics:read', 'keys:manage', 'webhooks:manage'] as const;
+export const SCOPES = ['search', 'events:write', 'conversions:write', 'analytics:read', 'keys:manage', 'webhooks:manage', 'catalog:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -7,9 +7,10 @@ export type ResourceName = (typeof RESOURCE_NAMES)[number];
 
 /**
  * Scopes an OAuth client can be granted: every scope but `keys:manage`, since a token holding it
- * could mint API keys that outlive the grant and its revocation.
+ * could mint API keys that outlive the grant and its revocation, and `catalog:write`, which
+ * changes what every account's searches show: both stay with keys.
  */
-export const GRANTABLE_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'keys:manage');
+export const GRANTABLE_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'keys:manage' && s !== 'catalog:write');
 
 /** What the MCP tools use; the scopes the MCP resource's metadata offers. */
 export const MCP_SCOPES: readonly Scope[] = ['search', 'events:write', 'analytics:read'];

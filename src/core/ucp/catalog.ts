@@ -17,7 +17,7 @@ import {
 } from '../schemas/ucp.js';
 import type { SearchService } from '../search/search-service.js';
 import type { Principal } from '../shared-ports.js';
-import { fromMinorUnits } from './currency.js';
+import { fromMinorUnits } from '../catalog/currency.js';
 import { decodeCursor, encodeCursor, MAX_PAGINATED_PRODUCTS, searchDigest } from './cursor.js';
 import { disclosureMessages, toUcpProduct, viewOfCatalogProduct, viewOfResult, type ProductView } from './products.js';
 

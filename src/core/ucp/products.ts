@@ -2,7 +2,7 @@ import type { CatalogProduct } from '../catalog/product.js';
 import type { AdResponse } from '../schemas/search.js';
 import type { UcpMessage, UcpProduct } from '../schemas/ucp.js';
 import { DEFAULT_DISCLOSURE } from '../search/search-service.js';
-import { toMinorUnits } from './currency.js';
+import { toMinorUnits } from '../catalog/currency.js';
 
 /** The catalog fields a UCP product is made of, from a search result or from the catalog itself. */
 export interface ProductView {

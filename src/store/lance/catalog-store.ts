@@ -482,6 +482,13 @@ class LanceCatalogWriter implements CatalogWriter {
     return { inserted: result.numInsertedRows, updated: result.numUpdatedRows };
   }
 
+  async remove(productIds: readonly string[]): Promise<void> {
+    if (this.finished) throw new Error('import already finished');
+    if (productIds.length === 0) return;
+    for (const id of productIds) this.written.delete(id);
+    await this.table.delete(`product_id IN (${productIds.map(sqlString).join(', ')})`);
+  }
+
   async commit(): Promise<CatalogInfo> {
     if (this.finished) throw new Error('import already finished');
     try {

@@ -6,6 +6,7 @@ import { PgClickStore } from './click-store.js';
 import { PgConsoleSessionStore } from './console-session-store.js';
 import { assertDbAvailable, openDb, type Db, type DbTarget } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
+import { PgFeedStore } from './feed-store.js';
 import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
 import { PgRankingModelStore } from './ranking-model-store.js';
@@ -27,6 +28,7 @@ export function createPgStores(db: Db): Stores {
     searches: new PgSearchStore(db),
     clicks: new PgClickStore(db),
     feedback: new PgFeedbackStore(db),
+    feeds: new PgFeedStore(db),
     secrets: new PgSecretStore(db),
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),

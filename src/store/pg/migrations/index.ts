@@ -12,6 +12,7 @@ import * as m011 from './011-rate-limit-batch.js';
 import * as m012 from './012-retention.js';
 import * as m013 from './013-oauth.js';
 import * as m014 from './014-attribution.js';
+import * as m015 from './015-feeds.js';
 
 export interface Migration {
   version: number;
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'retention', sql: m012.sql },
   { version: 13, name: 'oauth', sql: m013.sql },
   { version: 14, name: 'attribution', sql: m014.sql },
+  { version: 15, name: 'feeds', sql: m015.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
