@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { acpVariantRows, isSearchable } from '../core/feeds/acp-products.js';
+import { AcpProductSchema } from '../core/schemas/feeds.js';
 import { FeedFormatError, jsonErrorDetail, jsonErrorPlace, withMerchant, type FeedRecord, type ProductRow } from './types.js';
 
 export interface JsonlOptions {
@@ -17,21 +19,33 @@ const MAX_DETAIL = 200;
  * JSON array of product objects. Yields a record per line or element; a line that is not JSON
  * or not an object becomes an error record. Throws on I/O errors and on an array file that is
  * not valid JSON as a whole (no element can be trusted then).
+ *
+ * ACP feed products are recognised by their `variants` array, in JSONL, in an array, or as ACP's
+ * `{"products": [...]}` document; each variant becomes one product (docs/ingest.md).
  */
 export async function* readJsonl(path: string, options: JsonlOptions = {}): AsyncGenerator<FeedRecord> {
-  const toRecord = (line: number, value: unknown): FeedRecord => {
+  const toRecords = (line: number, value: unknown): FeedRecord[] => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      return {
-        line,
-        error: 'not_an_object',
-        detail: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-      };
+      return [
+        {
+          line,
+          error: 'not_an_object',
+          detail: `expected a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        },
+      ];
     }
-    return { line, row: withMerchant(renameFields(value as ProductRow, options.rename), options.merchant) };
+    if (Array.isArray((value as { variants?: unknown }).variants)) return acpRecords(line, value, options.merchant);
+    return [{ line, row: withMerchant(renameFields(value as ProductRow, options.rename), options.merchant) }];
   };
 
-  if ((await firstNonSpaceChar(path)) === '[') {
-    for (const [index, value] of (await readJsonArray(path)).entries()) yield toRecord(index + 1, value);
+  const first = await firstNonSpaceChar(path);
+  if (first === '[') {
+    for (const [index, value] of (await readJsonArray(path)).entries()) yield* toRecords(index + 1, value);
+    return;
+  }
+  const document = first === '{' ? await readProductsDocument(path) : null;
+  if (document !== null) {
+    for (const [index, value] of document.entries()) yield* toRecords(index + 1, value);
     return;
   }
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -47,7 +61,51 @@ export async function* readJsonl(path: string, options: JsonlOptions = {}): Asyn
       yield { line: lineNo, error: 'invalid_json', detail: (err as Error).message.slice(0, MAX_DETAIL) };
       continue;
     }
-    yield toRecord(lineNo, value);
+    yield* toRecords(lineNo, value);
+  }
+}
+
+/** The ACP product's variants as rows (ids namespaced `file`, so re-importing a file upserts), or why not. */
+function acpRecords(line: number, value: unknown, merchant: string | undefined): FeedRecord[] {
+  const parsed = AcpProductSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return [{ line, error: 'invalid_acp_product', detail: `${issue?.path.join('.') || 'product'}: ${issue?.message ?? 'invalid'}`.slice(0, MAX_DETAIL) }];
+  }
+  return acpVariantRows(parsed.data, 'file', new Date()).map(({ variant, row }) =>
+    isSearchable(variant) ? { line, row: withMerchant(row, merchant) } : { line, error: 'discontinued', detail: `variant ${variant.id} is discontinued` },
+  );
+}
+
+/**
+ * ACP's `{"products": [...]}` (a feed's products as its API answers them), read whole: the
+ * products, or null when the file is not one such document (then it is read as JSONL).
+ */
+async function readProductsDocument(path: string): Promise<unknown[] | null> {
+  // The first line alone decides for JSONL, without reading the rest of a large file.
+  const file = await open(path, 'r');
+  let head: string;
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    head = buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '').trimStart();
+  } finally {
+    await file.close();
+  }
+  const newline = head.indexOf('\n');
+  if (newline === -1 && head.length === 64 * 1024) return null; // One line of 64 KB or more: JSONL.
+  try {
+    JSON.parse(newline === -1 ? head : head.slice(0, newline));
+    return null; // The first line is a whole object: JSONL.
+  } catch {
+    // A document spread over lines: read it whole below.
+  }
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  try {
+    const value = JSON.parse(text) as { products?: unknown };
+    return Array.isArray(value.products) ? value.products : null;
+  } catch {
+    return null;
   }
 }
 

@@ -89,3 +89,42 @@ describe('readJsonl', () => {
     await expect(collect(readJsonl('/nonexistent/aisle/feed.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('readJsonl with ACP feed products', () => {
+  const acpProduct = (id: string, variants: Record<string, unknown>[]) => ({ id, title: 'Trail Lantern', description: { plain: 'A rechargeable lantern.' }, variants });
+  const variant = (id: string, over: Record<string, unknown> = {}) => ({
+    id,
+    title: `Trail Lantern ${id}`,
+    price: { amount: 1999, currency: 'USD' },
+    availability: { available: true, status: 'in_stock' },
+    categories: [{ value: 'Outdoor > Lighting' }],
+    seller: { name: 'Lumen' },
+    variant_options: [{ name: 'Color', value: 'Red' }],
+    ...over,
+  });
+
+  it('turns each variant of an ACP product (one per line) into a product, priced from minor units', async () => {
+    const lines = [acpProduct('p1', [variant('red'), variant('jp', { price: { amount: 1999, currency: 'JPY' } })]), acpProduct('p2', [variant('blue')])];
+    const path = await writeTemp('acp.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const records = await collect(readJsonl(path));
+    expect(errorsOf(records)).toEqual([]);
+    expect(records.map((r) => r.line)).toEqual([1, 1, 2]);
+    const rows = rowsOf(records);
+    expect(rows[0]).toMatchObject({ sku: 'red', title: 'Trail Lantern red', price: 19.99, currency: 'USD', merchant: 'Lumen', category: 'Outdoor > Lighting' });
+    expect(rows[0]!.attributes).toMatchObject({ acp_product_id: 'p1', Color: 'Red' });
+    expect(rows[1]).toMatchObject({ price: 1999, currency: 'JPY' });
+    // Re-importing the same file upserts: the ids are derived from the variant ids.
+    expect(rowsOf(await collect(readJsonl(path))).map((r) => r.product_id)).toEqual(rows.map((r) => r.product_id));
+  });
+
+  it('reads ACP\'s {"products": [...]} document, skips discontinued variants and names an invalid product', async () => {
+    const doc = { products: [acpProduct('p1', [variant('a'), variant('b', { availability: { status: 'discontinued' } })]), { id: 'p2', variants: [{ id: 'x' }] }] };
+    const path = await writeTemp('acp.json', JSON.stringify(doc, null, 2));
+    const records = await collect(readJsonl(path));
+    expect(rowsOf(records).map((r) => r.sku)).toEqual(['a']);
+    expect(errorsOf(records)).toEqual([
+      { line: 1, error: 'discontinued', detail: 'variant b is discontinued' },
+      { line: 2, error: 'invalid_acp_product', detail: expect.stringContaining('variants.0.title') },
+    ]);
+  });
+});
