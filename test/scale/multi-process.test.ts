@@ -52,6 +52,8 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       AISLE_WEBHOOK_LEASE_MS: '2000',
       AISLE_WEBHOOK_POLL_MS: '25',
       AISLE_REQUEST_LOG_FLUSH_MS: '100',
+      // Each process re-reads the catalog pointer this often: a feed upsert through one shows in the other.
+      AISLE_CATALOG_REFRESH_MS: '500',
       LOG_LEVEL: 'warn',
       PORT: '0',
       // Separate servers, one process each (AISLE_WORKERS would otherwise start one per core).
@@ -252,5 +254,30 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       `multi-process: ${SEARCHES} searches, ${firstClicks} clicks (${2 * firstClicks} duplicates), ${feedback} feedback, ${conversions} conversions, ` +
         `${events.length} events, ${receiver.received.length} deliveries received; rate limit ${ok}/${statuses.length} allowed in ${elapsed} ms`,
     );
+  });
+
+  it('serves, from the other API process, a product upserted through the feed API of one', { timeout: 60_000 }, async () => {
+    const request = (api: number, method: string, path: string, body?: unknown) =>
+      fetch(`${apis[api]}${path}`, {
+        method,
+        headers: { 'x-api-key': t.adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const created = await request(0, 'POST', '/v1/feeds', {});
+    expect(created.status).toBe(201);
+    const feed = ((await created.json()) as { id: string }).id;
+    const product = {
+      id: 'prod_aurora_kettle',
+      variants: [{ id: 'aurora-kettle-1', title: 'Aurora Gooseneck Pour-Over Kettle', price: { amount: 5900, currency: 'USD' }, seller: { name: 'Aurora Goods' } }],
+    };
+    const upserted = await request(0, 'PATCH', `/v1/feeds/${feed}/products`, { products: [product] });
+    expect(upserted.status, await upserted.clone().text()).toBe(200);
+    const titlesFrom = async (api: number) => {
+      const res = await request(api, 'POST', '/v1/search', { query: 'aurora gooseneck pour-over kettle', limit: 3, min_relevance_score: 0 });
+      return ((await res.json()) as { results: { title: string }[] }).results.map((r) => r.title);
+    };
+    // The process that wrote it serves it at once; the other once it has re-read the catalog pointer.
+    expect(await titlesFrom(0)).toContain('Aurora Gooseneck Pour-Over Kettle');
+    await vi.waitFor(async () => expect(await titlesFrom(1)).toContain('Aurora Gooseneck Pour-Over Kettle'), { timeout: 15_000, interval: 250 });
   });
 });
