@@ -19,6 +19,7 @@ import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
 import { createOAuth, type OAuth, type OAuthOptions } from './oauth/oauth.js';
 import { AppError } from './errors.js';
+import { newId } from './ids.js';
 import type { CatalogStore } from './catalog/ports.js';
 import type { Embedder, Logger } from './shared-ports.js';
 import type { Stores } from './stores.js';
@@ -196,7 +197,12 @@ export function createCore(deps: CoreDeps): Core {
   });
   return {
     clock,
-    keys: new KeyService({ store: stores.keys, clock, defaultRateLimitPerMinute }),
+    keys: new KeyService({
+      store: stores.keys,
+      clock,
+      defaultRateLimitPerMinute,
+      testAccountOf: (liveAccountId, now) => stores.accounts.testAccountOf(liveAccountId, newId(), now),
+    }),
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
     auth,
     consoleSessions: new ConsoleSessions({ store: stores.consoleSessions, auth, clock, logger }),
@@ -230,7 +236,14 @@ export function createCore(deps: CoreDeps): Core {
     }),
     clickLinks,
     attribution,
-    analytics: new AnalyticsService({ store: stores.analytics, clock, rateLimiter, requestLog, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
+    analytics: new AnalyticsService({
+      store: stores.analytics,
+      clock,
+      rateLimiter,
+      requestLog,
+      findTestAccount: (id) => stores.accounts.findTestAccount(id),
+      ...(deps.catalog ? { catalog: deps.catalog } : {}),
+    }),
     requestLog,
     retention: new Retention({ stores, clock, logger, windows: retentionWindows, ...(batchSize === undefined ? {} : { batchSize }) }),
     ranking,

@@ -16,6 +16,8 @@ export interface Principal {
   rateLimitPerMinute: number;
   /** The one merchant whose attribution this key may verify and convert (docs/commerce.md); null or absent: any. */
   merchant?: string | null;
+  /** False for a test key and the test account it acts in (docs/commerce.md, "Test mode"); absent means live. */
+  livemode?: boolean;
   /** The account's PII policy (docs/search.md); `redact` when absent. */
   piiPolicy?: 'redact' | 'reject';
   /**

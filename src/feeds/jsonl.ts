@@ -88,7 +88,10 @@ async function readProductsDocument(path: string): Promise<unknown[] | null> {
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    head = buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, '').trimStart();
+    head = buffer
+      .toString('utf8', 0, bytesRead)
+      .replace(/^\uFEFF/, '')
+      .trimStart();
   } finally {
     await file.close();
   }

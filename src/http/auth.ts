@@ -130,6 +130,8 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
       principal = await authenticate(core, apiKey, resource, scope);
     }
     request.principal = principal;
+    // Every authenticated answer says whose data it is, also where the body's schema has no room (ACP feeds).
+    reply.header('aisle-livemode', String(principal.livemode !== false));
     const decision = await core.rateLimiter.consume(principal);
     if (decision !== null) {
       setRateLimitHeaders(reply, decision);

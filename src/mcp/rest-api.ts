@@ -63,7 +63,9 @@ export function createRestApi(options: RestApiOptions): AisleApi {
     ucpLookup: (req, profile) => call<UcpLookupResponse>('POST', '/ucp/catalog/lookup', req, ucpHeaders(profile)),
     ucpGetProduct: (req, profile) => call<UcpGetProductResponse>('POST', '/ucp/catalog/product', req, ucpHeaders(profile)),
     getAnalytics: (query) => {
-      const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const params = new URLSearchParams(
+        Object.entries(query).flatMap(([name, value]): [string, string][] => (value === undefined ? [] : [[name, String(value)]])),
+      );
       return call<Analytics>('GET', `/analytics${params.size > 0 ? `?${params}` : ''}`);
     },
   };

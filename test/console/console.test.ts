@@ -213,6 +213,33 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await context.close();
   });
 
+  it('switches between live and test data: test-key traffic shows only with "Test data" on, under a banner', async () => {
+    const created = await call(t.app, t.adminKey, 'POST', '/v1/keys', { name: 'sandbox', mode: 'test' });
+    expectStatus(created, 201);
+    const testKey = created.json().key as string;
+    for (const query of ['camping tent', 'rain jacket']) expectStatus(await call(t.app, testKey, 'POST', '/v1/search', { query, limit: 2 }), 200);
+    await new Promise((r) => setTimeout(r, 20));
+    const { context, page } = await newPage();
+    await signIn(page, t.adminKey);
+    const tile = (metric: string) => page.locator(`[data-section="range-totals"] [data-metric="${metric}"]`);
+    await tile('searches').waitFor();
+    const liveSearches = Number(await tile('searches').getAttribute('data-value'));
+    expect(await page.locator('[data-mode="test"]').count()).toBe(0);
+
+    await page.getByLabel('Test data').check();
+    await page.locator('[data-mode="test"]').waitFor();
+    expect(await page.locator('[data-mode="test"]').textContent()).toContain('Showing test data');
+    await expect.poll(async () => Number(await tile('searches').getAttribute('data-value'))).toBe(2);
+    expect(Number(await tile('conversions').getAttribute('data-value'))).toBe(0);
+    expect(await contrastOf(page, '.test-banner')).toBeGreaterThanOrEqual(4.5);
+    await shot(page, 'overview-test-data');
+
+    await page.getByLabel('Test data').uncheck();
+    await expect.poll(async () => Number(await tile('searches').getAttribute('data-value'))).toBe(liveSearches);
+    expect(await page.locator('[data-mode="test"]').count()).toBe(0);
+    await context.close();
+  });
+
   it('creates a key (shown once, copyable), which then authenticates; rotates, disables and deletes it', async () => {
     const { context, page } = await newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });

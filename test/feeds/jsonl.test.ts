@@ -91,7 +91,12 @@ describe('readJsonl', () => {
 });
 
 describe('readJsonl with ACP feed products', () => {
-  const acpProduct = (id: string, variants: Record<string, unknown>[]) => ({ id, title: 'Trail Lantern', description: { plain: 'A rechargeable lantern.' }, variants });
+  const acpProduct = (id: string, variants: Record<string, unknown>[]) => ({
+    id,
+    title: 'Trail Lantern',
+    description: { plain: 'A rechargeable lantern.' },
+    variants,
+  });
   const variant = (id: string, over: Record<string, unknown> = {}) => ({
     id,
     title: `Trail Lantern ${id}`,
@@ -118,7 +123,9 @@ describe('readJsonl with ACP feed products', () => {
   });
 
   it('reads ACP\'s {"products": [...]} document, skips discontinued variants and names an invalid product', async () => {
-    const doc = { products: [acpProduct('p1', [variant('a'), variant('b', { availability: { status: 'discontinued' } })]), { id: 'p2', variants: [{ id: 'x' }] }] };
+    const doc = {
+      products: [acpProduct('p1', [variant('a'), variant('b', { availability: { status: 'discontinued' } })]), { id: 'p2', variants: [{ id: 'x' }] }],
+    };
     const path = await writeTemp('acp.json', JSON.stringify(doc, null, 2));
     const records = await collect(readJsonl(path));
     expect(rowsOf(records).map((r) => r.sku)).toEqual(['a']);

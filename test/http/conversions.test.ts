@@ -61,6 +61,7 @@ describe('POST /v1/conversions', () => {
       commission_amount: 6.5,
       currency: 'USD',
       metadata: {},
+      livemode: true,
       created_at: clock.now().toISOString(),
     });
     // A retried postback, even with other figures, gets the stored conversion and counts once.

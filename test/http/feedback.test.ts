@@ -56,6 +56,7 @@ describe('POST /v1/feedback', () => {
       product_id: product,
       relevant: true,
       created_at: expect.any(String),
+      livemode: true,
     });
     const rows = await t.db.query<{ reason: string; user_clicked: boolean; query: string }>('SELECT reason, user_clicked, query FROM feedback WHERE id = $1', [
       res.json().feedback_id,

@@ -268,7 +268,9 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
     const feed = ((await created.json()) as { id: string }).id;
     const product = {
       id: 'prod_aurora_kettle',
-      variants: [{ id: 'aurora-kettle-1', title: 'Aurora Gooseneck Pour-Over Kettle', price: { amount: 5900, currency: 'USD' }, seller: { name: 'Aurora Goods' } }],
+      variants: [
+        { id: 'aurora-kettle-1', title: 'Aurora Gooseneck Pour-Over Kettle', price: { amount: 5900, currency: 'USD' }, seller: { name: 'Aurora Goods' } },
+      ],
     };
     const upserted = await request(0, 'PATCH', `/v1/feeds/${feed}/products`, { products: [product] });
     expect(upserted.status, await upserted.clone().text()).toBe(200);

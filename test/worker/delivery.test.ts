@@ -85,7 +85,8 @@ describe('signing', () => {
       const envelope = wh.verify(got.body, got.headers) as { id: string; type: string; created_at: string; data: Record<string, string> };
       expect(got.headers['webhook-id']).toBe(envelope.id);
       expect(got.headers['content-type']).toBe('application/json');
-      expect(Object.keys(envelope)).toEqual(['id', 'type', 'created_at', 'data']);
+      expect(Object.keys(envelope)).toEqual(['livemode', 'id', 'type', 'created_at', 'data']);
+      expect(envelope).toMatchObject({ livemode: true });
       if (envelope.type === 'click') expect(envelope.data.click_id).toMatch(/^clk_/);
       else expect(envelope.data.request_id).toMatch(/^req_/);
 

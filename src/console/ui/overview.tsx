@@ -30,6 +30,8 @@ function Failed({ error }: { error: unknown }) {
 
 export function Overview() {
   const [range, setRange] = useState<ConsoleRange>('7d');
+  // Test data: what aisle_test_ keys recorded, kept apart from live figures (docs/commerce.md, "Test mode").
+  const [testData, setTestData] = useState(false);
   const [stats, setStats] = useState<DashboardStats | null>(null);
   const [overview, setOverview] = useState<ConsoleOverview | null>(null);
   const [perf, setPerf] = useState<Performance | null>(null);
@@ -39,10 +41,11 @@ export function Overview() {
   useEffect(() => {
     let live = true;
     setError(null);
+    const mode = testData ? { livemode: 'false' } : {};
     Promise.all([
-      api<DashboardStats>('GET', '/v1/dashboard/stats'),
-      api<ConsoleOverview>('GET', `/console/overview${query({ range })}`),
-      api<Performance>('GET', `/v1/analytics/performance${query({ timeframe: range })}`),
+      api<DashboardStats>('GET', `/v1/dashboard/stats${query(mode)}`),
+      api<ConsoleOverview>('GET', `/console/overview${query({ range, ...mode })}`),
+      api<Performance>('GET', `/v1/analytics/performance${query({ timeframe: range, ...mode })}`),
     ]).then(
       ([s, o, p]) => {
         if (!live) return;
@@ -55,7 +58,7 @@ export function Overview() {
     return () => {
       live = false;
     };
-  }, [range, attempt]);
+  }, [range, testData, attempt]);
 
   const currency = stats?.currency ?? 'USD';
   const money = useMemo(() => (v: number) => fmtMoney(v, currency), [currency]);
@@ -77,6 +80,12 @@ export function Overview() {
   const perfTimes = useMemo(() => perf?.series.map((b) => Date.parse(b.period_start)) ?? [], [perf]);
   const perfSeries = useMemo(() => (perf ? [{ label: 'p95 latency', values: perf.series.map((b) => b.p95), color: '#cf222e' }] : []), [perf]);
 
+  const modeControl = (
+    <label class="mode-switch">
+      <input type="checkbox" checked={testData} onChange={(e) => setTestData((e.target as HTMLInputElement).checked)} />
+      <span>Test data</span>
+    </label>
+  );
   const rangeControl = (
     <fieldset class="segmented">
       <legend>Range</legend>
@@ -107,8 +116,16 @@ export function Overview() {
   const bucket = overview.granularity === 'hour' ? 'per hour' : 'per day';
   return (
     <div class="overview">
+      {testData ? (
+        <p class="test-banner" role="status" data-mode="test">
+          Showing test data: what aisle_test_ keys recorded. None of it counts in live figures.
+        </p>
+      ) : null}
       <section aria-labelledby="now-h">
-        <h2 id="now-h">Right now</h2>
+        <div class="section-head">
+          <h2 id="now-h">Right now</h2>
+          {modeControl}
+        </div>
         <div class="tiles" data-section="dashboard">
           <Tile metric="total_revenue" label="Revenue, all time" value={fmtMoney(stats.total_revenue, stats.currency)} raw={stats.total_revenue} />
           <Tile metric="active_api_keys" label="Active API keys" value={fmtInt(stats.active_api_keys)} raw={stats.active_api_keys} />

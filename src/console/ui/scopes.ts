@@ -8,4 +8,5 @@ export const SCOPE_TEXT: Record<Scope, string> = {
   'analytics:read': 'Read usage, analytics and performance figures',
   'keys:manage': 'Manage API keys',
   'webhooks:manage': 'Manage webhooks',
+  'catalog:write': 'Publish products to the catalog (product feeds)',
 };

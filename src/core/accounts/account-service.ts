@@ -55,6 +55,7 @@ export class AccountService {
       rateLimitPerMinute: this.deps.defaultRateLimitPerMinute,
       rotatedFrom: null,
       merchant: null,
+      livemode: true,
     });
     return { account, row, secret };
   }

@@ -14,4 +14,11 @@ export interface AccountStore {
   insertWithFirstKey(account: Account, key: NewKey): Promise<void>;
   /** Like insertWithFirstKey, but only when no account exists yet; safe when processes race. */
   insertIfNoAccounts(account: Account, key: NewKey): Promise<boolean>;
+  /**
+   * The id of the live account's test account (docs/commerce.md, "Test mode"), created with the
+   * live account's name and PII policy on first use; one per live account, however many ask at once.
+   */
+  testAccountOf(liveAccountId: string, newId: string, now: Date): Promise<string>;
+  /** The test account's id, or null when the live account has none yet. */
+  findTestAccount(liveAccountId: string): Promise<string | null>;
 }

@@ -3,18 +3,17 @@ import type { AnalyticsStore, BusinessBucket, ProductFigures, QueryFigures } fro
 import type { CatalogStore } from '../catalog/ports.js';
 import type { Principal } from '../shared-ports.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
-import {
-  PerformanceQuerySchema,
-  type Analytics,
-  type AnalyticsQuery,
-  type AnalyticsSummary,
-  type DashboardStats,
-  type Performance,
-  type PerformanceQuery,
-  type SeriesMetric,
-  type Timeframe,
-  type Usage,
-  type UsageQuery,
+import type {
+  Analytics,
+  AnalyticsQuery,
+  AnalyticsSummary,
+  DashboardStats,
+  Performance,
+  PerformanceQuery,
+  SeriesMetric,
+  Timeframe,
+  Usage,
+  UsageQuery,
 } from '../schemas/analytics.js';
 import type { ConsoleOverview, ConsoleRange } from '../schemas/console.js';
 import { parseAmount, sumAmounts, toCents } from './money.js';
@@ -38,7 +37,12 @@ export interface AnalyticsServiceDeps {
   requestLog: RequestLog;
   /** Product titles for top_products; without it titles are null. */
   catalog?: CatalogStore;
+  /** The live account's test account, if it has one: `livemode=false` reads it (docs/commerce.md, "Test mode"). */
+  findTestAccount?: (liveAccountId: string) => Promise<string | null>;
 }
+
+/** Stands for a test account that does not exist yet: no row carries it, so every figure is zero. */
+const NO_TEST_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Analytics (docs/analytics.md). Every figure is read from committed rows of the principal's account, never from
@@ -49,7 +53,18 @@ export class AnalyticsService {
   constructor(private readonly deps: AnalyticsServiceDeps) {}
 
   /** GET /usage. 400 validation_failed for a bad range (see resolveRange). */
-  async usage(principal: Principal, query: UsageQuery): Promise<Usage> {
+  /**
+   * Whose figures a request reads: a live key asking `livemode=false` reads its test account's
+   * (all zero while it has none); a test key always reads its own, which are test data.
+   */
+  private async view(principal: Principal, livemode: boolean | undefined): Promise<Principal> {
+    if (livemode !== false || principal.livemode === false) return principal;
+    const testAccount = (await this.deps.findTestAccount?.(principal.accountId)) ?? null;
+    return { ...principal, accountId: testAccount ?? NO_TEST_ACCOUNT, livemode: false };
+  }
+
+  async usage(caller: Principal, query: UsageQuery): Promise<Usage> {
+    const principal = await this.view(caller, query.livemode);
     const range = resolveRange(query, this.deps.clock.now());
     // This process's queued entries first: a caller sees its own requests counted, and the store
     // never rolls up an hour some of whose entries are still queued here.
@@ -78,7 +93,8 @@ export class AnalyticsService {
   }
 
   /** GET /analytics: the summary without `metric`, else that metric. 400 validation_failed for a bad range. */
-  async analytics(principal: Principal, query: AnalyticsQuery): Promise<Analytics> {
+  async analytics(caller: Principal, query: AnalyticsQuery): Promise<Analytics> {
+    const principal = await this.view(caller, query.livemode);
     const range = resolveRange(query, this.deps.clock.now());
     const accountId = principal.accountId;
     // The store may roll settled hours up; nothing of them may still wait in this process's queue.
@@ -99,7 +115,8 @@ export class AnalyticsService {
   }
 
   /** GET /dashboard/stats: all-time revenue and the last 24 hours. */
-  async dashboardStats(principal: Principal): Promise<DashboardStats> {
+  async dashboardStats(caller: Principal, livemode?: boolean): Promise<DashboardStats> {
+    const principal = await this.view(caller, livemode);
     const now = this.deps.clock.now();
     const d = await this.deps.store.dashboard(principal.accountId, new Date(now.getTime() - DAY_MS), now);
     const byCurrency = Object.fromEntries(d.revenueByCurrency.map((r) => [r.currency, toCents(parseAmount(r.revenue))]));
@@ -122,7 +139,8 @@ export class AnalyticsService {
    * and GET /v1/usage, so the figures on screen equal theirs for the same range.
    * Hourly up to 7 days, daily for 30.
    */
-  async overview(principal: Principal, rangeName: ConsoleRange): Promise<ConsoleOverview> {
+  async overview(caller: Principal, rangeName: ConsoleRange, livemode?: boolean): Promise<ConsoleOverview> {
+    const principal = await this.view(caller, livemode);
     const end = this.deps.clock.now();
     const span = { '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS }[rangeName];
     const range = resolveRange(
@@ -164,8 +182,9 @@ export class AnalyticsService {
   }
 
   /** GET /analytics/performance: latency and statuses of the account's requests in the window ending now. */
-  async performance(principal: Principal, query: PerformanceQuery): Promise<Performance> {
-    const timeframe = PerformanceQuerySchema.parse(query).timeframe;
+  async performance(caller: Principal, query: PerformanceQuery): Promise<Performance> {
+    const principal = await this.view(caller, query.livemode);
+    const timeframe = query.timeframe ?? '24h';
     const tf = TIMEFRAMES[timeframe];
     const end = this.deps.clock.now();
     const range = { start: new Date(end.getTime() - tf.ms), end, bucketMs: tf.bucketMs };

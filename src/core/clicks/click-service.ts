@@ -57,9 +57,10 @@ export class ClickService {
     const found = await this.findImpression(impressionRef, true);
     if (found === null || found.accountId !== principal.accountId) throw notFound(impressionRef);
     if (this.expired(found.createdAt)) throw expiredError();
-    if (found.existingClick) return { created: false, click: toClick(found.existingClick, true) };
+    const livemode = principal.livemode !== false;
+    if (found.existingClick) return { created: false, click: toClick(found.existingClick, true, livemode) };
     const { click, inserted } = await this.insert(found, { keyId: principal.keyId, source: 'api', billable: true, userAgentClass: 'api' });
-    return { created: inserted, click: toClick(click, !inserted) };
+    return { created: inserted, click: toClick(click, !inserted, livemode) };
   }
 
   /**
@@ -155,7 +156,7 @@ const expiredError = () =>
   new AppError('impression_expired', 'The impression is older than the 30-day attribution window; clicks on it are no longer recorded.');
 const gone = () => new AppError('not_found', 'The product behind this link is no longer in the catalog.');
 
-function toClick(c: StoredClick, duplicate: boolean): Click {
+function toClick(c: StoredClick, duplicate: boolean, livemode: boolean): Click {
   return {
     click_id: c.id,
     impression_id: c.impressionId,
@@ -165,5 +166,6 @@ function toClick(c: StoredClick, duplicate: boolean): Click {
     clicked_at: c.clickedAt.toISOString(),
     duplicate,
     impression_displayed: c.impressionDisplayed,
+    livemode,
   };
 }

@@ -35,7 +35,7 @@ export class ConversionService {
     const metadata = body.metadata ?? {};
     refusePersonalData(metadata);
     const stored = await this.deps.store.findConversionByOrder(principal.accountId, body.order_id);
-    if (stored) return { created: false, conversion: toConversion(stored) };
+    if (stored) return { created: false, conversion: toConversion(stored, principal) };
     const now = this.deps.clock.now();
     const origin =
       body.attribution_token !== undefined ? await this.fromToken(principal, body.attribution_token, now) : await this.fromClick(principal, body, now);
@@ -51,7 +51,7 @@ export class ConversionService {
       createdAt: now,
       metadata,
     });
-    return { created: inserted, conversion: toConversion(conversion) };
+    return { created: inserted, conversion: toConversion(conversion, principal) };
   }
 
   /**
@@ -163,7 +163,7 @@ function refusePersonalData(metadata: Record<string, string | number | boolean>)
   }
 }
 
-function toConversion(c: StoredConversion): Conversion {
+function toConversion(c: StoredConversion, principal: Principal): Conversion {
   return {
     conversion_id: c.id,
     click_id: c.clickId,
@@ -176,5 +176,6 @@ function toConversion(c: StoredConversion): Conversion {
     currency: c.currency,
     metadata: c.metadata,
     created_at: c.createdAt.toISOString(),
+    livemode: principal.livemode !== false,
   };
 }

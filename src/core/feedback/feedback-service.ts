@@ -85,7 +85,14 @@ export class FeedbackService {
       ...(await this.queryVector(search.query)),
       createdAt: now,
     });
-    return { feedback_id: id, request_id: requestId, product_id: productId, relevant: body.relevant, created_at: now.toISOString() };
+    return {
+      feedback_id: id,
+      request_id: requestId,
+      product_id: productId,
+      relevant: body.relevant,
+      created_at: now.toISOString(),
+      livemode: principal.livemode !== false,
+    };
   }
 
   /**

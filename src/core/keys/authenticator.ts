@@ -73,6 +73,7 @@ export class Authenticator {
         scopes: key.scopes,
         rateLimitPerMinute: key.rateLimitPerMinute,
         merchant: key.merchant,
+        livemode: key.livemode,
         piiPolicy: key.piiPolicy ?? 'redact',
       },
     };

@@ -8,6 +8,8 @@ import { crc32 } from 'node:zlib';
  * find leaked ones. Keys are `aisle_sk_…` (docs/api.md); OAuth's prefixes are in docs/oauth.md.
  */
 export const KEY_PREFIX = 'aisle_sk_';
+/** Test-mode keys (docs/commerce.md, "Test mode"). */
+export const TEST_KEY_PREFIX = 'aisle_test_';
 export const KEY_RANDOM_LENGTH = 30;
 export const KEY_CHECKSUM_LENGTH = 6;
 export const KEY_PATTERN = /^aisle_sk_[0-9A-Za-z]{36}$/;
@@ -52,10 +54,10 @@ export function isWellFormedSecret(prefix: string, candidate: string): boolean {
   return rest.endsWith(checksum(rest.slice(0, KEY_RANDOM_LENGTH)));
 }
 
-export const generateKeySecret = (): string => generateSecret(KEY_PREFIX);
+export const generateKeySecret = (livemode = true): string => generateSecret(livemode ? KEY_PREFIX : TEST_KEY_PREFIX);
 
-/** True when the string has the key shape and a matching checksum. Pure; no I/O. */
-export const isWellFormedKey = (candidate: string): boolean => isWellFormedSecret(KEY_PREFIX, candidate);
+/** True when the string has the shape of a live or test key and a matching checksum. Pure; no I/O. */
+export const isWellFormedKey = (candidate: string): boolean => isWellFormedSecret(KEY_PREFIX, candidate) || isWellFormedSecret(TEST_KEY_PREFIX, candidate);
 
 /** The only form in which a secret is stored: hex SHA-256. */
 export const hashKeySecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');

@@ -15,11 +15,13 @@ export interface KeyServiceDeps {
   store: KeyStore;
   clock: Clock;
   defaultRateLimitPerMinute: number;
+  /** The live account's test account, created on first use (test keys live there). */
+  testAccountOf(liveAccountId: string, now: Date): Promise<string>;
 }
 
 /** Builds a new key row and its secret; the secret leaves only through the caller's response. */
 export function mintKey(fields: Omit<NewKey, 'id' | 'secretHash' | 'hint'>): { row: NewKey; secret: string } {
-  const secret = generateKeySecret();
+  const secret = generateKeySecret(fields.livemode);
   return { secret, row: { ...fields, id: newId(), secretHash: hashKeySecret(secret), hint: keyHint(secret) } };
 }
 
@@ -37,6 +39,12 @@ export class KeyService {
         extensions: { required_scope: missing[0], missing_scopes: missing },
       });
     }
+    // A test key makes test keys only; a live key makes either, a test one in its test account.
+    const livemode = body.mode === undefined ? principal.livemode !== false : body.mode === 'live';
+    if (livemode && principal.livemode === false) {
+      throw new AppError('insufficient_scope', 'A test key cannot create live keys; use a live key.', { extensions: { required_scope: 'keys:manage' } });
+    }
+    const accountId = livemode || principal.livemode === false ? principal.accountId : await this.deps.testAccountOf(principal.accountId, now);
     // A merchant-limited key makes only keys limited to its merchant: the limit cannot be shed by minting a key.
     const merchant = body.merchant ?? principal.merchant ?? null;
     if (principal.merchant && merchant !== principal.merchant) {
@@ -51,7 +59,8 @@ export class KeyService {
       });
     }
     const { row, secret } = mintKey({
-      accountId: principal.accountId,
+      accountId,
+      livemode,
       name: body.name,
       scopes,
       createdAt: now,
@@ -60,8 +69,8 @@ export class KeyService {
       rotatedFrom: null,
       merchant,
     });
-    await this.deps.store.inAccountTransaction(principal.accountId, async (repo) => {
-      if ((await repo.countLiveKeys(principal.accountId, now)) >= MAX_KEYS_PER_ACCOUNT) {
+    await this.deps.store.inAccountTransaction(accountId, async (repo) => {
+      if ((await repo.countLiveKeys(accountId, now)) >= MAX_KEYS_PER_ACCOUNT) {
         throw new AppError('key_limit_reached', `An account can hold at most ${MAX_KEYS_PER_ACCOUNT} active or disabled keys; delete unused ones first.`);
       }
       await repo.insert(row);
@@ -137,6 +146,7 @@ export class KeyService {
         rateLimitPerMinute: key.rateLimitPerMinute,
         rotatedFrom: key.id,
         merchant: key.merchant,
+        livemode: key.livemode,
       });
       await repo.insert(row);
       const grace = status === 'active' ? body.grace_period_seconds : 0;
@@ -197,5 +207,6 @@ function storedFrom(row: NewKey): StoredKey {
     rateLimitPerMinute: row.rateLimitPerMinute,
     rotatedFrom: row.rotatedFrom,
     merchant: row.merchant,
+    livemode: row.livemode,
   };
 }

@@ -1,6 +1,6 @@
 import type { StoredKey, StoredKeyStatus } from './ports.js';
 import type { KeyRecord } from '../schemas/keys.js';
-import { KEY_PREFIX } from './key-secret.js';
+import { KEY_PREFIX, TEST_KEY_PREFIX } from './key-secret.js';
 
 /** The status the clock makes true now: a rotation's grace or an expiry may have run out. */
 export function effectiveStatus(key: StoredKey, now: Date): StoredKeyStatus {
@@ -14,7 +14,8 @@ export function toKeyRecord(key: StoredKey, now: Date): KeyRecord {
   return {
     id: key.id,
     name: key.name,
-    prefix: KEY_PREFIX,
+    prefix: key.livemode ? KEY_PREFIX : TEST_KEY_PREFIX,
+    livemode: key.livemode,
     hint: key.hint,
     scopes: key.scopes,
     status: effectiveStatus(key, now),

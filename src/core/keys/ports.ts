@@ -20,6 +20,8 @@ export interface StoredKey {
   rotatedFrom: string | null;
   /** Set for a key limited to one merchant: it verifies and converts that merchant's attribution only. */
   merchant: string | null;
+  /** False for a test key (`aisle_test_…`), which belongs to its account's test account. */
+  livemode: boolean;
   /** The owning account's PII policy; filled by findBySecretHash (authentication) only. */
   piiPolicy?: 'redact' | 'reject';
 }
@@ -36,6 +38,7 @@ export interface NewKey {
   rateLimitPerMinute: number;
   rotatedFrom: string | null;
   merchant: string | null;
+  livemode: boolean;
 }
 
 /** Key reads and writes scoped to one account; inside `KeyStore.inAccountTransaction` they are serialised per account. */

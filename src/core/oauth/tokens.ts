@@ -178,6 +178,7 @@ export class TokenService {
         scopes: token.scopes.filter((s) => key.scopes.includes(s)),
         rateLimitPerMinute: key.rateLimitPerMinute,
         merchant: key.merchant,
+        livemode: key.livemode,
         piiPolicy: key.piiPolicy ?? 'redact',
         oauth: { grantId: grant.id, clientId: grant.clientId },
       },

@@ -32,8 +32,15 @@ const granularity = z
     'Series bucket size, aligned to UTC hours or days. Default: `hour` for ranges up to 48 hours, else `day`. `hour` is allowed for ranges up to 31 days',
   );
 
+/** `livemode=false`: a live key reads its account's test data (docs/commerce.md, "Test mode"); a test key always reads test data. */
+export const Livemode = z
+  .enum(['true', 'false'])
+  .default('true')
+  .transform((v) => v === 'true')
+  .describe('`false` shows test data (made with aisle_test_ keys) instead of live data');
+
 /** GET /usage query. */
-export const UsageQuerySchema = z.object({ start_date: startDate, end_date: endDate, granularity }).strict();
+export const UsageQuerySchema = z.object({ start_date: startDate, end_date: endDate, granularity, livemode: Livemode }).strict();
 export type UsageQuery = z.infer<typeof UsageQuerySchema>;
 
 const usageCounters = {
@@ -76,6 +83,7 @@ export const AnalyticsQuerySchema = z
     start_date: startDate,
     end_date: endDate,
     granularity,
+    livemode: Livemode,
   })
   .strict();
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuerySchema>;
@@ -146,7 +154,7 @@ export type Analytics = z.infer<typeof AnalyticsSchema>;
 export type AnalyticsSummary = z.infer<typeof AnalyticsSummarySchema>;
 
 /** GET /dashboard/stats takes no parameters. */
-export const DashboardQuerySchema = z.object({}).strict();
+export const DashboardQuerySchema = z.object({ livemode: Livemode }).strict();
 
 export const DashboardStatsSchema = z.object({
   total_revenue: z
@@ -167,8 +175,10 @@ export const DashboardStatsSchema = z.object({
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
 /** GET /analytics/performance query. */
-export const PerformanceQuerySchema = z.object({ timeframe: z.enum(TIMEFRAMES).default('24h').describe('The window ending now: 1h, 24h, 7d or 30d') }).strict();
-export type PerformanceQuery = z.input<typeof PerformanceQuerySchema>;
+export const PerformanceQuerySchema = z
+  .object({ timeframe: z.enum(TIMEFRAMES).default('24h').describe('The window ending now: 1h, 24h, 7d or 30d'), livemode: Livemode })
+  .strict();
+export type PerformanceQuery = Omit<z.input<typeof PerformanceQuerySchema>, 'livemode'> & { livemode?: boolean };
 
 const percentiles =
   'Nearest-rank percentiles (the smallest recorded latency with at least p of the requests at or below it), exact over recorded latencies, in milliseconds; ' +

@@ -29,6 +29,7 @@ export const ClickSchema = z.object({
   impression_displayed: z
     .boolean()
     .describe("Whether a display receipt for the impression (POST /displays, or the MCP view's record_display) had arrived when the click was recorded"),
+  livemode: z.boolean().describe('False when a test key (aisle_test_) made it: test data, never counted in live figures'),
 });
 export type Click = z.infer<typeof ClickSchema>;
 
@@ -82,6 +83,7 @@ export const ConversionSchema = z.object({
   currency: z.string(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   created_at: Timestamp,
+  livemode: z.boolean().describe('False when a test key (aisle_test_) made it: test data, never counted in live figures'),
 });
 export type Conversion = z.infer<typeof ConversionSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.js';
+import { Livemode } from './analytics.js';
 import { AdResponseSchema, SearchRequestSchema } from './search.js';
 import { AnalyticsMetricsSchema, TopProductSchema, TopQuerySchema } from './analytics.js';
 import { SCOPES } from '../keys/scopes.js';
@@ -24,7 +25,7 @@ export const CONSOLE_RANGES = ['24h', '7d', '30d'] as const;
 export type ConsoleRange = (typeof CONSOLE_RANGES)[number];
 
 /** GET /console/overview query. */
-export const ConsoleOverviewQuerySchema = z.object({ range: z.enum(CONSOLE_RANGES).default('7d') }).strict();
+export const ConsoleOverviewQuerySchema = z.object({ range: z.enum(CONSOLE_RANGES).default('7d'), livemode: Livemode }).strict();
 
 /**
  * The console's overview: the same figures as GET /v1/analytics (summary) and GET /v1/usage for

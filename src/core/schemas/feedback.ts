@@ -19,5 +19,6 @@ export const FeedbackSchema = z.object({
   product_id: z.uuid(),
   relevant: z.boolean(),
   created_at: Timestamp,
+  livemode: z.boolean().describe('False when a test key (aisle_test_) made it: test data, never counted in live figures'),
 });
 export type Feedback = z.infer<typeof FeedbackSchema>;

@@ -11,7 +11,8 @@ export const KeyStatusSchema = z
 export const KeyRecordSchema = z.object({
   id: z.uuid(),
   name: z.string(),
-  prefix: z.literal('aisle_sk_').describe('Fixed type marker of every Aisle key'),
+  prefix: z.enum(['aisle_sk_', 'aisle_test_']).describe('Type marker: aisle_sk_ for live keys, aisle_test_ for test keys'),
+  livemode: z.boolean().describe('False for a test key: what it records stays in test data'),
   hint: z.string().describe('Last four characters of the secret'),
   scopes: z.array(ScopeSchema),
   status: KeyStatusSchema,
@@ -32,6 +33,10 @@ export const CreateKeyBodySchema = z
     scopes: z.array(ScopeSchema).min(1).max(SCOPES.length).optional().describe("Defaults to the calling key's scopes; a key cannot grant a scope it lacks"),
     expires_at: InputTimestamp.optional().describe('When the key stops working; must be in the future'),
     rate_limit_per_minute: z.number().int().min(1).max(1_000_000).optional().describe('Defaults to the server default (600)'),
+    mode: z
+      .enum(['live', 'test'])
+      .optional()
+      .describe("`test` creates an aisle_test_ key whose searches, clicks and conversions stay in test data; defaults to the calling key's mode"),
     merchant: z
       .string()
       .trim()

@@ -85,6 +85,7 @@ export type AdResponse = z.infer<typeof AdResponseSchema>;
 
 export const SearchResponseSchema = z.object({
   request_id: z.uuid(),
+  livemode: z.boolean().describe('False for a search made with a test key (aisle_test_): its impressions, clicks and conversions are test data'),
   results: z.array(AdResponseSchema),
   metadata: z.object({
     total_matches: z.number().int().describe('Products passing the filters and min_relevance_score, before limit'),

@@ -165,6 +165,7 @@ const AisleExtension = z
     request_id: z.string().optional().describe('The search; impressions and attribution tokens name it'),
     session_id: z.uuid().optional().describe('Send as context.session_id to continue the session'),
     pii_redacted: z.array(z.string()).optional(),
+    livemode: z.boolean().optional().describe('False for a test key: test data'),
   })
   .loose();
 

@@ -162,7 +162,8 @@ export class SearchService {
     const [candidates, voted, learned] = await Promise.all([
       retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { queryText, contextText, currentQuery, filter, retrieval, model: active.serving.model }),
       this.deps.feedback?.demotions(principal.accountId, query),
-      retrieval === 'hybrid' ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
+      // Test data teaches nothing (docs/commerce.md, "Test mode"): no learned boosts for test searches.
+      retrieval === 'hybrid' && principal.livemode !== false ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
     ]);
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.features[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
@@ -180,6 +181,7 @@ export class SearchService {
       candidate !== null &&
       retrieval === 'hybrid' &&
       options.preview !== true &&
+      principal.livemode !== false &&
       request.sort === 'relevance' &&
       Math.random() < (this.deps.interleaveShare ?? 0.5);
     let ranked: { c: Candidate; team?: Team | null }[];
@@ -250,6 +252,7 @@ export class SearchService {
       });
     return {
       request_id: requestId,
+      livemode: principal.livemode !== false,
       results,
       metadata: {
         total_matches: outcome.totalMatches,

@@ -114,7 +114,12 @@ export class UcpCatalog {
         total_count: shownBefore.length + response.metadata.total_matches,
       },
       messages,
-      aisle: { request_id: response.request_id, session_id: response.metadata.session_id, pii_redacted: response.metadata.pii_redacted },
+      aisle: {
+        request_id: response.request_id,
+        session_id: response.metadata.session_id,
+        pii_redacted: response.metadata.pii_redacted,
+        livemode: response.livemode,
+      },
     };
   }
 

@@ -63,3 +63,10 @@ export type EventData<T extends EventType> = ReturnType<(typeof eventData)[T]>;
 export function envelope(eventId: string, type: EventType, createdAt: Date, data: Record<string, unknown>, test = false): string {
   return JSON.stringify({ id: prefixedId('event', eventId), type, created_at: createdAt.toISOString(), data, ...(test ? { test: true } : {}) });
 }
+
+/**
+ * The envelope with `livemode` first, as every delivered event carries it (false for events of a
+ * test account, docs/commerce.md "Test mode"). The outbox writes the same prefix in SQL from the
+ * account row (src/store/pg/outbox.ts), so both give the same bytes.
+ */
+export const withLivemode = (payload: string, livemode: boolean): string => `{"livemode":${livemode},${payload.slice(1)}`;

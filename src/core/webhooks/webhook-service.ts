@@ -18,7 +18,7 @@ import type {
   WebhookPage,
   WebhookRecord,
 } from '../schemas/webhooks.js';
-import { envelope, eventData, type EventType } from './events.js';
+import { envelope, eventData, withLivemode, type EventType } from './events.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl, type HostResolver } from './url-guard.js';
 
@@ -211,7 +211,12 @@ export class WebhookService {
     const type = body.event_type ?? endpoint.events[0] ?? 'search';
     const now = this.deps.clock.now();
     const id = newId();
-    const delivery = await this.deps.store.enqueueForEndpoint(endpoint, { id, type, createdAt: now, payload: envelope(id, type, now, sampleData(type), true) });
+    const delivery = await this.deps.store.enqueueForEndpoint(endpoint, {
+      id,
+      type,
+      createdAt: now,
+      payload: withLivemode(envelope(id, type, now, sampleData(type), true), principal.livemode !== false),
+    });
     return { event_id: prefixedId('event', id), delivery: toDeliveryRecord(delivery) };
   }
 

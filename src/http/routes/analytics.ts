@@ -57,7 +57,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app
         response: { 200: DashboardStatsSchema, ...errorResponses(400) },
       },
     },
-    (req) => core.analytics.dashboardStats(principalOf(req)),
+    (req) => core.analytics.dashboardStats(principalOf(req), req.query.livemode),
   );
 
   app.get(

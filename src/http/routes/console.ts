@@ -131,7 +131,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, 
       config: { scope: 'analytics:read', consoleOnly: true },
       schema: { hide: true, tags, querystring: ConsoleOverviewQuerySchema, response: { 200: ConsoleOverviewSchema, ...errorResponses(400) } },
     },
-    (req) => core.analytics.overview(principalOf(req), req.query.range),
+    (req) => core.analytics.overview(principalOf(req), req.query.range, req.query.livemode),
   );
 
   app.post(

@@ -31,6 +31,24 @@ export class PgAccountStore implements AccountStore {
     return this.db.transaction((tx) => insertAccountAndKey(tx, account, key));
   }
 
+  async testAccountOf(liveAccountId: string, newId: string, now: Date): Promise<string> {
+    // The partial unique index on live_account_id makes a second, concurrent creation a no-op.
+    await this.db.query(
+      `INSERT INTO accounts (id, name, pii_policy, created_at, livemode, live_account_id)
+       SELECT $1, name || ' (test)', pii_policy, $3, false, id FROM accounts WHERE id = $2 AND livemode
+       ON CONFLICT (live_account_id) WHERE live_account_id IS NOT NULL DO NOTHING`,
+      [newId, liveAccountId, now],
+    );
+    const id = await this.findTestAccount(liveAccountId);
+    if (id === null) throw new Error(`account ${liveAccountId} is not a live account`);
+    return id;
+  }
+
+  async findTestAccount(liveAccountId: string): Promise<string | null> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM accounts WHERE live_account_id = $1', [liveAccountId]);
+    return rows[0]?.id ?? null;
+  }
+
   insertIfNoAccounts(account: Account, key: NewKey): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_ACCOUNT_LOCK_ID]);

@@ -18,10 +18,11 @@ export interface KeyRow {
   rate_limit_per_minute: number;
   rotated_from: string | null;
   merchant: string | null;
+  livemode: boolean;
 }
 
 export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
-  revoke_at, rate_limit_per_minute, rotated_from, merchant`;
+  revoke_at, rate_limit_per_minute, rotated_from, merchant, livemode`;
 
 /** KEY_COLUMNS of `api_keys k`, for statements that join it. */
 export const KEY_COLUMNS_OF_K = KEY_COLUMNS.split(',')
@@ -49,14 +50,15 @@ export const toStoredKey = (r: KeyRow): StoredKey => ({
   rateLimitPerMinute: r.rate_limit_per_minute,
   rotatedFrom: r.rotated_from,
   merchant: r.merchant,
+  livemode: r.livemode,
 });
 
 export async function insertKeyRow(q: Queryable, k: NewKey): Promise<void> {
   await q.query(
     `INSERT INTO api_keys (id, account_id, name, secret_hash, hint, scopes, status, created_at, expires_at,
-       rate_limit_per_minute, rotated_from, merchant)
-     VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9, $10, $11)`,
-    [k.id, k.accountId, k.name, k.secretHash, k.hint, k.scopes, k.createdAt, k.expiresAt, k.rateLimitPerMinute, k.rotatedFrom, k.merchant],
+       rate_limit_per_minute, rotated_from, merchant, livemode)
+     VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9, $10, $11, $12)`,
+    [k.id, k.accountId, k.name, k.secretHash, k.hint, k.scopes, k.createdAt, k.expiresAt, k.rateLimitPerMinute, k.rotatedFrom, k.merchant, k.livemode],
   );
 }
 

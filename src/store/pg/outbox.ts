@@ -12,6 +12,9 @@ export interface OutboxEvent {
   id?: string;
 }
 
+// Every stored payload starts with the account's livemode: withLivemode() in core/webhooks/events.ts, in SQL.
+const LIVEMODE_PREFIX = (account: string) => `'{"livemode":' || (SELECT livemode::text FROM accounts WHERE id = ${account}) || ','`;
+
 // One round trip: the event row is written only when some enabled endpoint of the account
 // subscribes to the type (no outbox growth for accounts without webhooks), and one pending,
 // immediately due delivery per such endpoint. Parameters: $1 event id, $2 account, $3 type,
@@ -21,7 +24,7 @@ targets AS (
   SELECT id FROM webhook_endpoints WHERE account_id = $2 AND status = 'enabled' AND $3 = ANY (events)
 ), event AS (
   INSERT INTO webhook_events (id, account_id, type, payload, created_at)
-  SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM targets)
+  SELECT $1, $2, $3, ${LIVEMODE_PREFIX('$2')} || substr($4::text, 2), $5 WHERE EXISTS (SELECT 1 FROM targets)
   RETURNING id
 )`;
 const APPEND_FINAL = `
@@ -75,7 +78,7 @@ WITH input AS (
   FROM input e JOIN webhook_endpoints w ON w.account_id = e.account_id AND w.status = 'enabled' AND e.type = ANY (w.events)
 ), event AS (
   INSERT INTO webhook_events (id, account_id, type, payload, created_at)
-  SELECT e.id, e.account_id, e.type, e.payload, e.created_at FROM input e WHERE e.id IN (SELECT event_id FROM targets)
+  SELECT e.id, e.account_id, e.type, ${LIVEMODE_PREFIX('e.account_id')} || substr(e.payload, 2), e.created_at FROM input e WHERE e.id IN (SELECT event_id FROM targets)
   RETURNING id
 )
 INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)

@@ -178,7 +178,13 @@ export class PgRankingModelStore implements RankingModelStore {
    */
   async trainingLog(since: Date, limit: number): Promise<LoggedResult[]> {
     const ids = await this.db.transaction(
-      (tx) => tx.query<{ id: string }>(`SELECT id FROM search_requests WHERE created_at >= $1 ORDER BY created_at DESC, id LIMIT $2`, [since, limit]),
+      // Test accounts' searches teach nothing (docs/commerce.md, "Test mode").
+      (tx) =>
+        tx.query<{ id: string }>(
+          `SELECT id FROM search_requests WHERE created_at >= $1 AND account_id NOT IN (SELECT id FROM accounts WHERE NOT livemode)
+            ORDER BY created_at DESC, id LIMIT $2`,
+          [since, limit],
+        ),
       { maintenance: true },
     );
     const out: LoggedResult[] = [];

@@ -13,6 +13,7 @@ import * as m012 from './012-retention.js';
 import * as m013 from './013-oauth.js';
 import * as m014 from './014-attribution.js';
 import * as m015 from './015-feeds.js';
+import * as m016 from './016-test-mode.js';
 
 export interface Migration {
   version: number;
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'oauth', sql: m013.sql },
   { version: 14, name: 'attribution', sql: m014.sql },
   { version: 15, name: 'feeds', sql: m015.sql },
+  { version: 16, name: 'test-mode', sql: m016.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
