@@ -113,6 +113,10 @@ describe('test mode', () => {
       valid: false,
       status: 'unknown',
     });
+    // Test keys cannot publish to the catalog, which live searches share.
+    const feedKey = await call(t.app, live, 'POST', '/v1/keys', { name: 'test feeds', mode: 'test', scopes: ['catalog:write'] });
+    expectStatus(feedKey, 201);
+    expectProblem(await call(t.app, feedKey.json().key, 'POST', '/v1/feeds', {}), 403, 'insufficient_scope');
     // A second test key of the same account acts in the same test account.
     expect((await call(t.app, sibling.json().key, 'GET', `/v1/analytics?${range()}`)).json().metrics.impressions).toBe(
       (await call(t.app, test, 'GET', `/v1/analytics?${range()}`)).json().metrics.impressions,

@@ -41,6 +41,7 @@ export class FeedService {
   constructor(private readonly deps: FeedServiceDeps) {}
 
   async create(principal: Principal, body: CreateFeedRequest): Promise<FeedMetadata> {
+    refuseTestMode(principal);
     if ((await this.deps.store.count(principal.accountId)) >= MAX_FEEDS_PER_ACCOUNT) {
       throw new AppError('conflict', `An account can hold at most ${MAX_FEEDS_PER_ACCOUNT} feeds; upsert into an existing one.`);
     }
@@ -60,6 +61,7 @@ export class FeedService {
   }
 
   async upsert(principal: Principal, rawId: string, body: UpsertProductsRequest): Promise<{ id: string; accepted: boolean }> {
+    refuseTestMode(principal);
     const feed = await this.find(principal, rawId);
     const { catalog, embedder } = this.deps;
     if (!catalog || !embedder) throw new AppError('unavailable', 'search is not configured on this server, so feeds cannot be published');
@@ -150,6 +152,17 @@ export class FeedService {
     if (feed === null) throw new AppError('not_found', `No feed ${rawId} in this account.`);
     return feed;
   }
+}
+
+/**
+ * The catalog is one for every account and both modes: products a test key published would show
+ * in live searches, so test keys cannot publish (docs/commerce.md, "Test mode").
+ */
+function refuseTestMode(principal: Principal): void {
+  if (principal.livemode !== false) return;
+  throw new AppError('insufficient_scope', 'Test keys cannot publish products: the catalog is shared with live searches. Use a live key.', {
+    extensions: { required_scope: 'catalog:write' },
+  });
 }
 
 const metadata = (f: StoredFeed): FeedMetadata => ({
