@@ -17,6 +17,18 @@ import { expect } from 'vitest';
 
 export type { CallToolResult };
 
+/** Every tool Aisle's MCP server lists, in order (docs/mcp.md, "Tools"). */
+export const TOOL_NAMES = [
+  'search_products',
+  'record_click',
+  'submit_feedback',
+  'get_analytics',
+  'record_display',
+  'search_catalog',
+  'lookup_catalog',
+  'get_product',
+] as const;
+
 /**
  * The clients the MCP tests drive, one per protocol revision a host may speak: SDK 1.x (what most
  * hosts ship, 2025-11-25), SDK 2 on 2025-06-18, and SDK 2 pinned to 2026-07-28 (stateless, the

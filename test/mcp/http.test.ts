@@ -17,6 +17,7 @@ import {
   text,
   type AnyClient,
   type CallToolResult,
+  TOOL_NAMES,
 } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
@@ -80,16 +81,7 @@ describe.each(CLIENT_ERAS)('POST /mcp, client %s', (era) => {
       clients.push(client);
       expect(protocolOf(client)).toBe(ERA_VERSION[era]);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([
-        'search_products',
-        'record_click',
-        'submit_feedback',
-        'get_analytics',
-        'record_display',
-        'search_catalog',
-        'lookup_catalog',
-        'get_product',
-      ]);
+      expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
       expect(tools.find((tool) => tool.name === 'search_products')?._meta).toMatchObject({ ui: { resourceUri: 'ui://aisle/product-cards.html' } });
       const { results } = await search(client, 'camping tent');
       const click = ClickSchema.parse(structured(await callTool(client, 'record_click', { impression_id: results[0]!.impression_id })));
@@ -112,16 +104,7 @@ describe('POST /mcp, an SDK 1.x client on 2025-11-25 and an SDK 2 client on 2026
     expect([protocolOf(legacy), protocolOf(modern)]).toEqual(['2025-11-25', '2026-07-28']);
 
     const [listedLegacy, listedModern] = await Promise.all([legacy.listTools(), modern.listTools()]);
-    expect(listedLegacy.tools.map((tool) => tool.name)).toEqual([
-      'search_products',
-      'record_click',
-      'submit_feedback',
-      'get_analytics',
-      'record_display',
-      'search_catalog',
-      'lookup_catalog',
-      'get_product',
-    ]);
+    expect(listedLegacy.tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
     expect(listedModern.tools).toEqual(listedLegacy.tools);
 
     // Both search at once; each then clicks the other's first result and votes on the other's search.

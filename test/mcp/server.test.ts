@@ -23,6 +23,7 @@ import {
   text,
   type AnyClient,
   type ClientEra,
+  TOOL_NAMES,
 } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
@@ -79,16 +80,7 @@ describe.each(CLIENT_ERAS)('MCP tools, client %s', (era) => {
     // Titles, hints and results as hosts read them, over POST /mcp: tools.test.ts.
     it("lists each tool's arguments as JSON Schema, the REST request's fields without stream", async () => {
       const { tools } = await admin.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual([
-        'search_products',
-        'record_click',
-        'submit_feedback',
-        'get_analytics',
-        'record_display',
-        'search_catalog',
-        'lookup_catalog',
-        'get_product',
-      ]);
+      expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
       expect(Object.keys(byName.search_products!.inputSchema.properties!)).toEqual(
         expect.arrayContaining(['query', 'limit', 'filters', 'detail', 'session_id']),

@@ -24,6 +24,7 @@ import {
   type CallToolResult,
   type ClientEra,
   type DesktopServerSpec,
+  TOOL_NAMES,
 } from '../helpers/mcp.js';
 import { childEnv, runTs, seededDataDir, tempDir, type Child } from '../helpers/process.js';
 
@@ -85,16 +86,7 @@ async function analytics(client: AnyClient): Promise<{ impressions: number; clic
 /** Every tool with valid and invalid input; the normalised answers. */
 async function scenario(client: AnyClient): Promise<unknown[]> {
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toEqual([
-    'search_products',
-    'record_click',
-    'submit_feedback',
-    'get_analytics',
-    'record_display',
-    'search_catalog',
-    'lookup_catalog',
-    'get_product',
-  ]);
+  expect(tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
   const out: unknown[] = [tools.map((tool) => ({ name: tool.name, annotations: tool.annotations, input: tool.inputSchema, output: tool.outputSchema }))];
   const before = await analytics(client);
   const found = await callTool(client, 'search_products', { query: 'waterproof trail running shoes', limit: 3 });

@@ -1,4 +1,5 @@
 import type { CatalogStore } from '../catalog/ports.js';
+import type { CatalogProduct } from '../catalog/product.js';
 import { AppError } from '../errors.js';
 import { parseId } from '../ids.js';
 import type { SearchRequest, SearchResponse } from '../schemas/search.js';
@@ -19,7 +20,7 @@ import type { SearchService } from '../search/search-service.js';
 import type { Principal } from '../shared-ports.js';
 import { fromMinorUnits } from '../catalog/currency.js';
 import { decodeCursor, encodeCursor, MAX_PAGINATED_PRODUCTS, searchDigest } from './cursor.js';
-import { disclosureMessages, toUcpProduct, viewOfCatalogProduct, viewOfResult, type ProductView } from './products.js';
+import { disclosureMessages, productOfResult, toUcpProduct } from './products.js';
 
 /** UCP's default page size; Aisle answers at most 10 products per search. */
 const PAGE_SIZE = 10;
@@ -92,7 +93,7 @@ export class UcpCatalog {
       ...(filters.categories ? { anyCategory: filters.categories } : {}),
     });
     const products = response.results
-      .map((r) => toUcpProduct(viewOfResult(r), this.deps.resultMetadata(r, response)))
+      .map((r) => toUcpProduct(productOfResult(r), this.deps.resultMetadata(r, response)))
       .filter((p): p is UcpProduct => p !== null);
     if (products.length === 0) {
       messages.push({
@@ -170,16 +171,16 @@ export class UcpCatalog {
     return { ucp: envelope(LOOKUP_CAPABILITY), product, messages };
   }
 
-  private async find(ids: readonly string[]): Promise<Map<string, ProductView>> {
+  private async find(ids: readonly string[]): Promise<Map<string, CatalogProduct>> {
     if (this.deps.catalog === undefined) throw new AppError('unavailable', 'the catalog is not configured on this server');
     const uuids = [...new Set(ids.map((id) => parseId('product', id)).filter((id): id is string => id !== null))];
     const products = uuids.length === 0 ? [] : await this.deps.catalog.getByIds(uuids);
-    return new Map(products.map((p) => [p.productId, viewOfCatalogProduct(p)]));
+    return new Map(products.map((p) => [p.productId, p]));
   }
 }
 
 /** The requested ids of each found product (several ids may name one product). */
-function groupIds(wanted: readonly string[], found: ReadonlyMap<string, ProductView>): Map<string, string[]> {
+function groupIds(wanted: readonly string[], found: ReadonlyMap<string, CatalogProduct>): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const id of wanted) {
     const productId = parseId('product', id);

@@ -4,43 +4,9 @@ import type { UcpMessage, UcpProduct } from '../schemas/ucp.js';
 import { DEFAULT_DISCLOSURE } from '../search/search-service.js';
 import { toMinorUnits } from '../catalog/currency.js';
 
-/** The catalog fields a UCP product is made of, from a search result or from the catalog itself. */
-export interface ProductView {
-  id: string;
-  externalId: string | null;
-  title: string;
-  description: string;
-  url: string | null;
-  imageUrl: string | null;
-  priceAmount: number | null;
-  currency: string | null;
-  merchant: string | null;
-  brand: string | null;
-  category: readonly string[];
-  availability: CatalogProduct['availability'];
-  disclosureText: string;
-  lastUpdatedAt: string | null;
-}
-
-export const viewOfCatalogProduct = (p: CatalogProduct): ProductView => ({
-  id: p.productId,
-  externalId: p.externalId,
-  title: p.title,
-  description: p.description,
-  url: p.url,
-  imageUrl: p.imageUrl,
-  priceAmount: p.priceAmount,
-  currency: p.currency,
-  merchant: p.merchant,
-  brand: p.brand,
-  category: p.category,
-  availability: p.availability,
-  disclosureText: p.disclosureText ?? DEFAULT_DISCLOSURE,
-  lastUpdatedAt: p.lastUpdatedAt?.toISOString() ?? null,
-});
-
-export const viewOfResult = (r: AdResponse): ProductView => ({
-  id: r.product_id,
+/** A search result as the catalog product it shows (what toUcpProduct reads of it). */
+export const productOfResult = (r: AdResponse): CatalogProduct => ({
+  productId: r.product_id,
   externalId: r.external_id,
   title: r.title,
   description: r.description,
@@ -53,10 +19,11 @@ export const viewOfResult = (r: AdResponse): ProductView => ({
   category: r.category === '' ? [] : r.category.split(' > '),
   availability: r.availability,
   disclosureText: r.disclosure_text,
-  lastUpdatedAt: r.last_updated_at,
+  attributes: {},
+  lastUpdatedAt: r.last_updated_at === null ? null : new Date(r.last_updated_at),
 });
 
-const AVAILABILITY: Record<ProductView['availability'], { available: boolean; status: string } | null> = {
+const AVAILABILITY: Record<CatalogProduct['availability'], { available: boolean; status: string } | null> = {
   in_stock: { available: true, status: 'in_stock' },
   out_of_stock: { available: false, status: 'out_of_stock' },
   preorder: { available: true, status: 'preorder' },
@@ -80,7 +47,7 @@ function absoluteUrl(value: string | null): string | null {
  * what `metadata` adds (impression, click link, attribution) under `metadata`. Null for a product
  * without a price, which UCP cannot represent.
  */
-export function toUcpProduct(p: ProductView, metadata: Record<string, unknown> = {}, inputs?: { id: string; match: 'exact' }[]): UcpProduct | null {
+export function toUcpProduct(p: CatalogProduct, metadata: Record<string, unknown> = {}, inputs?: { id: string; match: 'exact' }[]): UcpProduct | null {
   if (p.priceAmount === null) return null;
   const currency = p.currency ?? 'USD';
   const price = { amount: toMinorUnits(p.priceAmount, currency), currency };
@@ -89,7 +56,7 @@ export function toUcpProduct(p: ProductView, metadata: Record<string, unknown> =
   const image = absoluteUrl(p.imageUrl);
   const availability = AVAILABILITY[p.availability];
   return {
-    id: p.id,
+    id: p.productId,
     title: p.title,
     description,
     ...(url === null ? {} : { url }),
@@ -98,7 +65,7 @@ export function toUcpProduct(p: ProductView, metadata: Record<string, unknown> =
     ...(image === null ? {} : { media: [{ type: 'image', url: image, alt_text: p.title }] }),
     variants: [
       {
-        id: p.id,
+        id: p.productId,
         title: p.title,
         description,
         price,
@@ -111,8 +78,8 @@ export function toUcpProduct(p: ProductView, metadata: Record<string, unknown> =
     ],
     metadata: {
       ...(p.brand === null ? {} : { brand: p.brand }),
-      disclosure_text: p.disclosureText,
-      last_updated_at: p.lastUpdatedAt,
+      disclosure_text: p.disclosureText ?? DEFAULT_DISCLOSURE,
+      last_updated_at: p.lastUpdatedAt?.toISOString() ?? null,
       ...metadata,
     },
   };
