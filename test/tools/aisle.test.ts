@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/core/keys/scopes.js';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
 import { createPgStores, openDb } from '../../src/store/pg/index.js';
 import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
@@ -16,7 +17,7 @@ describe('operator CLI (npm run aisle)', () => {
     expect(account.code, account.stderr).toBe(0);
     const a = JSON.parse(account.stdout);
     expect(a.api_key).toMatch(/^aisle_sk_[0-9A-Za-z]{36}$/);
-    expect(a.scopes.split(',')).toHaveLength(6);
+    expect(a.scopes.split(',').sort()).toEqual([...SCOPES].sort());
 
     const key = await aisle(dataDir, 'keys', 'create', '--account', a.account_id, '--name', 'prod agent', '--scopes', 'search,events:write');
     expect(key.code, key.stderr).toBe(0);

@@ -121,6 +121,7 @@ describe('PgSearchStore.recordSearch', () => {
     expect(deliveries).toHaveLength(1);
     const [row] = await t.db.query<{ payload: string }>('SELECT payload FROM webhook_events WHERE id = $1', [deliveries[0].event_id.slice(4)]);
     expect(JSON.parse(row!.payload)).toEqual({
+      livemode: true,
       id: deliveries[0].event_id,
       type: 'search',
       created_at: '2026-11-22T10:00:00.000Z',
