@@ -35,7 +35,11 @@ export class ConversionService {
     const metadata = body.metadata ?? {};
     refusePersonalData(metadata);
     const stored = await this.deps.store.findConversionByOrder(principal.accountId, body.order_id);
-    if (stored) return { created: false, conversion: toConversion(stored, principal) };
+    if (stored) {
+      // A merchant-limited key learns nothing of another merchant's sale by guessing its order id.
+      await this.checkMerchant(principal, stored.productId);
+      return { created: false, conversion: toConversion(stored, principal) };
+    }
     const now = this.deps.clock.now();
     const origin =
       body.attribution_token !== undefined ? await this.fromToken(principal, body.attribution_token, now) : await this.fromClick(principal, body, now);

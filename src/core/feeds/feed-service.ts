@@ -66,9 +66,10 @@ export class FeedService {
     const { catalog, embedder } = this.deps;
     if (!catalog || !embedder) throw new AppError('unavailable', 'search is not configured on this server, so feeds cannot be published');
     // The last product of an id wins within one request, as it would across requests.
-    const products = [...new Map(body.products.map((p) => [p.id, p])).values()];
+    const last = new Map(body.products.map((p, i) => [p.id, i]));
+    const products = body.products.filter((p, i) => last.get(p.id) === i);
     const now = this.deps.clock.now();
-    const { publish, remove } = this.catalogChanges(feed.id, products, now);
+    const { publish, remove } = this.catalogChanges(feed.id, body.products, last, now);
     const run = this.writing.then(async () => {
       const before = new Map((await this.deps.store.products(feed.id)).map((p) => [p.id, p]));
       // Variants a product listed before and no longer lists leave the catalog too.
@@ -89,11 +90,17 @@ export class FeedService {
    * The catalog products of the upsert's searchable variants and the ids of its discontinued
    * ones. 400 validation_failed naming each variant Aisle cannot index (nothing is written then).
    */
-  private catalogChanges(feedId: string, products: readonly AcpProduct[], now: Date): { publish: CatalogProduct[]; remove: string[] } {
+  private catalogChanges(
+    feedId: string,
+    products: readonly AcpProduct[],
+    last: ReadonlyMap<string, number>,
+    now: Date,
+  ): { publish: CatalogProduct[]; remove: string[] } {
     const publish: CatalogProduct[] = [];
     const remove: string[] = [];
     const errors: FieldError[] = [];
     products.forEach((product, i) => {
+      if (last.get(product.id) !== i) return;
       acpVariantRows(product, feedId, now).forEach(({ variant, row }, j) => {
         if (!isSearchable(variant)) {
           remove.push(String(row.product_id));
