@@ -159,6 +159,7 @@ describe.skipIf(protocolsNeed.skip)(`UCP catalog over REST${protocolsNeed.note}`
     expect(lookup.products.find((p) => p.id === b)!.variants[0]!.inputs).toEqual([{ id: `prd_${b}`, match: 'exact' }]);
     expect(lookup.messages).toContainEqual({ type: 'info', code: 'not_found', content: missing });
 
+    expectUcpValid('getProductRequest', { id: a });
     const one = await post('product', { id: a });
     expectStatus(one, 200);
     expectUcpValid('getProductResponse', one.json());

@@ -47,6 +47,7 @@ describe.skipIf(protocolsNeed.skip).each(CLIENT_ERAS)(`UCP catalog tools over /m
     expect(found.messages.filter((m) => m.presentation === 'disclosure')).toHaveLength(3);
 
     const ids = found.products.map((p) => p.id);
+    expectUcpValid('lookupRequest', { ids });
     const looked = await callTool(client, 'lookup_catalog', { meta, catalog: { ids } });
     expect(looked.isError, text(looked)).toBeFalsy();
     expectUcpValid('lookupResponse', structured(looked));
