@@ -48,7 +48,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const temp = isolateTempDirs();
   const dir = join(temp.run, 'suite-fixtures');
   mkdirSync(dir);
-  const [fixtures, dropTemplate] = await Promise.all([buildSuiteFixtures(dir), providePgTemplate(project)]);
+  const [built, template] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project)]);
+  if (built.status === 'rejected' || template.status === 'rejected') {
+    // A setup that fails leaves nothing behind: no run folder in /tmp, no template database.
+    if (template.status === 'fulfilled') await template.value().catch(() => undefined);
+    await rm(temp.run, { recursive: true, force: true, maxRetries: 3 });
+    throw built.status === 'rejected' ? built.reason : (template as PromiseRejectedResult).reason;
+  }
+  const fixtures = built.value;
+  const dropTemplate = template.value;
   for (const [name, value] of Object.entries(fixtures)) project.provide(name as keyof SuiteFixtures, value);
   const shared = [fixtures.sampleCatalogDir, fixtures.seedDataDir];
   const before = await Promise.all(shared.map(fingerprint));
