@@ -1,0 +1,166 @@
+/**
+ * Search latency with the catalog on object storage, beside a local-disk catalog in the same run:
+ * `npm run bench:object-store -- --azurite DIR [--latency-ms 20] [--queries 150] [--products FILE]`.
+ *
+ * DIR holds Azurite and the Azure Storage SDK (`npm install --prefix DIR azurite@3.35.0
+ * @azure/storage-blob@12.32.0`; .ci/run installs the same for the multi-machine test). The bench
+ * starts Azurite on 127.0.0.1, puts a proxy in front of it that holds every request `--latency-ms`
+ * before passing it on (about a same-region S3 GET at 20 ms), imports the same products into a
+ * local directory and into `az://` through the proxy, and serves each from an API server of its
+ * own. One client alternates between the two in three rounds of `--queries` searches after a
+ * warm-up; it reports p50/p99 per catalog, the ratio, and how many store requests a search made.
+ * Products: the sample catalog (data/sample-catalog.jsonl) unless `--products` names a feed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { command } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/errors.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { readFeed } from '../../src/feeds/detect.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { createBenchKey, formatTable, percentile, round, startBenchServer } from './lib.js';
+
+const cli = command({
+  name: 'bench:object-store',
+  usage: `Usage:
+  npm run bench:object-store -- --azurite DIR [--latency-ms 20] [--queries 150] [--products FILE] [--verbose]
+Search latency with the catalog at az:// in Azurite behind a store latency, beside a local catalog.
+DIR: npm install --prefix DIR azurite@3.35.0 @azure/storage-blob@12.32.0`,
+  options: {
+    azurite: { type: 'string' },
+    'latency-ms': { type: 'string' },
+    queries: { type: 'string' },
+    products: { type: 'string', default: 'data/sample-catalog.jsonl' },
+  },
+});
+const { values } = cli;
+const LATENCY_MS = cli.number('latency-ms', { default: 20 });
+const QUERIES = cli.number('queries', { integer: true, positive: true, default: 150 });
+const AZURITE_DIR = cli.check(() => {
+  if (!values.azurite) throw new UsageError('--azurite DIR is required (a folder with azurite and @azure/storage-blob installed)');
+  return resolve(values.azurite);
+});
+// Azurite's well-known development account (published by Microsoft; not a secret).
+const ACCOUNT = 'devstoreaccount1';
+const ACCOUNT_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const QUERY_WORDS = ['espresso machine', 'trail running shoes', 'merino socks', 'cordless drill', 'rain jacket', 'camping tent', 'desk lamp', 'kitchen knife'];
+
+const listen = (server: Server) => new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as { port: number }).port)));
+
+/** A port free now: listened on, then closed (Azurite takes a port, not 0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listen(server);
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Passes every request on to `port` after `delayMs`, counting them. */
+function latencyProxy(port: number, delayMs: number): { server: Server; requests: () => number } {
+  let count = 0;
+  const server = createServer((req, res) => {
+    count += 1;
+    setTimeout(() => {
+      const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    }, delayMs);
+  });
+  return { server, requests: () => count };
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'aisle-bench-object-store-'));
+  const blobPort = await freePort();
+  const azurite = spawn(
+    join(AZURITE_DIR, 'node_modules', '.bin', 'azurite-blob'),
+    ['--blobHost', '127.0.0.1', '--blobPort', String(blobPort), '--location', join(work, 'azurite'), '--silent', '--skipApiVersionCheck'],
+    { stdio: 'ignore' },
+  );
+  try {
+    const proxy = latencyProxy(blobPort, LATENCY_MS);
+    const proxyPort = await listen(proxy.server);
+    const require = createRequire(join(AZURITE_DIR, 'node_modules', 'index.js'));
+    const { BlobServiceClient } = require('@azure/storage-blob') as {
+      BlobServiceClient: { fromConnectionString(c: string): { getContainerClient(name: string): { createIfNotExists(): Promise<unknown> } } };
+    };
+    const connection = `DefaultEndpointsProtocol=http;AccountName=${ACCOUNT};AccountKey=${ACCOUNT_KEY};BlobEndpoint=http://127.0.0.1:${blobPort}/${ACCOUNT};`;
+    const container = BlobServiceClient.fromConnectionString(connection).getContainerClient('aisle');
+    // Azurite takes a moment to listen.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await container.createIfNotExists();
+        break;
+      } catch (err) {
+        if (attempt > 100) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // LanceDB's object store reads these itself; the emulator URL is the proxy, so every read pays the latency.
+    Object.assign(process.env, {
+      AZURE_STORAGE_USE_EMULATOR: 'true',
+      AZURE_STORAGE_ACCOUNT_NAME: ACCOUNT,
+      AZURE_STORAGE_ACCOUNT_KEY: ACCOUNT_KEY,
+      AZURITE_BLOB_STORAGE_URL: `http://127.0.0.1:${proxyPort}`,
+    });
+
+    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
+    const open = (uri: string) => LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+    const catalogs = { local: await open(join(work, 'catalog')), 'az:// +latency': await open('az://aisle/bench-catalog') };
+    for (const catalog of Object.values(catalogs)) {
+      await importCatalog((await readFeed(values.products!, {})).records, { catalog, embedder }, { replace: true, dryRun: false });
+      await catalog.warm?.();
+    }
+    const servers = await Promise.all(Object.values(catalogs).map((catalog) => startBenchServer({ search: { catalog, embedder } })));
+    const keys = await Promise.all(servers.map((s) => createBenchKey(s.core, 1_000_000)));
+    let n = 0;
+    const searchOnce = async (i: number) => {
+      n += 1;
+      const t0 = performance.now();
+      const res = await fetch(`${servers[i]!.url}/v1/search`, {
+        method: 'POST',
+        headers: { 'x-api-key': keys[i]!, 'content-type': 'application/json' },
+        // A query text of its own each time, so the embedder's cache measures nothing.
+        body: JSON.stringify({ query: `${QUERY_WORDS[n % QUERY_WORDS.length]} ${n}`, limit: 5 }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < 30; i++) for (const s of [0, 1]) await searchOnce(s);
+    const times: number[][] = [[], []];
+    let storeRequests = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const s of [0, 1]) {
+        const before = proxy.requests();
+        for (let q = 0; q < QUERIES; q++) times[s]!.push(await searchOnce(s));
+        if (s === 1) storeRequests += proxy.requests() - before;
+      }
+    }
+    const names = Object.keys(catalogs);
+    const p50 = times.map((t) => percentile(t, 50));
+    const rows = times.map((t, i) => [names[i]!, String(t.length), String(round(percentile(t, 50))), String(round(percentile(t, 99)))]);
+    process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
+    process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
+    process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(storeRequests / (3 * QUERIES))}\n`);
+    for (const s of servers) await s.close();
+    for (const c of Object.values(catalogs)) await c.close();
+    await embedder.close();
+    proxy.server.close();
+  } finally {
+    azurite.kill('SIGKILL');
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await cli.run(main);
