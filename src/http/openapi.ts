@@ -18,6 +18,17 @@ function problemDescription(status: number): string {
   return `Problem details (application/problem+json); code ${codes.join(' or ')}`;
 }
 
+/** Documented routes that live beside /v1, not under it (UCP's binding and its profile). */
+const ROOT_PREFIXES = ['/ucp/', '/.well-known/'];
+
+/** Their paths get a server of their own (`/`), or they would read as /v1/ucp/…. */
+function atRoot(doc: { paths?: Record<string, Record<string, unknown>> }): typeof doc {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (ROOT_PREFIXES.some((prefix) => path.startsWith(prefix))) item.servers = [{ url: '/' }];
+  }
+  return doc;
+}
+
 /** OpenAPI 3.1 generated from the route schemas (the same zod schemas the handlers validate with). */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -43,7 +54,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     transform: jsonSchemaTransform,
     // A plain tree (no object shared between routes), so the YAML has no anchors or aliases;
     // @fastify/swagger renders it once and serves the same text to every request.
-    transformObject: (doc) => JSON.parse(JSON.stringify(jsonSchemaTransformObject(doc))),
+    transformObject: (doc) => atRoot(JSON.parse(JSON.stringify(jsonSchemaTransformObject(doc)))),
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -69,6 +69,9 @@ describe('documentation', () => {
     const create = doc.paths['/keys'].post;
     expect(JSON.stringify(create.requestBody)).toContain('rate_limit_per_minute');
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '429']));
+    // UCP's binding lives beside /v1: its paths name the root as their server.
+    for (const path of ['/ucp/catalog/search', '/.well-known/ucp']) expect(doc.paths[path].servers, path).toEqual([{ url: '/' }]);
+    expect(doc.paths['/feeds'].servers).toBeUndefined();
   });
 
   it('serves the reference page and every error code', async () => {
