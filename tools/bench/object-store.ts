@@ -7,8 +7,9 @@
  * starts Azurite on 127.0.0.1, puts a proxy in front of it that holds every request `--latency-ms`
  * before passing it on (about a same-region S3 GET at 20 ms), imports the same products into a
  * local directory and into `az://` through the proxy, and serves each from an API server of its
- * own. One client alternates between the two in three rounds of `--queries` searches after a
- * warm-up; it reports p50/p99 per catalog, the ratio, and how many store requests a search made.
+ * own (`npm run ingest`, then `npm start`, each with its own data folder). One client alternates
+ * between the two in three rounds of `--queries` searches after a warm-up; it reports p50/p99
+ * per catalog, the ratio, and how many store requests a search made.
  * Products: the sample catalog (data/sample-catalog.jsonl) unless `--products` names a feed.
  */
 import { spawn } from 'node:child_process';
@@ -20,12 +21,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { importCatalog } from '../../src/core/catalog/import.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { createBenchKey, formatTable, percentile, round, startBenchServer } from './lib.js';
+import { startServerProcess, type ServerProcess } from './deployment.js';
+import { formatTable, percentile, round } from './lib.js';
 
 const cli = command({
   name: 'bench:object-store',
@@ -106,61 +103,78 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    // LanceDB's object store reads these itself; the emulator URL is the proxy, so every read pays the latency.
-    Object.assign(process.env, {
+    // LanceDB's object store reads these itself, in the processes below; the emulator URL is the
+    // proxy, so every store request pays the latency.
+    const azure = {
       AZURE_STORAGE_USE_EMULATOR: 'true',
       AZURE_STORAGE_ACCOUNT_NAME: ACCOUNT,
       AZURE_STORAGE_ACCOUNT_KEY: ACCOUNT_KEY,
       AZURITE_BLOB_STORAGE_URL: `http://127.0.0.1:${proxyPort}`,
-    });
-
-    const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: join(work, 'models') });
-    const open = (uri: string) => LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
-    const catalogs = { local: await open(join(work, 'catalog')), 'az:// +latency': await open('az://aisle/bench-catalog') };
-    for (const catalog of Object.values(catalogs)) {
-      await importCatalog((await readFeed(values.products!, {})).records, { catalog, embedder }, { replace: true, dryRun: false });
-      await catalog.warm?.();
-    }
-    const servers = await Promise.all(Object.values(catalogs).map((catalog) => startBenchServer({ search: { catalog, embedder } })));
-    const keys = await Promise.all(servers.map((s) => createBenchKey(s.core, 1_000_000)));
-    let n = 0;
-    const searchOnce = async (i: number) => {
-      n += 1;
-      const t0 = performance.now();
-      const res = await fetch(`${servers[i]!.url}/v1/search`, {
-        method: 'POST',
-        headers: { 'x-api-key': keys[i]!, 'content-type': 'application/json' },
-        // A query text of its own each time, so the embedder's cache measures nothing.
-        body: JSON.stringify({ query: `${QUERY_WORDS[n % QUERY_WORDS.length]} ${n}`, limit: 5 }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`search answered ${res.status}`);
-      return performance.now() - t0;
     };
-    for (let i = 0; i < 30; i++) for (const s of [0, 1]) await searchOnce(s);
-    const times: number[][] = [[], []];
-    let storeRequests = 0;
-    for (let round = 0; round < 3; round++) {
-      for (const s of [0, 1]) {
-        const before = proxy.requests();
-        for (let q = 0; q < QUERIES; q++) times[s]!.push(await searchOnce(s));
-        if (s === 1) storeRequests += proxy.requests() - before;
+    const catalogs: [string, string][] = [
+      ['local', join(work, 'local', 'catalog')],
+      ['az:// +latency', 'az://aisle/bench-catalog'],
+    ];
+    const servers: ServerProcess[] = [];
+    try {
+      for (const [i, [, uri]] of catalogs.entries()) {
+        // Each "machine" imports into its catalog with npm run ingest, then serves it with npm start.
+        const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, ...azure };
+        const code = await new Promise<number | null>((done) =>
+          spawn(process.execPath, ['--import', 'tsx', 'tools/cli/ingest.ts', values.products!, '--replace'], {
+            env: { ...process.env, ...env },
+            stdio: 'ignore',
+          }).on('exit', done),
+        );
+        if (code !== 0) throw new Error(`importing ${values.products} into ${uri} exited with ${code}`);
+        servers.push(await startServerProcess({ ...env, AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '1', AISLE_DEFAULT_RATE_LIMIT: '1000000' }));
       }
+      await measure(
+        servers,
+        catalogs.map(([name]) => name),
+        proxy.requests,
+      );
+    } finally {
+      for (const server of servers) await server.close();
+      proxy.server.close();
     }
-    const names = Object.keys(catalogs);
-    const p50 = times.map((t) => percentile(t, 50));
-    const rows = times.map((t, i) => [names[i]!, String(t.length), String(round(percentile(t, 50))), String(round(percentile(t, 99)))]);
-    process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
-    process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
-    process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(storeRequests / (3 * QUERIES))}\n`);
-    for (const s of servers) await s.close();
-    for (const c of Object.values(catalogs)) await c.close();
-    await embedder.close();
-    proxy.server.close();
   } finally {
     azurite.kill('SIGKILL');
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** One client alternating between the servers in three rounds, after a warm-up. */
+async function measure(servers: readonly ServerProcess[], names: readonly string[], storeRequests: () => number): Promise<void> {
+  let n = 0;
+  const searchOnce = async (i: number) => {
+    n += 1;
+    const t0 = performance.now();
+    const res = await fetch(`${servers[i]!.url}/v1/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': servers[i]!.adminKey, 'content-type': 'application/json' },
+      // A query text of its own each time, so the embedder's cache measures nothing.
+      body: JSON.stringify({ query: `${QUERY_WORDS[n % QUERY_WORDS.length]} ${n}`, limit: 5 }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 30; i++) for (const s of [0, 1]) await searchOnce(s);
+  const times: number[][] = [[], []];
+  let azRequests = 0;
+  for (let round = 0; round < 3; round++) {
+    for (const s of [0, 1]) {
+      const before = storeRequests();
+      for (let q = 0; q < QUERIES; q++) times[s]!.push(await searchOnce(s));
+      if (s === 1) azRequests += storeRequests() - before;
+    }
+  }
+  const p50 = times.map((t) => percentile(t, 50));
+  const rows = times.map((t, i) => [names[i]!, String(t.length), String(round(percentile(t, 50))), String(round(percentile(t, 99)))]);
+  process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
+  process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
+  process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(azRequests / (3 * QUERIES))}\n`);
 }
 
 await cli.run(main);
