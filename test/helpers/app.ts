@@ -160,7 +160,7 @@ export function expectProblem(res: LightMyRequestResponse, status: number, code:
 export async function createKey(
   app: FastifyInstance,
   adminKey: string,
-  body: { name: string; scopes?: Scope[]; rate_limit_per_minute?: number; expires_at?: string },
+  body: { name: string; scopes?: Scope[]; rate_limit_per_minute?: number; expires_at?: string; merchant?: string; mode?: 'live' | 'test' },
 ): Promise<{ key: string; id: string }> {
   const res = await call(app, adminKey, 'POST', '/v1/keys', body);
   expectStatus(res, 201);

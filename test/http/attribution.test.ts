@@ -188,12 +188,12 @@ describe('affiliate attribution', () => {
   it("a key limited to one merchant verifies and converts that merchant's tokens and clicks only, and cannot shed the limit", async () => {
     const { key } = await account();
     const r = await searchResult(key);
-    const mine = await createKey(t.app, key, { name: 'merchant postbacks', scopes: ['conversions:write'], merchant: ` ${r.merchant.toUpperCase()} ` } as never);
+    const mine = await createKey(t.app, key, { name: 'merchant postbacks', scopes: ['conversions:write'], merchant: ` ${r.merchant.toUpperCase()} ` });
     const theirs = await createKey(t.app, key, {
       name: 'another merchant',
       scopes: ['conversions:write', 'keys:manage'],
       merchant: 'Some Other Shop',
-    } as never);
+    });
     expect((await call(t.app, key, 'GET', `/v1/keys/${theirs.id}`)).json().merchant).toBe('Some Other Shop');
 
     expect((await verify(r.affiliate_attribution.token, mine.key)).json()).toMatchObject({ valid: true });

@@ -96,7 +96,7 @@ describe.skipIf(protocolsNeed.skip)(`from a UCP search to a credited sale${proto
 
     // The merchant, with a key limited to itself, at checkout and after.
     const merchant = product.variants[0]!.seller!.name;
-    const merchantKey = (await createKey(t.app, agentKey, { name: 'merchant', scopes: ['conversions:write'], merchant } as never)).key;
+    const merchantKey = (await createKey(t.app, agentKey, { name: 'merchant', scopes: ['conversions:write'], merchant })).key;
     const verified = await call(t.app, merchantKey, 'POST', '/v1/attribution/verify', { token });
     expect(verified.json()).toMatchObject({ valid: true, product_id: product.id, account_id: `acct_${account.account.id}` });
     const sale = { attribution_token: token, order_id: 'ucp-1', sale_amount: 499, commission_amount: 24.95, currency: 'USD' };
