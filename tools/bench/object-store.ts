@@ -9,7 +9,7 @@
  * local directory and into `az://` through the proxy, and serves each from an API server of its
  * own (`npm run ingest`, then `npm start`, each with its own data folder). One client alternates
  * between the two in three rounds of `--queries` searches after a warm-up; it reports p50/p99
- * per catalog, the ratio, and how many store requests a search made.
+ * per catalog, the ratio, and how many store requests a search made and what they read.
  * Products: the sample catalog (data/sample-catalog.jsonl) unless `--products` names a feed.
  */
 import { spawn } from 'node:child_process';
@@ -59,11 +59,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Passes every request on to `port` after `delayMs`, counting them. */
-function latencyProxy(port: number, delayMs: number): { server: Server; requests: () => number } {
+/** What a store request reads, with ids and version numbers taken out: `GET products.lance/data/*.lance`. */
+const requestKind = (method: string | undefined, url: string | undefined) =>
+  `${method} ${(url ?? '')
+    .split('?')[0]!
+    .replace(/^\/[^/]+\/[^/]+\/[^/]+\//, '')
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-z]{20,}|\d+/g, '*')}`;
+
+/** Passes every request on to `port` after `delayMs`, counting them by kind. */
+function latencyProxy(port: number, delayMs: number): { server: Server; requests: () => number; kinds: Map<string, number> } {
   let count = 0;
+  const kinds = new Map<string, number>();
   const server = createServer((req, res) => {
     count += 1;
+    const kind = requestKind(req.method, req.url);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     setTimeout(() => {
       const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
@@ -73,7 +83,7 @@ function latencyProxy(port: number, delayMs: number): { server: Server; requests
       req.pipe(upstream);
     }, delayMs);
   });
-  return { server, requests: () => count };
+  return { server, requests: () => count, kinds };
 }
 
 async function main(): Promise<void> {
@@ -132,7 +142,7 @@ async function main(): Promise<void> {
       await measure(
         servers,
         catalogs.map(([name]) => name),
-        proxy.requests,
+        proxy,
       );
     } finally {
       for (const server of servers) await server.close();
@@ -145,7 +155,11 @@ async function main(): Promise<void> {
 }
 
 /** One client alternating between the servers in three rounds, after a warm-up. */
-async function measure(servers: readonly ServerProcess[], names: readonly string[], storeRequests: () => number): Promise<void> {
+async function measure(
+  servers: readonly ServerProcess[],
+  names: readonly string[],
+  store: { requests: () => number; kinds: Map<string, number> },
+): Promise<void> {
   let n = 0;
   const searchOnce = async (i: number) => {
     n += 1;
@@ -161,13 +175,14 @@ async function measure(servers: readonly ServerProcess[], names: readonly string
     return performance.now() - t0;
   };
   for (let i = 0; i < 30; i++) for (const s of [0, 1]) await searchOnce(s);
+  const kindsBefore = new Map(store.kinds);
   const times: number[][] = [[], []];
   let azRequests = 0;
   for (let round = 0; round < 3; round++) {
     for (const s of [0, 1]) {
-      const before = storeRequests();
+      const before = store.requests();
       for (let q = 0; q < QUERIES; q++) times[s]!.push(await searchOnce(s));
-      if (s === 1) azRequests += storeRequests() - before;
+      if (s === 1) azRequests += store.requests() - before;
     }
   }
   const p50 = times.map((t) => percentile(t, 50));
@@ -175,6 +190,15 @@ async function measure(servers: readonly ServerProcess[], names: readonly string
   process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
   process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
   process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(azRequests / (3 * QUERIES))}\n`);
+  const measured = [...store.kinds].map(([kind, n]) => [kind, n - (kindsBefore.get(kind) ?? 0)] as const).filter(([, n]) => n > 0);
+  if (measured.length > 0) {
+    process.stdout.write(
+      `store requests during the measured rounds, by what they read:\n${formatTable(
+        ['request', 'count'],
+        measured.sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, String(n)]),
+      )}\n`,
+    );
+  }
 }
 
 await cli.run(main);

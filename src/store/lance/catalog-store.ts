@@ -11,6 +11,7 @@ import { cosineOf } from '../../core/ranking/vectors.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
+import { ExactScan } from './exact-scan.js';
 import { annIndexConfig, ensureIndexes, nearestQuery, type AnnTuning } from './indexes.js';
 import { CALIBRATION_TABLE, META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
 import { buildWhere, sqlString } from './where.js';
@@ -48,6 +49,8 @@ interface Serving {
   rows: LRUCache<bigint, Hydrated> | null;
   /** Set once warm() ran for this version: the cache filled from one sequential scan. */
   warmed: Promise<void> | null;
+  /** Every row of the version, once warm() found that the cache holds them all: exact search in memory. */
+  exact: ExactScan | null;
 }
 
 /**
@@ -91,6 +94,11 @@ export class LanceCatalogStore implements CatalogStore {
     return store;
   }
 
+  /** Whether exact vector searches of the serving version are answered from the row cache (it holds every row). */
+  get exactSearchInMemory(): boolean {
+    return this.serving?.exact != null;
+  }
+
   async info(): Promise<CatalogInfo | null> {
     return this.serving?.info ?? null;
   }
@@ -114,6 +122,7 @@ export class LanceCatalogStore implements CatalogStore {
       info,
       rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null,
       warmed: null,
+      exact: null,
     };
     // A process that warmed the previous version wants the new one warm too; searches meanwhile fill the cache on demand.
     if (rewarm) this.warm().catch(() => {});
@@ -229,6 +238,7 @@ export class LanceCatalogStore implements CatalogStore {
 
   private async fill(serving: Serving, rows: LRUCache<bigint, Hydrated>): Promise<void> {
     const prepare = this.prepare;
+    const scanOrder: bigint[] = [];
     try {
       for await (const batch of serving.table
         .query()
@@ -236,6 +246,7 @@ export class LanceCatalogStore implements CatalogStore {
         .withRowId()) {
         if (this.serving !== serving) return;
         for (const { rowId, row, vector } of decodedRows(batch)) {
+          scanOrder.push(rowId);
           if (rows.has(rowId)) continue;
           const hydrated = { product: fromRecord(row), vector };
           // Stop at the budget rather than evict what searches have already pulled in.
@@ -244,6 +255,9 @@ export class LanceCatalogStore implements CatalogStore {
           prepare?.(hydrated.product);
         }
       }
+      // The whole version fits: nothing will be evicted, so exact searches can scan the cache.
+      const all = scanOrder.map((id) => rows.peek(id));
+      if (all.every((h) => h !== undefined)) serving.exact = new ExactScan(all);
     } catch (err) {
       // The version was replaced (and its table closed) mid-scan: nothing to warm any more.
       if (this.serving === serving) throw err;
@@ -274,6 +288,8 @@ export class LanceCatalogStore implements CatalogStore {
     if (!serving) return [];
     const kind = serving.info.annIndex;
     const ann = options.exact || this.options.bypassVectorIndex || kind === 'none' ? null : { kind, tuning: this.options.annTuning ?? {} };
+    if (ann === null && serving.exact)
+      return serving.exact.nearest(vector, { limit: options.limit, filter: options.filter, withVectors: options.withVectors ?? false });
     let query = nearestQuery(serving.table, vector, options.limit, ann).select(['_distance']).withRowId();
     const where = buildWhere(options.filter);
     if (where) query = query.where(where);

@@ -71,8 +71,25 @@ const attributeText = (attrs: Record<string, AttributeValue>) =>
     .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`)
     .join(' ');
 
+/** The filter columns of a product: what buildWhere's clauses test (and matchesFilter, in memory). */
+export function filterColumns(product: CatalogProduct): {
+  merchant_key: string | null;
+  brand_key: string | null;
+  category_keys: string[];
+  keyword_text: string;
+} {
+  const category = product.category.join(' > ');
+  return {
+    merchant_key: product.merchant === null ? null : filterKey(product.merchant),
+    brand_key: product.brand === null ? null : filterKey(product.brand),
+    category_keys: categoryKeys(product.category),
+    keyword_text: filterKey([product.title, product.description, product.brand ?? '', category, attributeText(product.attributes)].join(' ')),
+  };
+}
+
 export function toRecord(product: CatalogProduct, vector: Float32Array): Record<string, unknown> {
   const category = product.category.join(' > ');
+  const filters = filterColumns(product);
   return {
     product_id: product.productId,
     external_id: product.externalId,
@@ -83,11 +100,11 @@ export function toRecord(product: CatalogProduct, vector: Float32Array): Record<
     price_amount: product.priceAmount,
     currency: product.currency,
     merchant: product.merchant,
-    merchant_key: product.merchant === null ? null : filterKey(product.merchant),
+    merchant_key: filters.merchant_key,
     brand: product.brand,
-    brand_key: product.brand === null ? null : filterKey(product.brand),
+    brand_key: filters.brand_key,
     category,
-    category_keys: categoryKeys(product.category),
+    category_keys: filters.category_keys,
     availability: product.availability,
     disclosure_text: product.disclosureText,
     attributes_json: JSON.stringify(product.attributes),
@@ -95,7 +112,7 @@ export function toRecord(product: CatalogProduct, vector: Float32Array): Record<
     // The title twice: a match there says more than one deep in a description (as BM25F would
     // weigh it). Measures in one spelling (canonicalText), the same the query gets.
     search_text: [product.title, product.title, product.brand ?? '', category, product.description].map(canonicalText).join(' \n '),
-    keyword_text: filterKey([product.title, product.description, product.brand ?? '', category, attributeText(product.attributes)].join(' ')),
+    keyword_text: filters.keyword_text,
     vector,
   };
 }

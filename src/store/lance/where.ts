@@ -1,9 +1,12 @@
 import type { CatalogFilter } from '../../core/catalog/ports.js';
 
+/** A string value as a Lance SQL literal holds it: control characters turned into spaces. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
+const literalValue = (value: string) => value.replace(/[\u0000-\u001f]/g, ' ');
+
 /** Lance SQL string literal: single quotes doubled, control characters dropped. */
 export function sqlString(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
-  return `'${value.replace(/[\u0000-\u001f]/g, ' ').replaceAll("'", "''")}'`;
+  return `'${literalValue(value).replaceAll("'", "''")}'`;
 }
 
 const finite = (n: number) => {
@@ -35,6 +38,56 @@ export function buildWhere(filter: CatalogFilter | undefined): string | undefine
     clauses.push(`product_id NOT IN (${filter.excludeProductIds.map(sqlString).join(', ')})`);
   }
   return clauses.length === 0 ? undefined : clauses.join(' AND ');
+}
+
+/** The derived columns buildWhere's clauses read (rows.ts computes them for a product). */
+export interface FilterColumns {
+  merchant_key: string | null;
+  brand_key: string | null;
+  category_keys: readonly string[];
+  keyword_text: string;
+}
+
+/** One product as compileFilter's predicate sees it: the columns are computed only when a clause needs them. */
+export interface FilterSubject {
+  productId: string;
+  priceAmount: number | null;
+  columns(): FilterColumns;
+}
+
+/**
+ * buildWhere's clauses as a predicate over a product in memory, for searches the store answers
+ * from its cache: the same keys and the same tests (a null price, merchant or brand fails a
+ * comparison, as NULL does in SQL). Returns null when there is nothing to filter.
+ */
+export function compileFilter(filter: CatalogFilter | undefined): ((row: FilterSubject) => boolean) | null {
+  if (!filter) return null;
+  const tests: ((row: FilterSubject) => boolean)[] = [];
+  const { minPrice, maxPrice } = filter;
+  if (minPrice !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount >= Number(finite(minPrice)));
+  if (maxPrice !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount <= Number(finite(maxPrice)));
+  if (filter.merchant !== undefined) {
+    const key = literalValue(filterKey(filter.merchant));
+    tests.push((r) => r.columns().merchant_key === key);
+  }
+  if (filter.brand !== undefined) {
+    const key = literalValue(filterKey(filter.brand));
+    tests.push((r) => r.columns().brand_key === key);
+  }
+  if (filter.category !== undefined) {
+    const key = literalValue(categoryKey(filter.category));
+    tests.push((r) => r.columns().category_keys.includes(key));
+  }
+  if (filter.anyCategory !== undefined && filter.anyCategory.length > 0) {
+    const keys = filter.anyCategory.map((c) => literalValue(categoryKey(c)));
+    tests.push((r) => keys.some((k) => r.columns().category_keys.includes(k)));
+  }
+  for (const w of necessaryKeywords(filter.keywords ?? []).map(literalValue)) tests.push((r) => r.columns().keyword_text.includes(w));
+  if (filter.excludeProductIds && filter.excludeProductIds.length > 0) {
+    const excluded = new Set(filter.excludeProductIds.map(literalValue));
+    tests.push((r) => !excluded.has(r.productId));
+  }
+  return tests.length === 0 ? null : (row) => tests.every((t) => t(row));
 }
 
 /**
