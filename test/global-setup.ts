@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDb } from '../src/store/pg/index.js';
+import { compile } from '../tools/build/compile.mjs';
 import { buildSuiteFixtures, fingerprint, type SuiteFixtures } from './helpers/suite-fixtures.js';
 
 declare module 'vitest' {
@@ -48,12 +49,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const temp = isolateTempDirs();
   const dir = join(temp.run, 'suite-fixtures');
   mkdirSync(dir);
-  const [built, template] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project)]);
-  if (built.status === 'rejected' || template.status === 'rejected') {
+  // The server's compiled JavaScript is built here, once, rather than by the first of the
+  // servers that test files start side by side (they would each build it).
+  const [built, template, compiled] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project), compile()]);
+  if (built.status === 'rejected' || template.status === 'rejected' || compiled.status === 'rejected') {
     // A setup that fails leaves nothing behind: no run folder in /tmp, no template database.
     if (template.status === 'fulfilled') await template.value().catch(() => undefined);
     await rm(temp.run, { recursive: true, force: true, maxRetries: 3 });
-    throw built.status === 'rejected' ? built.reason : (template as PromiseRejectedResult).reason;
+    throw ([built, template, compiled].find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
   }
   const fixtures = built.value;
   const dropTemplate = template.value;

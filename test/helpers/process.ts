@@ -55,9 +55,14 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry point the way npm scripts do (tsx), capturing both streams. */
+/**
+ * Runs a TypeScript entry point the way its npm script does, capturing both streams: src/main.ts
+ * as `npm start` runs it (tools/build/start.mjs, its compiled JavaScript, which global-setup.ts
+ * builds once per run), any other through tsx.
+ */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env, stdio: 'pipe' });
+  const argv = entry === 'src/main.ts' ? [START_ENTRY, ...args] : ['--import', 'tsx', entry, ...args];
+  const proc = spawn(process.execPath, argv, { env, stdio: 'pipe' });
   let out = '';
   let err = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -87,6 +92,9 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
       }),
   };
 }
+
+/** What `npm start` runs (package.json). */
+export const START_ENTRY = 'tools/build/start.mjs';
 
 export interface Finished {
   code: number | null;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 /** [script, file] for every file an npm script runs with tsx or node (`npm run bench` runs several). */
 const entries = Object.entries(scripts).flatMap(([name, script]) =>
-  [...script.matchAll(/\b(?:tsx|node)\s+((?:src|tools)\/\S+\.[jt]s)\b/g)].map((m) => [name, m[1]!] as const),
+  [...script.matchAll(/\b(?:tsx|node)\s+((?:src|tools)\/\S+\.(?:[jt]s|mjs))\b/g)].map((m) => [name, m[1]!] as const),
 );
 
 describe('package.json scripts', () => {

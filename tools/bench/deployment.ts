@@ -151,10 +151,13 @@ export function postgresCpuSeconds(): number | null {
   return pg.reduce((n, p) => n + p.cpuSeconds + (pids.has(p.ppid) ? 0 : p.reapedCpuSeconds), 0);
 }
 
-/** Starts `src/main.ts` with `env` (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens. */
+/**
+ * Starts the server as `npm start` does (tools/build/start.mjs: src/main.ts compiled) with `env`
+ * (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens.
+ */
 export async function startServerProcess(env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'tools/build/start.mjs'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
