@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDb } from '../src/store/pg/index.js';
-import { compile } from '../tools/build/compile.mjs';
 import { buildSuiteFixtures, fingerprint, type SuiteFixtures } from './helpers/suite-fixtures.js';
 
 declare module 'vitest' {
@@ -49,9 +50,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const temp = isolateTempDirs();
   const dir = join(temp.run, 'suite-fixtures');
   mkdirSync(dir);
-  // The server's compiled JavaScript is built here, once, rather than by the first of the
-  // servers that test files start side by side (they would each build it).
-  const [built, template, compiled] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project), compile()]);
+  // The server's compiled JavaScript (tools/build/compile.mjs, what `npm start` runs) is built
+  // here, once, rather than by the first of the servers that test files start side by side.
+  const compile = promisify(execFile)(process.execPath, ['tools/build/compile.mjs']);
+  const [built, template, compiled] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project), compile]);
   if (built.status === 'rejected' || template.status === 'rejected' || compiled.status === 'rejected') {
     // A setup that fails leaves nothing behind: no run folder in /tmp, no template database.
     if (template.status === 'fulfilled') await template.value().catch(() => undefined);

@@ -3,7 +3,7 @@
 // loader: about 75 MB less per process and half the start-up CPU (docs/deployment.md, "API
 // processes per machine"). Plain JavaScript, so that using it costs no loader either.
 //
-// A build is named by the digest of what goes into it and written under a temporary name, then
+// A build is named by the digest of what goes into it (and of this file) and written under a temporary name, then
 // renamed into place: processes that start together agree on one build and never see half of
 // one; an unchanged tree starts from the build it already has.
 import { createHash } from 'node:crypto';
@@ -31,7 +31,8 @@ const files = (path) =>
 export async function compile() {
   const inputs = INPUTS.flatMap((p) => files(join(ROOT, p)));
   const digest = createHash('sha256');
-  digest.update(readFileSync(join(ROOT, 'package-lock.json')));
+  // This file too: a change to how the build is made makes a new build.
+  digest.update(readFileSync(join(ROOT, 'package-lock.json'))).update(readFileSync(fileURLToPath(import.meta.url)));
   for (const file of inputs) digest.update(`${relative(ROOT, file)}\0`).update(readFileSync(file));
   const out = join(BUILDS, digest.digest('hex').slice(0, 16));
   if (existsSync(out)) {
@@ -71,3 +72,6 @@ function prune(current) {
     .sort((a, b) => b.used - a.used);
   for (const old of builds.slice(KEEP)) rmSync(old.path, { recursive: true, force: true });
 }
+
+// Run as a command (`node tools/build/compile.mjs`), it builds and prints the build's folder.
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await compile()}\n`);

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/process.js';
+
+const run = promisify(execFile);
+
+/** A checkout with what the build reads (its sources, the sample catalog, the lock file, the build tool) and this one's node_modules. */
+function checkout(): string {
+  const root = tempDir('build');
+  for (const path of ['src', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json', 'tools/build']) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    cpSync(path, join(root, path), { recursive: true });
+  }
+  symlinkSync(resolve('node_modules'), join(root, 'node_modules'));
+  return root;
+}
+
+const compile = async (root: string) => (await run(process.execPath, [join(root, 'tools/build/compile.mjs')])).stdout.trim();
+
+describe('the compiled server (tools/build/compile.mjs, run by npm start)', () => {
+  it('builds once per tree: side-by-side builds agree on one folder, an unchanged tree reuses it, a change makes a new one', async () => {
+    const root = checkout();
+    const [a, b, c] = await Promise.all([compile(root), compile(root), compile(root)]);
+    expect(a).toMatch(/\.cache\/build\/[0-9a-f]{16}$/);
+    expect([b, c]).toEqual([a, a]);
+    // Nothing half-built or temporary is left beside it.
+    expect(readdirSync(join(root, '.cache/build'))).toEqual([a.split('/').pop()]);
+    // Each server module has its JavaScript; the files bundled at run time are there as they are.
+    expect(readFileSync(join(a, 'src/main.js'), 'utf8')).not.toMatch(/import type|: Config\b/);
+    for (const file of [
+      'src/main.ts',
+      'src/threads/fit-thread-entry.ts',
+      'src/mcp/view/product-cards.html',
+      'src/embed/use-lite/onnx-thread-entry.mjs',
+      'data/sample-catalog.jsonl',
+    ]) {
+      expect(existsSync(join(a, file)), file).toBe(true);
+    }
+    expect(await compile(root)).toBe(a);
+
+    appendFileSync(join(root, 'src/main.ts'), '\nexport const buildTestMarker = 1;\n');
+    const changed = await compile(root);
+    expect(changed).not.toBe(a);
+    expect(readFileSync(join(changed, 'src/main.js'), 'utf8')).toContain('buildTestMarker');
+  });
+
+  it('keeps the three newest older builds and removes the rest', async () => {
+    const root = checkout();
+    const builds: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      appendFileSync(join(root, 'src/config.ts'), `\n// ${i}\n`);
+      builds.push(await compile(root));
+    }
+    const left = readdirSync(join(root, '.cache/build')).sort();
+    expect(left).toEqual(
+      builds
+        .slice(1)
+        .map((b) => b.split('/').pop())
+        .sort(),
+    );
+  });
+});
