@@ -208,7 +208,7 @@ export type Config = Readonly<{
   /** How often global learning runs in this process: judge the candidate under test, or fit one. */
   learningIntervalMs: number;
   /**
-   * API processes `npm start` runs: AISLE_WORKERS, else one per available core with PostgreSQL.
+   * API processes `npm start` runs: AISLE_WORKERS, else one per two available cores with PostgreSQL.
    * Always 1 on the embedded database (PGlite is single-process); `workersIgnored` then says
    * how many were asked for.
    */
@@ -251,7 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  AISLE_HEADERS_TIMEOUT_MS: must not exceed AISLE_REQUEST_TIMEOUT_MS (the headers are part of the request)');
   }
   const dataDir = resolve(e.AISLE_DATA_DIR);
-  const apiProcesses = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? availableParallelism());
+  // One API process per two cores: under load a process keeps about 1.5 cores busy (its event
+  // loop, the embedding thread, LanceDB's threads) and holds its own catalog cache and model, so
+  // a process per core doubled the memory for no more searches (docs/deployment.md, "API
+  // processes per machine").
+  const apiProcesses = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? Math.max(1, Math.floor(availableParallelism() / 2)));
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,

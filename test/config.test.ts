@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -65,6 +66,16 @@ describe('loadConfig: MCP', () => {
     expect(configured.mcp.allowedOrigins).toEqual(['https://aisle.example.com', 'https://agent.example', 'https://b.example']);
     expect(configured.mcp.allowedHosts).toEqual(['localhost', '127.0.0.1', '[::1]', 'aisle.example.com']);
     expect(loadConfig({ AISLE_MCP_ALLOWED_HOSTS: 'api.example.com:443,internal' }).mcp.allowedHosts).toEqual(['api.example.com:443', 'internal']);
+  });
+});
+
+describe('loadConfig: API processes', () => {
+  it('runs one per two cores (at least one) on PostgreSQL unless AISLE_WORKERS says otherwise, and one on the embedded database', () => {
+    const pg = { DATABASE_URL: 'postgres://127.0.0.1/aisle' };
+    expect(loadConfig(pg).apiProcesses).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '3' }).apiProcesses).toBe(3);
+    expect(loadConfig({}).apiProcesses).toBe(1);
+    expect(loadConfig({ AISLE_WORKERS: '3' })).toMatchObject({ apiProcesses: 1, apiProcessesIgnored: 3 });
   });
 });
 
