@@ -71,7 +71,7 @@ const attributeText = (attrs: Record<string, AttributeValue>) =>
     .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' ') : String(v)}`)
     .join(' ');
 
-/** The filter columns of a product: what buildWhere's clauses test (and matchesFilter, in memory). */
+/** The filter columns of a product: what buildWhere's clauses test (and compileFilter's predicate, in memory). */
 export function filterColumns(product: CatalogProduct): {
   merchant_key: string | null;
   brand_key: string | null;

@@ -63,9 +63,11 @@ export interface FilterSubject {
 export function compileFilter(filter: CatalogFilter | undefined): ((row: FilterSubject) => boolean) | null {
   if (!filter) return null;
   const tests: ((row: FilterSubject) => boolean)[] = [];
-  const { minPrice, maxPrice } = filter;
-  if (minPrice !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount >= Number(finite(minPrice)));
-  if (maxPrice !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount <= Number(finite(maxPrice)));
+  // A bound that is not a finite number is refused up front, as buildWhere refuses it.
+  const min = filter.minPrice === undefined ? undefined : Number(finite(filter.minPrice));
+  const max = filter.maxPrice === undefined ? undefined : Number(finite(filter.maxPrice));
+  if (min !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount >= min);
+  if (max !== undefined) tests.push((r) => r.priceAmount !== null && r.priceAmount <= max);
   if (filter.merchant !== undefined) {
     const key = literalValue(filterKey(filter.merchant));
     tests.push((r) => r.columns().merchant_key === key);
