@@ -1,11 +1,11 @@
 // The server's JavaScript: src/ transpiled by esbuild (the transform tsx applies on the fly) into
 // .cache/build/<digest of the sources>/, so `npm start` runs plain node without a TypeScript
-// loader: about 75 MB less per process and half the start-up CPU (docs/deployment.md, "API
-// processes per machine"). Plain JavaScript, so that using it costs no loader either.
+// loader: about 80 MB less per process and half the start-up CPU (docs/development.md, "How
+// `npm start` runs the server"). Plain JavaScript, so that using it costs no loader either.
 //
-// A build is named by the digest of what goes into it (and of this file) and written under a temporary name, then
-// renamed into place: processes that start together agree on one build and never see half of
-// one; an unchanged tree starts from the build it already has.
+// A build is named by the digest of what goes into it (and of this file) and written under a
+// temporary name, then renamed into place: processes that start together agree on one build and
+// never see half of one; an unchanged tree starts from the build it already has.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
