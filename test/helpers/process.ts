@@ -55,13 +55,16 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
+/** The entry points whose npm scripts run them compiled (tools/build/start.mjs): `npm start`, `npm run worker`. */
+const COMPILED_ENTRIES = new Set(['src/main.ts', 'src/worker/main.ts']);
+
 /**
- * Runs a TypeScript entry point the way its npm script does, capturing both streams: src/main.ts
- * as `npm start` runs it (tools/build/start.mjs, its compiled JavaScript, which global-setup.ts
- * builds once per run), any other through tsx.
+ * Runs a TypeScript entry point the way its npm script does, capturing both streams: the server
+ * and the webhook worker from their compiled JavaScript (tools/build/start.mjs, built once per
+ * run by global-setup.ts), any other through tsx.
  */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const argv = entry === 'src/main.ts' ? [START_ENTRY, ...args] : ['--import', 'tsx', entry, ...args];
+  const argv = COMPILED_ENTRIES.has(entry) ? [START_ENTRY, entry, ...args] : ['--import', 'tsx', entry, ...args];
   const proc = spawn(process.execPath, argv, { env, stdio: 'pipe' });
   let out = '';
   let err = '';
