@@ -1,6 +1,6 @@
 import type { CatalogFilter, ScoredProduct } from '../../core/catalog/ports.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
-import { normOf } from '../../core/ranking/vectors.js';
+import { cosineOf, normOf } from '../../core/ranking/vectors.js';
 import { filterColumns } from './rows.js';
 import { compileFilter, type FilterColumns, type FilterSubject } from './where.js';
 
@@ -20,6 +20,8 @@ export class ExactScan {
   private readonly rows: Row[];
   /** Each row's vector norm, as normOf computes it. */
   private readonly norms: Float64Array;
+  /** Pass 1's distances, reused by every search (nearest() runs to its end without yielding). */
+  private readonly approx: Float64Array;
 
   constructor(rows: Iterable<{ product: CatalogProduct; vector: Float32Array }>) {
     this.rows = [...rows].map(({ product, vector }) => {
@@ -27,6 +29,7 @@ export class ExactScan {
       return { product, vector, productId: product.productId, priceAmount: product.priceAmount, columns: () => (columns ??= filterColumns(product)) };
     });
     this.norms = Float64Array.from(this.rows, (r) => normOf(r.vector));
+    this.approx = new Float64Array(this.rows.length);
   }
 
   get size(): number {
@@ -36,14 +39,14 @@ export class ExactScan {
   nearest(query: Float32Array, options: { limit: number; filter?: CatalogFilter; withVectors: boolean }): ScoredProduct[] {
     if (options.limit <= 0) return [];
     const passes = compileFilter(options.filter);
-    const { rows, norms } = this;
+    const { rows, norms, approx } = this;
     // A copy of its own: the loops below then see one kind of array (the query may be a view).
     const q = Float32Array.from(query);
     const queryNorm = normOf(q);
     // Pass 1: every passing row's distance from a four-way dot product, about twice as fast as
     // cosineOf's one-way sum but a few ulps off it, and the `limit` smallest of those.
     // NaN for a row the filter turned away: it compares false with any bound.
-    const approx = new Float64Array(rows.length).fill(Number.NaN);
+    approx.fill(Number.NaN);
     const smallest: number[] = [];
     for (let r = 0; r < rows.length; r++) {
       if (passes && !passes(rows[r]!)) continue;
@@ -55,12 +58,12 @@ export class ExactScan {
       smallest.splice(at, 0, d);
       if (smallest.length > options.limit) smallest.pop();
     }
-    // Pass 2: the exact distance (cosineOf's arithmetic, so the same number to the last bit) of
-    // every row that could be among the nearest: within a margin far above the sums' rounding.
+    // Pass 2: the exact distance (cosineOf, as the Lance path re-scores) of every row that could
+    // be among the nearest: within a margin far above the sums' rounding.
     const bound = (smallest.length === options.limit ? smallest[smallest.length - 1]! : Number.POSITIVE_INFINITY) + 1e-9;
     const exact: { r: number; score: number }[] = [];
     for (let r = 0; r < rows.length; r++) {
-      if (approx[r]! <= bound) exact.push({ r, score: 1 - dot1(q, rows[r]!.vector) / (queryNorm * norms[r]! || 1) });
+      if (approx[r]! <= bound) exact.push({ r, score: 1 - cosineOf(q, rows[r]!.vector) });
     }
     // Nearest first; equal distances in row order, as a scan of the table returns them.
     exact.sort((a, b) => a.score - b.score || a.r - b.r);
@@ -70,13 +73,6 @@ export class ExactScan {
       return options.withVectors ? { product: row.product, score, vector: row.vector } : { product: row.product, score };
     });
   }
-}
-
-/** The dot product as cosineOf sums it: one accumulator, in index order. */
-function dot1(q: Float32Array, v: Float32Array): number {
-  let dot = 0;
-  for (let i = 0; i < v.length; i++) dot += q[i]! * v[i]!;
-  return dot;
 }
 
 /** The dot product with four accumulators: faster, rounded differently. */
