@@ -1,11 +1,10 @@
 /** Where ../shared lies: evaluation data and reference models beside the repository, on machines that have them. */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './repo-root.js';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** ../shared, read by the benches and the relevance tools. */
-export const SHARED_DIR = resolve(repoRoot, '../shared');
+export const SHARED_DIR = resolve(REPO_ROOT, '../shared');
 
 /** A path under ../shared, or null when it is absent. */
 export function sharedPath(...parts: string[]): string | null {

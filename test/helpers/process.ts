@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { cp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,16 +55,20 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** The entry points whose npm scripts run them compiled (tools/build/start.mjs): `npm start`, `npm run worker`. */
-const COMPILED_ENTRIES = new Set(['src/main.ts', 'src/worker/main.ts']);
+/** The entry points that npm scripts run compiled (`node tools/build/run.mjs <entry>`; `npm start`'s is src/main.ts). */
+const COMPILED_ENTRIES = new Set(
+  Object.values((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).flatMap((script) =>
+    [...script.matchAll(/\bnode tools\/build\/run\.mjs(?: ((?:src|tools)\/\S+\.ts))?/g)].map((m) => m[1] ?? 'src/main.ts'),
+  ),
+);
 
 /**
- * Runs a TypeScript entry point the way its npm script does, capturing both streams: the server
- * and the webhook worker from their compiled JavaScript (tools/build/start.mjs, built once per
- * run by global-setup.ts), any other through tsx.
+ * Runs a TypeScript entry point the way its npm script does, capturing both streams: the server,
+ * the webhook worker and the operator tools from their compiled JavaScript (tools/build/run.mjs,
+ * built once per run by global-setup.ts), anything else (test fixtures) through tsx.
  */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const argv = COMPILED_ENTRIES.has(entry) ? [START_ENTRY, entry, ...args] : ['--import', 'tsx', entry, ...args];
+  const argv = COMPILED_ENTRIES.has(entry) ? [RUN_ENTRY, entry, ...args] : ['--import', 'tsx', entry, ...args];
   const proc = spawn(process.execPath, argv, { env, stdio: 'pipe' });
   let out = '';
   let err = '';
@@ -96,8 +100,8 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
   };
 }
 
-/** What `npm start` runs (package.json). */
-export const START_ENTRY = 'tools/build/start.mjs';
+/** What `npm start` and the other npm scripts run (package.json). */
+export const RUN_ENTRY = 'tools/build/run.mjs';
 
 export interface Finished {
   code: number | null;

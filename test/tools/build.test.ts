@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/process.js';
 
 const run = promisify(execFile);
 
-/** A checkout with what the build reads (its sources, the sample catalog, the lock file, the build tool) and this one's node_modules. */
+/** A checkout with what the build reads (its sources and tools, the sample catalog, the lock file) and this one's node_modules. */
 function checkout(): string {
   const root = tempDir('build');
-  for (const path of ['src', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json', 'tools/build']) {
+  for (const path of ['src', 'tools', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     cpSync(path, join(root, path), { recursive: true });
   }
@@ -20,7 +21,7 @@ function checkout(): string {
 
 const compile = async (root: string) => (await run(process.execPath, [join(root, 'tools/build/compile.mjs')])).stdout.trim();
 
-describe('the compiled server (tools/build/compile.mjs, run by npm start)', () => {
+describe('the compiled code (tools/build/compile.mjs, run by npm start and the other npm scripts)', () => {
   it('builds once per tree: side-by-side builds agree on one folder, an unchanged tree reuses it, a change makes a new one', async () => {
     const root = checkout();
     const [a, b, c] = await Promise.all([compile(root), compile(root), compile(root)]);
@@ -35,6 +36,7 @@ describe('the compiled server (tools/build/compile.mjs, run by npm start)', () =
       'src/threads/fit-thread-entry.ts',
       'src/mcp/view/product-cards.html',
       'src/embed/use-lite/onnx-thread-entry.mjs',
+      'tools/cli/aisle.js',
       'data/sample-catalog.jsonl',
     ]) {
       expect(existsSync(join(a, file)), file).toBe(true);
@@ -61,5 +63,22 @@ describe('the compiled server (tools/build/compile.mjs, run by npm start)', () =
         .map((b) => b.split('/').pop())
         .sort(),
     );
+  });
+
+  it('runs a tool from its build with the command line node would give it, finding the checkout from there', async () => {
+    const root = checkout();
+    const runTool = (...args: string[]) => run(process.execPath, [join(root, 'tools/build/run.mjs'), ...args], { cwd: root });
+    // --help is answered by the tool itself (its usage, exit 0): the entry's name is not taken for an argument.
+    const help = await runTool('tools/cli/aisle.ts', '--help');
+    expect(help.stdout).toMatch(/^Usage:\n {2}npm run aisle -- accounts create/);
+    const build = readdirSync(join(root, '.cache/build'));
+    expect(build).toHaveLength(1);
+    // The compiled tools find the checkout (data/, ../shared), not the build folder.
+    const { REPO_ROOT } = (await import(pathToFileURL(join(root, '.cache/build', build[0]!, 'tools/repo-root.js')).href)) as { REPO_ROOT: string };
+    expect(REPO_ROOT).toBe(root);
+    await expect(runTool('test/main.test.ts')).rejects.toMatchObject({
+      code: 64,
+      stderr: expect.stringMatching(/not a TypeScript entry point under src\/ or tools\//),
+    });
   });
 });

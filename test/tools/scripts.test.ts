@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-/** [script, file] for every file an npm script runs with tsx or node (`npm run bench` runs several). */
+/**
+ * [script, file] for every file an npm script runs with tsx or node, and every entry point it hands
+ * to tools/build/run.mjs (`npm run bench` runs several).
+ */
 const entries = Object.entries(scripts).flatMap(([name, script]) =>
-  [...script.matchAll(/\b(?:tsx|node)\s+((?:src|tools)\/\S+\.(?:[jt]s|mjs))\b/g)].map((m) => [name, m[1]!] as const),
+  [...script.matchAll(/(?<=\b(?:tsx|node|run\.mjs)\s+)(?:src|tools)\/\S+\.(?:[jt]s|mjs)\b/g)].map((m) => [name, m[0]] as const),
 );
 
 describe('package.json scripts', () => {

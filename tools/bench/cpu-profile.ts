@@ -76,7 +76,7 @@ export function summarizeProfiles(dir: string, window?: ProfileWindow): Array<{ 
       const category = categoryOf(byId.get(id)!);
       own.set(category, (own.get(category) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
     });
-    // tsx's module-loader thread gets a profile too; it sleeps through the run and is not the server.
+    // A thread that sleeps through the run (a module loader's, the fit thread's) gets a profile too and is not the server.
     const all = [...own.values()].reduce((n, ms) => n + ms, 0);
     if (all === 0 || (own.get('(idle)') ?? 0) / all > 0.95) continue;
     for (const [category, ms] of own) totals.set(category, (totals.get(category) ?? 0) + ms);

@@ -7,17 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from './gen-catalog.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BenchDatabase {
   url: string;
@@ -152,13 +150,13 @@ export function postgresCpuSeconds(): number | null {
 }
 
 /**
- * Starts the server as `npm start` does (tools/build/start.mjs: src/main.ts compiled) with `env`
+ * Starts the server as `npm start` does (tools/build/run.mjs: src/main.ts compiled) with `env`
  * (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens.
  */
 export async function startServerProcess(env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'tools/build/start.mjs'], {
-    cwd: repoRoot,
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'tools/build/run.mjs'], {
+    cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

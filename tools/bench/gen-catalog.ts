@@ -100,7 +100,7 @@ async function writeCatalog(count: number, seed: number, path: string | undefine
   process.stderr.write(`wrote ${count} synthetic products (seed ${seed})${path ? ` to ${path}` : ''}\n`);
 }
 
-if (process.argv[1]?.endsWith('gen-catalog.ts')) {
+if (/gen-catalog\.[jt]s$/.test(process.argv[1] ?? '')) {
   const cli = command({ name: 'gen-catalog', usage: USAGE, options: { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   const count = cli.number('count', { integer: true, positive: true, default: 100_000 });
   const seed = cli.number('seed', { integer: true, default: 42 });

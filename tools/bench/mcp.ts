@@ -16,7 +16,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { command } from '../../src/cli/command.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -31,8 +30,8 @@ import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { createBenchKey, formatTable, median, percentile, round, startBenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RATE_LIMIT = 1_000_000;
 const QUERIES = [
   'waterproof trail running shoes',

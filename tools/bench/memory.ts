@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   try {
     const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
     const source = await ensureCatalog(catalogUri, join(work, 'models'));
-    measure('modules loaded (Node.js, tsx, our code and its dependencies)');
+    measure('modules loaded (Node.js, our compiled code and its dependencies)');
     const config = loadConfig({ ...process.env, AISLE_DATA_DIR: work, AISLE_CATALOG_URI: catalogUri });
     const embedder = await openEmbedder(config);
     await embedder.embed([toEmbeddingInput('warm up')]);

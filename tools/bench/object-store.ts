@@ -131,7 +131,7 @@ async function main(): Promise<void> {
         // Each "machine" imports into its catalog with npm run ingest, then serves it with npm start.
         const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, ...azure };
         const code = await new Promise<number | null>((done) =>
-          spawn(process.execPath, ['--import', 'tsx', 'tools/cli/ingest.ts', values.products!, '--replace'], {
+          spawn(process.execPath, ['tools/build/run.mjs', 'tools/cli/ingest.ts', values.products!, '--replace'], {
             env: { ...process.env, ...env },
             stdio: 'ignore',
           }).on('exit', done),

@@ -84,9 +84,10 @@ function run(name: string, logDir: string): Promise<{ stdout: string; code: numb
   const b = BENCHES[name]!;
   const started = Date.now();
   return new Promise((resolve) => {
-    // The script's own command (tsx …) with the arguments appended, so npm's banner stays out.
+    // The script's own command (node tools/build/run.mjs …) with the arguments appended, so npm's
+    // banner stays out.
     const [bin, ...rest] = scriptsOf[b.script]!.split(' ');
-    const child = spawn(join('node_modules/.bin', bin!), [...rest, ...b.args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin === 'node' ? process.execPath : join('node_modules/.bin', bin!), [...rest, ...b.args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d.toString()}`));

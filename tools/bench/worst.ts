@@ -47,7 +47,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { consoleAssets } from '../../src/console/assets.js';
@@ -68,8 +67,7 @@ import { readJsonLines } from '../../src/cli/files.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
 import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 
 const cli = command({
   name: 'bench:worst',

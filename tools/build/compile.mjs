@@ -1,7 +1,8 @@
-// The server's JavaScript: src/ transpiled by esbuild (the transform tsx applies on the fly) into
-// .cache/build/<digest of the sources>/, so `npm start` runs plain node without a TypeScript
-// loader: about 80 MB less per process and half the start-up CPU (docs/development.md, "How
-// `npm start` runs the server"). Plain JavaScript, so that using it costs no loader either.
+// Our JavaScript: src/ and tools/ transpiled by esbuild (the transform tsx applies on the fly) into
+// .cache/build/<digest of the sources>/, so `npm start` and the other npm scripts (run.mjs) run
+// plain node without a TypeScript loader: about 80 MB less per process and half the start-up CPU
+// (docs/development.md, "How npm scripts run our code"). Plain JavaScript, so that using it costs
+// no loader either.
 //
 // A build is named by the digest of what goes into it (and of this file) and written under a
 // temporary name, then renamed into place: processes that start together agree on one build and
@@ -16,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILDS = join(ROOT, '.cache', 'build');
 /** Builds kept beside the current one, newest first: a server still running from an older one may load a module late. */
 const KEEP = 3;
-const INPUTS = ['src', 'data/sample-catalog.jsonl'];
+const INPUTS = ['src', 'tools', 'data/sample-catalog.jsonl'];
 // What tsconfig.json says that changes emitted code (tsx, which `npm run` tools still use, reads the same).
 const TSCONFIG = { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } };
 

@@ -5,13 +5,12 @@
  *   npx tsx tools/sample-catalog/write.ts --check   only verify the committed file is up to date
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { buildCatalog } from './build.js';
 import { countBy, trailScenario, validate } from './check.js';
 import type { Product } from './types.js';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(ROOT, 'data', 'sample-catalog.jsonl');
 
 function serialise(products: readonly Product[]): string {
