@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDb } from '../src/store/pg/index.js';
-import { buildSuiteFixtures, fingerprint, type SuiteFixtures } from './helpers/suite-fixtures.js';
+import { cachedSuiteFixtures, discardSuiteFixtures, fingerprint, type SuiteFixtures } from './helpers/suite-fixtures.js';
 
 declare module 'vitest' {
   export interface ProvidedContext extends SuiteFixtures {
@@ -41,19 +41,17 @@ function isolateTempDirs(): { run: string; check: () => Promise<void> } {
 }
 
 /**
- * Builds what every test file shares once per run (helpers/suite-fixtures.ts: the migrated
- * database, the model, the sample catalog, a first start's data directory) and, on real
- * PostgreSQL, a migrated template database to copy. At the end, fails the run if a test wrote
- * into a fixture that files share read-only.
+ * Provides what every test file shares (helpers/suite-fixtures.ts: the migrated database, the
+ * model, the sample catalog, a first start's data directory; built once per change to the code)
+ * and, on real PostgreSQL, a migrated template database to copy. At the end, fails the run if a
+ * test wrote into a fixture that files share read-only, and drops that build.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const temp = isolateTempDirs();
-  const dir = join(temp.run, 'suite-fixtures');
-  mkdirSync(dir);
   // The server's compiled JavaScript (tools/build/compile.mjs, what `npm start` runs) is built
   // here, once, rather than by the first of the servers that test files start side by side.
   const compile = promisify(execFile)(process.execPath, ['tools/build/compile.mjs']);
-  const [built, template, compiled] = await Promise.allSettled([buildSuiteFixtures(dir), providePgTemplate(project), compile]);
+  const [built, template, compiled] = await Promise.allSettled([cachedSuiteFixtures(), providePgTemplate(project), compile]);
   if (built.status === 'rejected' || template.status === 'rejected' || compiled.status === 'rejected') {
     // A setup that fails leaves nothing behind: no run folder in /tmp, no template database.
     if (template.status === 'fulfilled') await template.value().catch(() => undefined);
@@ -74,6 +72,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       (err: unknown) => err,
     );
     if (changed.length > 0) {
+      await discardSuiteFixtures(fixtures);
       process.exitCode = 1;
       throw new Error(
         `tests wrote into fixtures that every file shares read-only: ${changed.join(', ')} (copy them first: openSampleCatalog({ copy: true }), seededDataDir())`,

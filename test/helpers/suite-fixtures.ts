@@ -1,5 +1,7 @@
-import { cp, readdir, stat, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { cp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';
@@ -7,10 +9,11 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';
+import { treeDigest } from '../../tools/build/compile.mjs';
 
 /**
- * What the whole suite shares, built once per run by test/global-setup.ts (paths handed to test
- * files with vitest's provide/inject):
+ * What the whole suite shares, built once per change to the code by test/global-setup.ts (paths
+ * handed to test files with vitest's provide/inject):
  * - `seedDataDir`: a data directory as `npm start`'s first start leaves it before it serves: the
  *   migrated embedded database (pg/), the built embedding model (models/) and the sample catalog
  *   with the ranking model fitted from it (catalog/). Child processes start on copies of it
@@ -30,17 +33,70 @@ export interface SuiteFixtures {
 
 export const SAMPLE_FEED = 'data/sample-catalog.jsonl';
 
-/** Builds the fixtures under `dir`; the database and the catalog are built side by side. */
-export async function buildSuiteFixtures(dir: string): Promise<SuiteFixtures> {
+/** Where cached fixtures live, one folder per digest of what they are built from. */
+const CACHE = fileURLToPath(new URL('../../.cache/test-fixtures', import.meta.url));
+/** Older builds kept beside the current one (another checkout state's run may still use one). */
+const KEEP = 2;
+
+/**
+ * The fixtures for the tree as it is, from `.cache/test-fixtures/<digest>/`: built there by the
+ * first run after a change to what they are built from (src/, the sample catalog, the lock file,
+ * this file) and reused by later runs, which then start about 15 s sooner. Built under a
+ * temporary name and renamed into place, as tools/build/compile.mjs does, so a run that stops
+ * half-way leaves nothing a later run would take for a build. Tests only read them (the run fails
+ * and drops the build if one wrote into them: `discardSuiteFixtures`).
+ */
+export async function cachedSuiteFixtures(): Promise<SuiteFixtures> {
+  const digest = treeDigest(['src', SAMPLE_FEED, 'test/helpers/suite-fixtures.ts']);
+  const out = join(CACHE, digest);
+  if (!existsSync(out)) {
+    mkdirSync(CACHE, { recursive: true });
+    const temp = `${out}.${process.pid}.tmp`;
+    await rm(temp, { recursive: true, force: true });
+    mkdirSync(temp);
+    await buildSuiteFixtures(temp);
+    await rename(temp, out).catch(async (err: unknown) => {
+      // Another run put the same build in place first: use that one.
+      await rm(temp, { recursive: true, force: true });
+      if (!existsSync(out)) throw err;
+    });
+  }
+  const now = new Date();
+  await utimes(out, now, now);
+  await prune(out);
+  return fixturePaths(out);
+}
+
+/** Removes a cached build whose files a test changed, so that the next run builds it anew. */
+export async function discardSuiteFixtures(fixtures: SuiteFixtures): Promise<void> {
+  await rm(join(fixtures.seedDataDir, '..'), { recursive: true, force: true });
+}
+
+async function prune(current: string): Promise<void> {
+  const builds = await Promise.all(
+    (await readdir(CACHE))
+      .filter((name) => /^[0-9a-f]{16}$/.test(name) && join(CACHE, name) !== current)
+      .map(async (name) => ({ path: join(CACHE, name), used: (await stat(join(CACHE, name))).mtimeMs })),
+  );
+  builds.sort((a, b) => b.used - a.used);
+  for (const old of builds.slice(KEEP)) await rm(old.path, { recursive: true, force: true });
+}
+
+function fixturePaths(dir: string): SuiteFixtures {
   const seedDataDir = join(dir, 'seed');
-  const fixtures: SuiteFixtures = {
+  return {
     seedDataDir,
     modelCacheDir: join(seedDataDir, 'models'),
     sampleCatalogDir: join(dir, 'sample-catalog'),
     pgliteSnapshot: join(dir, 'pglite-snapshot.tar'),
   };
+}
+
+/** Builds the fixtures under `dir`; the database and the catalog are built side by side. */
+async function buildSuiteFixtures(dir: string): Promise<SuiteFixtures> {
+  const fixtures = fixturePaths(dir);
   // The configuration a first start in seedDataDir reads (defaults everywhere else).
-  const config = loadConfig({ AISLE_DATA_DIR: seedDataDir });
+  const config = loadConfig({ AISLE_DATA_DIR: fixtures.seedDataDir });
   await Promise.all([buildDatabase(config, fixtures.pgliteSnapshot), buildCatalogs(config, fixtures.sampleCatalogDir)]);
   return fixtures;
 }

@@ -28,14 +28,23 @@ const files = (path) =>
         .flatMap((name) => files(join(path, name)))
     : [path];
 
-/** The compiled tree for the sources as they are now, built if missing; returns its folder (the repository's layout: src/, data/). */
-export async function compile() {
-  const inputs = INPUTS.flatMap((p) => files(join(ROOT, p)));
+/**
+ * A digest of the files under `paths` (relative to the repository, folders walked in name order)
+ * with their names, the lock file and this file: what a build made from them depends on. The
+ * test suite names its cached fixtures with it too (test/helpers/suite-fixtures.ts).
+ */
+export function treeDigest(paths) {
   const digest = createHash('sha256');
   // This file too: a change to how the build is made makes a new build.
   digest.update(readFileSync(join(ROOT, 'package-lock.json'))).update(readFileSync(fileURLToPath(import.meta.url)));
-  for (const file of inputs) digest.update(`${relative(ROOT, file)}\0`).update(readFileSync(file));
-  const out = join(BUILDS, digest.digest('hex').slice(0, 16));
+  for (const file of paths.flatMap((p) => files(join(ROOT, p)))) digest.update(`${relative(ROOT, file)}\0`).update(readFileSync(file));
+  return digest.digest('hex').slice(0, 16);
+}
+
+/** The compiled tree for the sources as they are now, built if missing; returns its folder (the repository's layout: src/, tools/, data/). */
+export async function compile() {
+  const inputs = INPUTS.flatMap((p) => files(join(ROOT, p)));
+  const out = join(BUILDS, treeDigest(INPUTS));
   if (existsSync(out)) {
     // Marks it as used, so pruning keeps it.
     const now = new Date();
