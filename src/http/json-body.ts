@@ -34,25 +34,45 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 const MAX_DEPTH = 32;
 
+/** A value still to check: its key and its parent's frame, from which its path is built only if it fails. */
+interface Frame {
+  value: unknown;
+  key: string | number;
+  parent: Frame | null;
+  depth: number;
+}
+
+const pathOf = (frame: Frame): string => (frame.parent === null ? String(frame.key) : `${pathOf(frame.parent)}.${frame.key}`);
+
+/** Strings and objects can hold what is refused; other JSON values cannot. */
+const mayHoldUnstorable = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'object' && v !== null);
+
 /**
  * PostgreSQL text cannot hold U+0000, and an unpaired surrogate would be stored as U+FFFD:
  * refuse both at the edge instead of failing (or silently changing the text) at write time.
  * No request shape nests deeper than a few levels, so deep nesting (which would overflow
  * recursive validators) is refused too. Iterative on purpose. Returns the first offending path.
+ * Numbers, booleans and nulls are never queued, array elements are read by index and paths are
+ * built only for the answer, so a body of 100,000 numbers costs no allocation per element.
  */
 function findUnstorableString(root: unknown, rootPath: string): string | null {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: rootPath, depth: 0 }];
+  const stack: Frame[] = [{ value: root, key: rootPath, parent: null, depth: 0 }];
   while (stack.length > 0) {
-    const { value, path, depth } = stack.pop()!;
+    const frame = stack.pop()!;
+    const { value, depth } = frame;
     if (typeof value === 'string') {
-      if (value.includes('\u0000') || LONE_SURROGATE.test(value)) return path;
+      if (value.includes('\u0000') || LONE_SURROGATE.test(value)) return pathOf(frame);
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_DEPTH) return path;
+    if (depth >= MAX_DEPTH) return pathOf(frame);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (mayHoldUnstorable(value[i])) stack.push({ value: value[i], key: i, parent: frame, depth: depth + 1 });
+      continue;
+    }
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000') || LONE_SURROGATE.test(k)) return path;
-      stack.push({ value: v, path: `${path}.${k}`, depth: depth + 1 });
+      if (k.includes('\u0000') || LONE_SURROGATE.test(k)) return pathOf(frame);
+      if (mayHoldUnstorable(v)) stack.push({ value: v, key: k, parent: frame, depth: depth + 1 });
     }
   }
   return null;
