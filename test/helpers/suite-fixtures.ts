@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { cp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';
@@ -9,7 +11,6 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';
-import { treeDigest } from '../../tools/build/compile.mjs';
 
 /**
  * What the whole suite shares, built once per change to the code by test/global-setup.ts (paths
@@ -47,7 +48,15 @@ const KEEP = 2;
  * and drops the build if one wrote into them: `discardSuiteFixtures`).
  */
 export async function cachedSuiteFixtures(): Promise<SuiteFixtures> {
-  const digest = treeDigest(['src', SAMPLE_FEED, 'test/helpers/suite-fixtures.ts']);
+  // The build tool's digest (tools/build/compile.mjs), run as a command: tests import nothing from tools/.
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    fileURLToPath(new URL('../../tools/build/compile.mjs', import.meta.url)),
+    '--digest',
+    'src',
+    SAMPLE_FEED,
+    'test/helpers/suite-fixtures.ts',
+  ]);
+  const digest = stdout.trim();
   const out = join(CACHE, digest);
   if (!existsSync(out)) {
     mkdirSync(CACHE, { recursive: true });

@@ -31,7 +31,7 @@ const files = (path) =>
 /**
  * A digest of the files under `paths` (relative to the repository, folders walked in name order)
  * with their names, the lock file and this file: what a build made from them depends on. The
- * test suite names its cached fixtures with it too (test/helpers/suite-fixtures.ts).
+ * test suite names its cached fixtures with it too (`--digest`, below).
  */
 export function treeDigest(paths) {
   const digest = createHash('sha256');
@@ -83,5 +83,9 @@ function prune(current) {
   for (const old of builds.slice(KEEP)) rmSync(old.path, { recursive: true, force: true });
 }
 
-// Run as a command (`node tools/build/compile.mjs`), it builds and prints the build's folder.
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${await compile()}\n`);
+// Run as a command (`node tools/build/compile.mjs`), it builds and prints the build's folder;
+// with `--digest PATH…` it prints treeDigest(PATHs) instead (the test suite's fixture cache).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [flag, ...paths] = process.argv.slice(2);
+  process.stdout.write(`${flag === '--digest' ? treeDigest(paths) : await compile()}\n`);
+}
