@@ -14,8 +14,8 @@ export default defineConfig({
     // Each worker runs its files one after another in one module graph rather than a fresh one
     // per file: our modules and their dependencies load once per worker, not once per file (no
     // test file relies on a fresh graph: state lives in the stores each file opens). A larger
-    // young generation than V8's 16 MB default halves the time the fuzzing and the catalog
-    // builds spend collecting garbage. Figures: docs/development.md, "Tests".
+    // young generation than V8's 16 MB default: the fuzzing allocates fast and spent a fifth of
+    // its CPU collecting garbage. Figures: docs/development.md, "Tests".
     isolate: false,
     execArgv: ['--max-semi-space-size=64'],
   },

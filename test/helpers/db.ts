@@ -17,7 +17,8 @@ export interface TestDb {
 }
 
 /**
- * A fresh, migrated database: a copy of the run's template on Postgres, a loaded dump on PGlite.
+ * A fresh, migrated database: a copy of the run's template on Postgres; on PGlite a loaded dump,
+ * or one an earlier test gave back, emptied (below).
  * `timeouts` bound the Postgres pool (their defaults when absent); PGlite has none.
  */
 export async function createTestDb(options: { timeouts?: Partial<DatabaseTimeouts> } = {}): Promise<TestDb> {
@@ -47,13 +48,69 @@ export async function createTestDb(options: { timeouts?: Partial<DatabaseTimeout
       },
     };
   }
-  const snapshot = new Blob([await readFile(inject('pgliteSnapshot'))]);
-  const db = await openDb({ kind: 'pglite-memory', snapshot });
+  const db = idlePglite.pop() ?? (await freshPglite());
+  let cleaned = false;
   return {
     db,
     openAnother: async () => {
       throw new Error('PGlite is single-process: one handle per database');
     },
-    cleanup: () => db.close(),
+    cleanup: async () => {
+      if (cleaned) return;
+      cleaned = true;
+      if (await emptiedForReuse(db)) idlePglite.push(db);
+      else await db.close().catch(() => undefined);
+    },
   };
+}
+
+/**
+ * PGlite databases that earlier tests in this worker gave back, emptied, for the next test to
+ * take. Loading the dump and starting PostgreSQL inside WASM costs about a CPU-second; emptying
+ * a database costs a few milliseconds. A database is reused only if it still answers and its
+ * schema (tables, columns, indexes, constraints, functions, triggers, applied migrations) is the
+ * migrated one: a test that ran DDL, rolled a migration back or closed its database gets it
+ * closed instead. What a test wrote is removed with TRUNCATE … RESTART IDENTITY, and session
+ * settings, advisory locks and temporary tables with RESET ALL, pg_advisory_unlock_all() and
+ * DISCARD TEMP, so a test sees what a fresh database would show it.
+ */
+const idlePglite: Db[] = [];
+let migratedSchema: Promise<string> | undefined;
+
+async function freshPglite(): Promise<Db> {
+  const db = await openDb({ kind: 'pglite-memory', snapshot: new Blob([await readFile(inject('pgliteSnapshot'))]) });
+  migratedSchema ??= schemaOf(db);
+  await migratedSchema;
+  return db;
+}
+
+const SCHEMA = `SELECT md5(string_agg(item, ',' ORDER BY item)) AS digest FROM (
+  SELECT 'rel ' || c.relname || ' ' || c.relkind::text || ' ' || coalesce(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' || a.attnotnull::text, '') AS item
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+   WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+  UNION ALL SELECT 'con ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL SELECT 'idx ' || indexrelid::regclass::text || ' ' || pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid::regclass::text NOT LIKE 'pg_%'
+  UNION ALL SELECT 'fn ' || p.oid::regprocedure::text || ' ' || md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+  UNION ALL SELECT 'trg ' || tgname || ' ' || tgrelid::regclass::text FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL SELECT 'mig ' || version::text || ' ' || name FROM schema_migrations
+) s`;
+
+const schemaOf = async (db: Db): Promise<string> => (await db.query<{ digest: string }>(SCHEMA))[0]!.digest;
+
+async function emptiedForReuse(db: Db): Promise<boolean> {
+  try {
+    if ((await schemaOf(db)) !== (await migratedSchema)) return false;
+    const tables = await db.query<{ name: string }>(
+      `SELECT quote_ident(relname) AS name FROM pg_class
+        WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relname <> 'schema_migrations' ORDER BY relname`,
+    );
+    await db.query(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
+    await db.query('RESET ALL');
+    await db.query('SELECT pg_advisory_unlock_all()');
+    await db.query('DISCARD TEMP');
+    return true;
+  } catch {
+    return false;
+  }
 }
