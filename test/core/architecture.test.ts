@@ -173,6 +173,21 @@ describe('tools and tests', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('registers no test hooks in modules test files share: only test files and the setup file do', async () => {
+    // The test workers run their files in one module graph (test/vitest.config.ts): a helper
+    // evaluates once per worker, so a hook at its top level would run in the first file that
+    // loads it only. Per-file work belongs in the setup file (test/setup-temp-dirs.ts).
+    const offenders: string[] = [];
+    let helpers = 0;
+    for await (const file of sourceFiles('test')) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file === join('test', 'setup-temp-dirs.ts')) continue;
+      helpers++;
+      if (/^(?:afterAll|afterEach|beforeAll|beforeEach)\(/m.test(await readFile(file, 'utf8'))) offenders.push(file);
+    }
+    expect(helpers).toBeGreaterThan(10);
+    expect(offenders).toEqual([]);
+  });
+
   it('imports only from src/ and tools/ in tools/, never from test/', async () => {
     const graph = await importGraph('tools');
     const targets = [...graph.values()].flat();

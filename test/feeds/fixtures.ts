@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { Availability } from '../../src/core/catalog/product.js';
 import type { FeedRecord, ProductRow } from '../../src/feeds/types.js';
+import { tempDir } from '../helpers/process.js';
 
 export interface SampleProduct {
   id: string;
@@ -42,16 +42,9 @@ export function sampleProducts(n: number): SampleProduct[] {
   }));
 }
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
-});
-
-/** Writes `content` to a fresh temp dir (removed after the file's tests) and returns the path. */
+/** Writes `content` to a fresh temp dir (removed after the file's tests, tempDir()) and returns the path. */
 export async function writeTemp(name: string, content: string | Buffer): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'aisle-formats-'));
-  dirs.push(dir);
-  const path = join(dir, name);
+  const path = join(tempDir('formats'), name);
   await writeFile(path, content);
   return path;
 }
