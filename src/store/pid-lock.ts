@@ -8,7 +8,8 @@ export class LockHeldError extends Error {
   override readonly name = 'LockHeldError';
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id runs (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -182,7 +182,7 @@ describe('tools and tests', () => {
     for await (const file of sourceFiles('test')) {
       if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file === join('test', 'setup-temp-dirs.ts')) continue;
       helpers++;
-      if (/^(?:afterAll|afterEach|beforeAll|beforeEach)\(/m.test(await readFile(file, 'utf8'))) offenders.push(file);
+      if (/^\s*(?:\w+\.)?(?:after|before)(?:All|Each)\(/m.test(await readFile(file, 'utf8'))) offenders.push(file);
     }
     expect(helpers).toBeGreaterThan(10);
     expect(offenders).toEqual([]);

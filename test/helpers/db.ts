@@ -49,17 +49,44 @@ export async function createTestDb(options: { timeouts?: Partial<DatabaseTimeout
     };
   }
   const db = idlePglite.pop() ?? (await freshPglite());
-  let cleaned = false;
+  const handle = handleOn(db);
   return {
-    db,
+    db: handle.db,
     openAnother: async () => {
       throw new Error('PGlite is single-process: one handle per database');
     },
     cleanup: async () => {
-      if (cleaned) return;
-      cleaned = true;
+      if (!handle.release()) return;
       if (await emptiedForReuse(db)) idlePglite.push(db);
       else await db.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The test's handle on a pooled database. Once the test gives it back, every call through it
+ * fails (close() does nothing), as on a closed database: a timer or loop that outlives its test
+ * cannot write into the next test's data. release() says whether this call released it.
+ */
+function handleOn(db: Db): { db: Db; release(): boolean } {
+  let released = false;
+  const handle = new Proxy(db, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (!released) return (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (prop === 'close') return Promise.resolve();
+        return Promise.reject(new Error('this test database was given back (its cleanup ran): something outlived its test'));
+      };
+    },
+  });
+  return {
+    db: handle,
+    release: () => {
+      const first = !released;
+      released = true;
+      return first;
     },
   };
 }
@@ -68,8 +95,8 @@ export async function createTestDb(options: { timeouts?: Partial<DatabaseTimeout
  * PGlite databases that earlier tests in this worker gave back, emptied, for the next test to
  * take. Loading the dump and starting PostgreSQL inside WASM costs about a CPU-second; emptying
  * a database costs a few milliseconds. A database is reused only if it still answers and its
- * schema (tables, columns, indexes, constraints, functions, triggers, applied migrations) is the
- * migrated one: a test that ran DDL, rolled a migration back or closed its database gets it
+ * schema (relations, columns and their defaults, views, types, indexes, constraints, functions,
+ * triggers, applied migrations) is the migrated one: a test that ran DDL, rolled a migration back or closed its database gets it
  * closed instead. What a test wrote is removed with TRUNCATE … RESTART IDENTITY, and session
  * settings, advisory locks and temporary tables with RESET ALL, pg_advisory_unlock_all() and
  * DISCARD TEMP, so a test sees what a fresh database would show it.
@@ -93,6 +120,10 @@ const SCHEMA = `SELECT md5(string_agg(item, ',' ORDER BY item)) AS digest FROM (
   UNION ALL SELECT 'idx ' || indexrelid::regclass::text || ' ' || pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid::regclass::text NOT LIKE 'pg_%'
   UNION ALL SELECT 'fn ' || p.oid::regprocedure::text || ' ' || md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
   UNION ALL SELECT 'trg ' || tgname || ' ' || tgrelid::regclass::text FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL SELECT 'def ' || adrelid::regclass::text || ' ' || adnum::text || ' ' || pg_get_expr(adbin, adrelid) FROM pg_attrdef
+  UNION ALL SELECT 'view ' || c.oid::regclass::text || ' ' || pg_get_viewdef(c.oid) FROM pg_class c WHERE c.relkind IN ('v', 'm') AND c.relnamespace = 'public'::regnamespace
+  UNION ALL SELECT 'type ' || t.typname || ' ' || t.typtype::text FROM pg_type t WHERE t.typnamespace = 'public'::regnamespace
+  UNION ALL SELECT 'enum ' || enumtypid::regtype::text || ' ' || enumlabel FROM pg_enum
   UNION ALL SELECT 'mig ' || version::text || ' ' || name FROM schema_migrations
 ) s`;
 

@@ -21,7 +21,7 @@ export function openSharedEmbedder(): Promise<Embedder> {
 }
 
 /**
- * The project's sample catalog, imported once per run through the real import path with the
+ * The project's sample catalog, imported once per change to the code through the real import path with the
  * default embedder (helpers/suite-fixtures.ts). Shared read-only by default; `copy: true` gives
  * this file a copy of its own to write to (the suite fails if a test writes into the shared one).
  */

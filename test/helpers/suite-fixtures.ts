@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { cp, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { readFeed } from '../../src/feeds/detect.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';
+import { processAlive } from '../../src/store/pid-lock.js';
 
 /**
  * What the whole suite shares, built once per change to the code by test/global-setup.ts (paths
@@ -58,12 +59,18 @@ export async function cachedSuiteFixtures(): Promise<SuiteFixtures> {
   ]);
   const digest = stdout.trim();
   const out = join(CACHE, digest);
+  // A build whose files changed since it was made (a run stopped before its end-of-run check
+  // found a test writing into it) is built again.
+  if (existsSync(out) && (await readFile(join(out, FINGERPRINT), 'utf8').catch(() => '')) !== (await fingerprintOf(fixturePaths(out)))) {
+    await rm(out, { recursive: true, force: true });
+  }
   if (!existsSync(out)) {
     mkdirSync(CACHE, { recursive: true });
     const temp = `${out}.${process.pid}.tmp`;
     await rm(temp, { recursive: true, force: true });
     mkdirSync(temp);
     await buildSuiteFixtures(temp);
+    await writeFile(join(temp, FINGERPRINT), await fingerprintOf(fixturePaths(temp)));
     await rename(temp, out).catch(async (err: unknown) => {
       // Another run put the same build in place first: use that one.
       await rm(temp, { recursive: true, force: true });
@@ -81,6 +88,11 @@ export async function discardSuiteFixtures(fixtures: SuiteFixtures): Promise<voi
   await rm(join(fixtures.seedDataDir, '..'), { recursive: true, force: true });
 }
 
+/** The fingerprints of the shared folders as built, kept beside them. */
+const FINGERPRINT = 'fingerprint.txt';
+const fingerprintOf = async (f: SuiteFixtures) => (await Promise.all([f.sampleCatalogDir, f.seedDataDir].map(fingerprint))).join('\n');
+
+/** Removes builds past the KEEP newest, and temporary folders of runs that are gone. */
 async function prune(current: string): Promise<void> {
   const builds = await Promise.all(
     (await readdir(CACHE))
@@ -89,6 +101,10 @@ async function prune(current: string): Promise<void> {
   );
   builds.sort((a, b) => b.used - a.used);
   for (const old of builds.slice(KEEP)) await rm(old.path, { recursive: true, force: true });
+  for (const name of await readdir(CACHE)) {
+    const pid = /^[0-9a-f]{16}\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) await rm(join(CACHE, name), { recursive: true, force: true });
+  }
 }
 
 function fixturePaths(dir: string): SuiteFixtures {

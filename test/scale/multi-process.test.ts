@@ -83,7 +83,7 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
 
   beforeAll(async () => {
     // The children load the model from the data dir and share one catalog they only read: a copy
-    // of the suite's sample catalog (imported once per run, helpers/suite-fixtures.ts).
+    // of the suite's sample catalog (imported once per change to the code, helpers/suite-fixtures.ts).
     dataDir = await seededDataDir('multi', { catalog: false });
     catalogUri = join(dataDir, 'catalog');
     await copySampleCatalog(catalogUri);

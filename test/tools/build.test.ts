@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -49,20 +49,24 @@ describe('the compiled code (tools/build/compile.mjs, run by npm start and the o
     expect(readFileSync(join(changed, 'src/main.js'), 'utf8')).toContain('buildTestMarker');
   });
 
-  it('keeps the three newest older builds and removes the rest', async () => {
+  it('keeps the three newest older builds and any used within a day, and removes the rest and abandoned temporary folders', async () => {
     const root = checkout();
     const builds: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    const change = async (i: number) => {
       appendFileSync(join(root, 'src/config.ts'), `\n// ${i}\n`);
       builds.push(await compile(root));
-    }
+    };
+    for (let i = 0; i < 5; i++) await change(i);
+    // The oldest was last used two days ago; the second oldest is past the three newest but recent.
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(builds[0]!, twoDaysAgo, twoDaysAgo);
+    const abandoned = join(root, '.cache/build', `${'0'.repeat(16)}.99999999.tmp`);
+    const inProgress = join(root, '.cache/build', `${'1'.repeat(16)}.${process.pid}.tmp`);
+    mkdirSync(abandoned);
+    mkdirSync(inProgress);
+    await change(5);
     const left = readdirSync(join(root, '.cache/build')).sort();
-    expect(left).toEqual(
-      builds
-        .slice(1)
-        .map((b) => b.split('/').pop())
-        .sort(),
-    );
+    expect(left).toEqual([...builds.slice(1).map((b) => b.split('/').pop()), inProgress.split('/').pop()].sort());
   });
 
   it('runs a tool from its build with the command line node would give it, finding the checkout from there', async () => {

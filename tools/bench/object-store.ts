@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { startServerProcess, type ServerProcess } from './deployment.js';
 import { formatTable, percentile, round } from './lib.js';
 
@@ -131,7 +132,8 @@ async function main(): Promise<void> {
         // Each "machine" imports into its catalog with npm run ingest, then serves it with npm start.
         const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, ...azure };
         const code = await new Promise<number | null>((done) =>
-          spawn(process.execPath, ['tools/build/run.mjs', 'tools/cli/ingest.ts', values.products!, '--replace'], {
+          spawn(process.execPath, ['tools/build/run.mjs', 'tools/cli/ingest.ts', resolve(values.products!), '--replace'], {
+            cwd: REPO_ROOT,
             env: { ...process.env, ...env },
             stdio: 'ignore',
           }).on('exit', done),

@@ -15,10 +15,10 @@ import { transform } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILDS = join(ROOT, '.cache', 'build');
-/** Builds kept beside the current one, newest first: a server still running from an older one may load a module late. */
+/** Builds kept beside the current one, newest first, whatever their age: a server still running from an older one may load a module late. */
 const KEEP = 3;
 const INPUTS = ['src', 'tools', 'data/sample-catalog.jsonl'];
-// What tsconfig.json says that changes emitted code (tsx, which `npm run` tools still use, reads the same).
+// What tsconfig.json says that changes emitted code (tsx, which the tests and `npm run conformance` use, reads the same).
 const TSCONFIG = { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } };
 
 const files = (path) =>
@@ -75,12 +75,34 @@ export async function compile() {
   return out;
 }
 
+/**
+ * Removes builds past the KEEP newest that no process started from in the last day (a cluster
+ * restarts its API processes from the build its primary started from), and temporary folders of
+ * builds whose process is gone.
+ */
 function prune(current) {
+  const now = Date.now();
   const builds = readdirSync(BUILDS)
     .filter((name) => /^[0-9a-f]{16}$/.test(name) && join(BUILDS, name) !== current)
     .map((name) => ({ path: join(BUILDS, name), used: statSync(join(BUILDS, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
-  for (const old of builds.slice(KEEP)) rmSync(old.path, { recursive: true, force: true });
+  for (const old of builds.slice(KEEP)) if (now - old.used > DAY_MS) rmSync(old.path, { recursive: true, force: true });
+  for (const name of readdirSync(BUILDS)) {
+    const pid = /^[0-9a-f]{16}\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && !alive(Number(pid))) rmSync(join(BUILDS, name), { recursive: true, force: true });
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whether a process with this id runs (signal 0 checks without sending anything; src/store/pid-lock.ts has the same for the server). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 }
 
 // Run as a command (`node tools/build/compile.mjs`), it builds and prints the build's folder;
