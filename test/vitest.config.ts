@@ -13,9 +13,10 @@ export default defineConfig({
     maxWorkers: 2,
     // Each worker runs its files one after another in one module graph rather than a fresh one
     // per file: our modules and their dependencies load once per worker, not once per file (no
-    // test file relies on a fresh graph: state lives in the stores each file opens). A larger
-    // young generation than V8's 16 MB default: the fuzzing allocates fast and spent a fifth of
-    // its CPU collecting garbage. Figures: docs/development.md, "Tests".
+    // test file relies on a fresh graph: state lives in the stores each file opens; a hook at the
+    // top of a shared helper would run in a worker's first file only, which the architecture test
+    // refuses). Semi-spaces larger than V8's 16 MB default: the fuzzing allocates fast and spent a
+    // fifth of its CPU collecting garbage. Figures: docs/development.md, "Tests".
     isolate: false,
     execArgv: ['--max-semi-space-size=64'],
   },

@@ -96,10 +96,11 @@ function handleOn(db: Db): { db: Db; release(): boolean } {
  * take. Loading the dump and starting PostgreSQL inside WASM costs about a CPU-second; emptying
  * a database costs a few milliseconds. A database is reused only if it still answers and its
  * schema (relations, columns and their defaults, views, types, indexes, constraints, functions,
- * triggers, applied migrations) is the migrated one: a test that ran DDL, rolled a migration back or closed its database gets it
- * closed instead. What a test wrote is removed with TRUNCATE … RESTART IDENTITY, and session
- * settings, advisory locks and temporary tables with RESET ALL, pg_advisory_unlock_all() and
- * DISCARD TEMP, so a test sees what a fresh database would show it.
+ * triggers, applied migrations) is the migrated one: a test that ran DDL, rolled a migration
+ * back or closed its database gets it closed instead. What a test wrote is removed with
+ * TRUNCATE … RESTART IDENTITY, and session settings, advisory locks and temporary tables with
+ * RESET ALL, pg_advisory_unlock_all() and DISCARD TEMP, so a test sees what a fresh database
+ * would show it.
  */
 const idlePglite: Db[] = [];
 let migratedSchema: Promise<string> | undefined;

@@ -1,7 +1,7 @@
 // How npm scripts run our TypeScript: `node tools/build/run.mjs <entry> [arguments…]` runs the
 // entry (src/main.ts when none is named, as `npm start` does) from its compiled JavaScript
-// (compile.mjs) rather than through a TypeScript loader, which costs each process about 0.75
-// CPU-seconds to start and 80 MB to hold (docs/development.md, "How npm scripts run our code").
+// (compile.mjs) rather than through a TypeScript loader, which costs each process about a
+// CPU-second to start and 80 MB to hold (docs/development.md, "How npm scripts run our code").
 // The entry sees the command line node would have given it: its own file, then its arguments;
 // API processes that node:cluster starts run that compiled file directly.
 import { join } from 'node:path';
