@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDb, usingRealPostgres } from './db.js';
+import { createTestDb, idlePgliteCount, usingRealPostgres } from './db.js';
 
 // The PGlite databases tests share one after another (helpers/db.ts): each must look fresh.
 describe.skipIf(usingRealPostgres())('test databases on PGlite', () => {
@@ -11,7 +11,9 @@ describe.skipIf(usingRealPostgres())('test databases on PGlite', () => {
       `INSERT INTO ranking_decisions (scope, action, model_id, actor, evidence, created_at) VALUES ('s', 'promote', 'm', 'test', '{}', now())`,
     );
     await first.db.query("SET TIME ZONE 'Pacific/Auckland'");
+    const idle = idlePgliteCount();
     await first.cleanup();
+    expect(idlePgliteCount()).toBe(idle + 1);
     // What outlives its test fails, as on a closed database, rather than writing into the next test's.
     await expect(first.db.query('SELECT 1')).rejects.toThrow(/given back/);
     const second = await createTestDb();
@@ -32,11 +34,12 @@ describe.skipIf(usingRealPostgres())('test databases on PGlite', () => {
   it('closes a database whose schema a test changed instead of handing it to the next test', async () => {
     const changed = await createTestDb();
     await changed.db.query('CREATE TABLE left_by_a_test (id int)');
+    const idle = idlePgliteCount();
     await changed.cleanup();
+    expect(idlePgliteCount()).toBe(idle);
     const next = await createTestDb();
     try {
       expect(await next.db.query("SELECT to_regclass('left_by_a_test') AS t")).toEqual([{ t: null }]);
-      expect(next.db.queryCount).toBeLessThan(changed.db.queryCount);
     } finally {
       await next.cleanup();
     }

@@ -105,6 +105,9 @@ function handleOn(db: Db): { db: Db; release(): boolean } {
 const idlePglite: Db[] = [];
 let migratedSchema: Promise<string> | undefined;
 
+/** How many emptied PGlite databases wait in this worker for a test to take (test/helpers/db.test.ts). */
+export const idlePgliteCount = (): number => idlePglite.length;
+
 async function freshPglite(): Promise<Db> {
   const db = await openDb({ kind: 'pglite-memory', snapshot: new Blob([await readFile(inject('pgliteSnapshot'))]) });
   migratedSchema ??= schemaOf(db);
