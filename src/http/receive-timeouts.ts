@@ -44,11 +44,17 @@ function checkingInterval(t: HttpTimeouts): number | undefined {
  * Node also stops enforcing them once server.close() is called (it clears its checking timer), so
  * on shutdown a trickling client would hold close() open until it finished. From the start of the
  * close, connections still receiving a request get closeMs (the request bound) more, then the same 408.
+ *
+ * An answer finished during the close ends its connection: Node keeps such a connection open for
+ * the next request (server.close() closes only the connections idle when it is called), so every
+ * client that keeps connections alive (fetch, Node's default agent) held the close until the 408
+ * cutoff. Answers begun during the close say `Connection: close`.
  */
 export class ReceiveTimeouts {
   private readonly sockets = new Set<Socket>();
   private readonly exchanges = new WeakMap<Socket, Exchange>();
   private cutoff: NodeJS.Timeout | null = null;
+  private closing = false;
 
   constructor(
     private readonly timeouts: HttpTimeouts,
@@ -76,11 +82,19 @@ export class ReceiveTimeouts {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const exchange = { req, res };
       this.exchanges.set(req.socket, exchange);
+      if (this.closing) res.shouldKeepAlive = false;
       res.once('finish', () => {
         if (this.exchanges.get(req.socket) === exchange) this.exchanges.delete(req.socket);
+        // Once the answer is out the connection is idle; Node decides that (a pipelined request keeps it).
+        if (this.closing) setImmediate(() => server.closeIdleConnections());
       });
     });
     app.addHook('preClose', (done) => {
+      this.closing = true;
+      for (const socket of this.sockets) {
+        const res = this.exchanges.get(socket)?.res;
+        if (res !== undefined && !res.headersSent) res.shouldKeepAlive = false;
+      }
       const closeMs = this.timeouts.closeMs ?? this.timeouts.requestMs;
       if (closeMs > 0) {
         this.cutoff = setTimeout(() => this.cutOffStalled(), closeMs);

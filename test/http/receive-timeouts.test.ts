@@ -117,6 +117,40 @@ describe('closing the app while a client trickles a request', () => {
   });
 });
 
+describe('closing the app while a keep-alive client has an answer under way', () => {
+  it('answers it with Connection: close and ends the connection at once, instead of holding the close until the cutoff', async () => {
+    const t = await createTestApp({ httpTimeouts: { requestMs: REQUEST_MS, headersMs: HEADERS_MS } });
+    const port = Number(new URL(await t.app.listen({ host: '127.0.0.1', port: 0 })).port);
+    // A request whose body is still arriving when the close begins, on a connection the client keeps alive.
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString()));
+    socket.on('error', () => undefined);
+    const socketClosed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const body = JSON.stringify({ name: 'during close' });
+    socket.write(
+      `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nx-api-key: ${t.adminKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 4)}`,
+    );
+    await sleep(100);
+    const started = Date.now();
+    const closing = t.close();
+    await sleep(50);
+    socket.write(body.slice(4));
+    await Promise.race([closing, sleep(HANG_GUARD_MS)]);
+    const closedAfter = Date.now() - started;
+    const socketClosedAfter = (await Promise.race([socketClosed, sleep(HANG_GUARD_MS).then(() => Infinity)])) - started;
+    const [head = ''] = text.split('\r\n\r\n');
+    expect(head, text).toMatch(/^HTTP\/1\.1 201 /);
+    expect(head.toLowerCase()).toContain('connection: close');
+    // Only one answer: no 408 written to the connection after its request was answered.
+    expect(text.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    expect(socketClosedAfter).toBeLessThan(REQUEST_MS);
+    expect(closedAfter).toBeLessThan(REQUEST_MS);
+  });
+});
+
 /**
  * Makes every statement of the request path wait for `ms`: PGlite serves one statement at a time, so
  * an open transaction holds it; on PostgreSQL another session locks the keys table.
