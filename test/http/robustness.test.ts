@@ -272,18 +272,26 @@ function decodeSafe(s: string): string {
   }
 }
 
+/** The fuzz key's console session, signed in on first use. */
+let consoleSession: { cookie: string; csrf: string } | undefined;
+
 /**
- * Console-only routes take a session, not a key: a request the fuzz key would authenticate gets
- * a fresh session of that key instead (fresh, because fuzzing DELETE /console/session signs out).
+ * Console-only routes take a session, not a key: a request the fuzz key would authenticate goes
+ * with that key's console session instead, one for the whole file as a browser holds one. Only a
+ * request carrying its cookie could end it (signing out or in again), and only console-only routes
+ * get the cookie, none of which signs out; the clock stands still after the fixtures, so it does
+ * not expire either.
  */
 async function asConsoleSession(req: Req): Promise<Req> {
   const path = req.url.split('?')[0]!;
   if (req.headers['x-api-key'] !== fx.fuzzKey || !ROUTES.some((r) => r.consoleOnly && r.method === req.method && r.pattern.test(path))) return req;
-  const signIn = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: fx.fuzzKey } });
-  expectStatus(signIn, 201);
-  const cookie = /aisle_session=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!;
+  if (consoleSession === undefined) {
+    const signIn = await t.app.inject({ method: 'POST', url: '/console/session', payload: { api_key: fx.fuzzKey } });
+    expectStatus(signIn, 201);
+    consoleSession = { cookie: /aisle_session=([^;]+)/.exec(String(signIn.headers['set-cookie']))![1]!, csrf: signIn.json().csrf_token as string };
+  }
   const { 'x-api-key': _key, ...headers } = req.headers;
-  return { ...req, headers: { ...headers, cookie: `aisle_session=${cookie}`, 'x-csrf-token': signIn.json().csrf_token as string } };
+  return { ...req, headers: { ...headers, cookie: `aisle_session=${consoleSession.cookie}`, 'x-csrf-token': consoleSession.csrf } };
 }
 
 /** Sends the request and throws (printing request and response) on any violation. */
