@@ -10,8 +10,9 @@ import { createCore, type Core } from './core/index.js';
 import type { CatalogStore } from './core/catalog/ports.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
 import { isColdStartModel } from './core/learning/cold-start.js';
+import { createRankingLearning, RANKING_REFRESH_MS, type RankingLearner } from './core/learning/ranking-learner.js';
 import { readRankingModel, FALLBACK_MODEL, type RankingModel } from './core/ranking/ranking.js';
-import { createEmbedder } from './embed/embedder.js';
+import { createEmbedder, embeddingModelName } from './embed/embedder.js';
 import { readFeed } from './feeds/detect.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
@@ -185,27 +186,32 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
 }
 
 /**
- * The core for global learning from outside the server (`npm run learn`, `npm run aisle --
- * ranking`): the database, the catalog's model and its embedding model (the learned models'
- * scope), without the search warm-up or the sample import a server does.
+ * Global learning from outside the server (`npm run learn`, `npm run aisle -- ranking`): the
+ * database and the catalog's own model, under the configured embedding model's name (the learned
+ * models' scope). The embedding model itself is not loaded: judging, fitting and rolling back
+ * never embed (a use-lite start costs seconds of CPU).
  */
-export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ core: Core; close(): Promise<void> }> {
-  const { db, catalog, embedder, close } = await openParts(config);
+export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ ranking: RankingLearner; close(): Promise<void> }> {
+  const scope = embeddingModelName(config.embedding);
+  const db = await openMigratedDb(config);
   try {
-    const rankingModel = await readRankingModel(catalog, embedder.model);
-    const core = createCore({
-      stores: createPgStores(db),
-      clock: systemClock,
-      logger,
-      defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
-      catalog,
-      embedder,
-      rankingModel,
-      learning: true,
-    });
-    return { core, close };
+    const catalog = await openCatalog(config);
+    try {
+      const { learner } = createRankingLearning({
+        store: createPgStores(db).rankingModels,
+        scope,
+        base: (await readRankingModel(catalog, scope)) ?? FALLBACK_MODEL,
+        clock: systemClock,
+        logger,
+        refreshMs: RANKING_REFRESH_MS,
+      });
+      return { ranking: learner, close: () => catalog.close().finally(() => db.close()) };
+    } catch (err) {
+      await catalog.close();
+      throw err;
+    }
   } catch (err) {
-    await close();
+    await db.close();
     throw err;
   }
 }

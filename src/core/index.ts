@@ -14,7 +14,7 @@ import { FeedService } from './feeds/feed-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
-import { RankingLearner, RankingModels, type LearnerOptions } from './learning/ranking-learner.js';
+import { createRankingLearning, RANKING_REFRESH_MS, type LearnerOptions, type RankingLearner } from './learning/ranking-learner.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
 import { createOAuth, type OAuth, type OAuthOptions } from './oauth/oauth.js';
@@ -130,25 +130,20 @@ export function createCore(deps: CoreDeps): Core {
   const { batchSize, ...windows } = deps.retention ?? {};
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
   const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
-  const models = learning
-    ? new RankingModels({
+  const learned = learning
+    ? createRankingLearning({
         store: stores.rankingModels,
         scope: deps.embedder!.model,
         base: deps.rankingModel ?? FALLBACK_MODEL,
-        logger,
-        refreshMs: deps.rankingLearning?.refreshMs ?? 10_000,
-      })
-    : null;
-  const ranking = models
-    ? new RankingLearner({
-        store: stores.rankingModels,
-        models,
         clock,
         logger,
+        refreshMs: deps.rankingLearning?.refreshMs ?? RANKING_REFRESH_MS,
         ...(deps.rankingLearning?.options ? { options: deps.rankingLearning.options } : {}),
         ...(deps.rankingLearning?.fit ? { fit: deps.rankingLearning.fit } : {}),
       })
     : null;
+  const models = learned?.models ?? null;
+  const ranking = learned?.learner ?? null;
   const search =
     deps.catalog && deps.embedder
       ? new SearchService({

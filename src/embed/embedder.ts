@@ -1,3 +1,4 @@
+import { embeddingModelName, type EmbeddingProviderName } from './model-name.js';
 import type { RetryPolicy } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
@@ -5,8 +6,7 @@ import { QueuedEmbedder } from './queued-embedder.js';
 // The interface is the core's port (src/core/shared-ports.ts); re-exported so adapters import one module.
 export type { Embedder } from '../core/shared-ports.js';
 export { QueuedEmbedder, type EmbedderStats } from './queued-embedder.js';
-
-export type EmbeddingProviderName = 'use-lite' | 'openai' | 'transformers';
+export { embeddingModelName, type EmbeddingProviderName } from './model-name.js';
 
 /** Plain options, filled from src/config.ts by the composition root; nothing here reads the environment. */
 export interface EmbedderOptions {
@@ -33,8 +33,6 @@ export interface EmbedderOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-const USE_LITE_ALIASES = new Set(['use-lite', 'google/universal-sentence-encoder-lite', 'universal-sentence-encoder-lite']);
-
 /**
  * Starts the configured embedding provider behind a QueuedEmbedder (bounded concurrency, query
  * LRU, chunked ingestion). Providers are imported on demand so each loads only its own runtime
@@ -49,27 +47,21 @@ export async function createEmbedder(options: EmbedderOptions): Promise<QueuedEm
 }
 
 async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvider> {
-  const { model, baseUrl, apiKey, dimensions, cacheDir, maxBatchSize, retry } = options;
+  const { baseUrl, apiKey, dimensions, cacheDir, maxBatchSize, retry } = options;
+  // Refuses the options the provider cannot run before anything loads.
+  const model = embeddingModelName(options);
   switch (options.provider) {
     case 'use-lite': {
-      const { createUseLiteProvider, USE_LITE_DIMENSIONS, USE_LITE_MODEL } = await import('./use-lite/provider.js');
-      if (model !== undefined && !USE_LITE_ALIASES.has(model)) {
-        throw new Error(`The use-lite provider runs only ${USE_LITE_MODEL}, not ${model}; use the transformers or openai provider for other models`);
-      }
-      if (dimensions !== undefined && dimensions !== USE_LITE_DIMENSIONS) {
-        throw new Error(`${USE_LITE_MODEL} produces ${USE_LITE_DIMENSIONS}-dimensional vectors, but ${dimensions} are configured`);
-      }
+      const { createUseLiteProvider } = await import('./use-lite/provider.js');
       return createUseLiteProvider({ cacheDir, maxBatchSize, ...(options.threads === undefined ? {} : { intraOpThreads: options.threads }) });
     }
     case 'openai': {
-      if (model === undefined) throw new Error('The openai embedding provider needs a model name');
       const { createOpenAiProvider } = await import('./openai.js');
       return createOpenAiProvider({ model, baseUrl, apiKey, dimensions, maxBatchSize, retry });
     }
     case 'transformers': {
-      if (model === undefined) throw new Error('The transformers embedding provider needs a model id or folder');
       const { createTransformersProvider } = await import('./transformers.js');
-      return createTransformersProvider({ model, cacheDir, dimensions, maxBatchSize });
+      return createTransformersProvider({ model: options.model!, cacheDir, dimensions, maxBatchSize });
     }
   }
 }

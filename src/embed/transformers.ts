@@ -1,6 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { env, pipeline, type DataType, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { resolveTransformersModel } from './model-name.js';
 import type { EmbeddingProvider } from './provider.js';
 
 export interface TransformersProviderOptions {
@@ -14,28 +14,6 @@ export interface TransformersProviderOptions {
   dtype?: DataType;
   /** Texts per pipeline call. Default 32. */
   maxBatchSize?: number;
-}
-
-/** Where a model string points: a local folder (loaded with no network) or a hub id. */
-export interface ResolvedTransformersModel {
-  id: string;
-  localModelPath: string | null;
-}
-
-/**
- * Decides whether `model` is a local folder or a hub id. A string that looks like a path
- * (absolute, `./`, `../`, `~`) must be an existing folder; throws otherwise, rather than asking
- * the hub for a model named like a typo'd path.
- */
-export function resolveTransformersModel(model: string): ResolvedTransformersModel {
-  const looksLikePath = isAbsolute(model) || /^(\.{1,2}|~)([/\\]|$)/.test(model) || model.includes('\\');
-  const folder = resolve(model);
-  if (existsSync(folder) && statSync(folder).isDirectory()) {
-    // transformers.js joins localModelPath and the id; the folder name is the id under its parent.
-    return { id: basename(folder), localModelPath: dirname(folder) };
-  }
-  if (looksLikePath) throw new Error(`The transformers model folder ${folder} does not exist`);
-  return { id: model, localModelPath: null };
 }
 
 /**

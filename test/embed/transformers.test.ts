@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
-import { resolveTransformersModel } from '../../src/embed/transformers.js';
+import { embeddingModelName, resolveTransformersModel } from '../../src/embed/model-name.js';
 import { openSharedEmbedder } from '../helpers/search.js';
 import { cosine, referenceDir, referenceNeed, tempDir } from './helpers.js';
 
@@ -29,6 +29,8 @@ describe(`createEmbedder({ provider: "transformers" }) on the reference folder${
   it.skipIf(referenceNeed.skip)('loads the local folder as a 512-d model named after the folder', () => {
     expect(viaTransformers.model).toBe('universal-sentence-encoder-lite');
     expect(viaTransformers.dimensions).toBe(512);
+    // The name learning tools key ranking models by, known without loading the model.
+    expect(embeddingModelName({ provider: 'transformers', model: referenceDir })).toBe(viaTransformers.model);
   });
 
   it.skipIf(referenceNeed.skip)('matches the use-lite provider within 1e-4 cosine', async () => {
@@ -67,5 +69,17 @@ describe('resolveTransformersModel', () => {
   it('refuses a path that does not exist instead of asking the hub for it', () => {
     expect(() => resolveTransformersModel('./models/missing-model')).toThrow(/model folder .*missing-model does not exist/);
     expect(() => resolveTransformersModel('/no/such/folder')).toThrow(/does not exist/);
+  });
+});
+
+describe('embeddingModelName', () => {
+  it('names what each provider would report, and refuses what it would refuse, without loading a model', () => {
+    expect(embeddingModelName({ provider: 'openai', model: 'text-embedding-3-small' })).toBe('text-embedding-3-small');
+    expect(embeddingModelName({ provider: 'transformers', model: 'Xenova/bge-small-en-v1.5' })).toBe('Xenova/bge-small-en-v1.5');
+    expect(embeddingModelName({ provider: 'use-lite', model: 'use-lite' })).toBe('google/universal-sentence-encoder-lite');
+    expect(() => embeddingModelName({ provider: 'use-lite', model: 'Xenova/bge-small-en-v1.5' })).toThrow(/runs only google\/universal-sentence-encoder-lite/);
+    expect(() => embeddingModelName({ provider: 'use-lite', dimensions: 384 })).toThrow(/512-dimensional vectors, but 384 are configured/);
+    expect(() => embeddingModelName({ provider: 'openai' })).toThrow(/needs a model name/);
+    expect(() => embeddingModelName({ provider: 'transformers', model: './no/such/model' })).toThrow(/does not exist/);
   });
 });

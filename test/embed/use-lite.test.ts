@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
+import { createEmbedder, embeddingModelName, type QueuedEmbedder } from '../../src/embed/embedder.js';
 import { createUseLiteProvider, USE_LITE_MODEL, type UseLiteProvider } from '../../src/embed/use-lite/provider.js';
 import { useLiteAssetsDir } from '../../src/embed/use-lite/weights.js';
 import { cosine, maxAbsDiff, norm, tempDir, variedSentences } from './helpers.js';
@@ -51,6 +51,7 @@ describe('createEmbedder({ provider: "use-lite" })', () => {
 
   it('returns 512-d unit vectors named after the model, with no network access', async () => {
     expect(embedder.model).toBe(USE_LITE_MODEL);
+    expect(embeddingModelName({ provider: 'use-lite' })).toBe(embedder.model);
     expect(embedder.dimensions).toBe(512);
     const vectors = await embedder.embed(variedSentences);
     expect(vectors).toHaveLength(variedSentences.length);

@@ -102,11 +102,11 @@ function printStatus(s: RankingStatus): void {
 }
 
 async function ranking(subcommand: string): Promise<void> {
-  const { core, close } = await openLearningRuntime(loadConfig(), createLogger('warn'));
+  const { ranking, close } = await openLearningRuntime(loadConfig(), createLogger('warn'));
   try {
-    if (subcommand === 'ranking status') printStatus(await core.ranking!.status());
+    if (subcommand === 'ranking status') printStatus(await ranking.status());
     else {
-      const result = await core.ranking!.rollback('operator (npm run aisle)');
+      const result = await ranking.rollback('operator (npm run aisle)');
       if (result === null) process.stdout.write('No learned model serves: nothing to roll back.\n');
       else process.stdout.write(`Rolled back ${result.from}; now serving ${result.to ?? "the catalog's own model"}. Running servers switch within 10 s.\n`);
     }

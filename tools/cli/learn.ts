@@ -24,9 +24,9 @@ const cli = command({
 await cli.run(async () => {
   const config = loadConfig();
   const logger = createProcessLogger(config.logLevel, config.logFormat);
-  const { core, close } = await openLearningRuntime(config, logger);
+  const { ranking, close } = await openLearningRuntime(config, logger);
   try {
-    const run = await core.ranking!.runOnce();
+    const run = await ranking.runOnce();
     process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
   } finally {
     await close();

@@ -18,6 +18,9 @@ export interface ActiveModels {
   candidate: ServedModel | null;
 }
 
+/** How long a process holds the models it read: a promotion or rollback reaches every process within it. */
+export const RANKING_REFRESH_MS = 10_000;
+
 /**
  * Which model serves, as every process on one database sees it: read from the database and held
  * for `refreshMs`, then re-read in the background while the held one keeps serving. A promotion
@@ -250,4 +253,33 @@ export class RankingLearner {
     await models.refresh();
     return { action: 'propose', candidate: id, fit: report };
   }
+}
+
+/**
+ * The serving models of one scope (the catalog's embedding model) and their learner, as the
+ * server's core builds them and as `npm run learn` and `npm run aisle -- ranking …` do without a
+ * search service: judging, fitting and rolling back read only the database and the catalog's own
+ * model, never the embedder.
+ */
+export function createRankingLearning(deps: {
+  store: RankingModelStore;
+  scope: string;
+  base: RankingModel;
+  clock: Clock;
+  logger: Logger;
+  refreshMs: number;
+  options?: Partial<LearnerOptions>;
+  fit?: typeof fitFromLog;
+}): { models: RankingModels; learner: RankingLearner } {
+  const { store, scope, base, clock, logger, refreshMs } = deps;
+  const models = new RankingModels({ store, scope, base, logger, refreshMs });
+  const learner = new RankingLearner({
+    store,
+    models,
+    clock,
+    logger,
+    ...(deps.options ? { options: deps.options } : {}),
+    ...(deps.fit ? { fit: deps.fit } : {}),
+  });
+  return { models, learner };
 }

@@ -6,9 +6,9 @@ import { OnnxThread, type OnnxSession } from './onnx-thread.js';
 import { loadUseLiteTokenizer, type UseLiteTokenizer } from './tokenizer.js';
 import { useLiteAssetsDir } from './weights.js';
 
-/** The catalog records this name; it is the same model the reference folder and transformers.js load. */
-export const USE_LITE_MODEL = 'google/universal-sentence-encoder-lite';
-export const USE_LITE_DIMENSIONS = 512;
+import { USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../model-name.js';
+
+export { USE_LITE_DIMENSIONS, USE_LITE_MODEL };
 /** USE-lite was trained on at most 128 tokens; its TF graph drops the rest (ClipToMaxLength). */
 export const USE_LITE_MAX_TOKENS = 128;
 
