@@ -22,8 +22,16 @@ const SAMPLE = 'data/sample-catalog.jsonl';
 // title fragment no earlier product gave.
 const FIT = { requests: 300 };
 
-const importSample = async (catalog: LanceCatalogStore, embedder: Embedder, fitRanking: typeof FIT | false) =>
-  importCatalog((await readFeed(SAMPLE, {})).records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking });
+const importFeed = async (file: string, catalog: LanceCatalogStore, embedder: Embedder, fitRanking: typeof FIT | boolean) =>
+  importCatalog((await readFeed(file, {})).records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking });
+const importSample = (catalog: LanceCatalogStore, embedder: Embedder, fitRanking: typeof FIT | false) => importFeed(SAMPLE, catalog, embedder, fitRanking);
+
+/** A feed of `n` camping lanterns: where the catalog's size does not matter, it embeds in a fraction of the sample's time. */
+function lanternFeed(n: number): string {
+  const file = join(tempDir('feed'), `lanterns-${n}.jsonl`);
+  writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ sku: `s-${i}`, title: `Camp lantern model ${i} with hook` })).join('\n'));
+  return file;
+}
 
 describe('cold-start ranking model at import', () => {
   let embedder: Embedder;
@@ -43,7 +51,7 @@ describe('cold-start ranking model at import', () => {
   });
 
   it('leaves the ranking model alone unless the import asks for a fit', async () => {
-    const summary = await importSample(catalog, embedder, false);
+    const summary = await importFeed(lanternFeed(30), catalog, embedder, false);
     expect(summary.rankingModel).toBeNull();
     expect(await readRankingModel(catalog, embedder.model)).toBeNull();
   });
@@ -84,9 +92,7 @@ describe('cold-start ranking model at import', () => {
   it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
     const small = await openTestCatalog();
     try {
-      const file = join(tempDir('feed'), 'small.jsonl');
-      writeFileSync(file, Array.from({ length: 8 }, (_, i) => JSON.stringify({ sku: `s-${i}`, title: `Camp lantern model ${i} with hook` })).join('\n'));
-      const summary = await importCatalog((await readFeed(file, {})).records, { catalog: small, embedder }, { replace: true, dryRun: false, fitRanking: true });
+      const summary = await importFeed(lanternFeed(8), small, embedder, true);
       expect(summary.rankingModel).toMatchObject({ action: 'kept', source: 'fallback' });
       expect(summary.rankingModel?.action === 'kept' && summary.rankingModel.reason).toMatch(/of 8 synthetic requests found their product \(20 needed\)/);
       expect(await readRankingModel(small, embedder.model)).toBeNull();
@@ -98,7 +104,8 @@ describe('cold-start ranking model at import', () => {
   it('keeps a model fitted on labelled data when the catalog is imported again', async () => {
     const labelled = { ...FALLBACK_MODEL, source: 'fitted on crowdflower+homedepot dev, 2026-11-24', bias: -5.9 };
     await catalog.storeRankingModel(embedder.model, labelled);
-    const summary = await importSample(catalog, embedder, FIT);
+    // Another catalog, large enough to fit from: the labelled model stays all the same.
+    const summary = await importFeed(lanternFeed(60), catalog, embedder, FIT);
     expect(summary.rankingModel).toMatchObject({ action: 'kept', source: labelled.source });
     expect(await readRankingModel(catalog, embedder.model)).toEqual(labelled);
   });
