@@ -8,10 +8,17 @@ import { tempDir } from '../helpers/process.js';
 
 const run = promisify(execFile);
 
-/** A checkout with what the build reads (its sources and tools, the sample catalog, the lock file) and this one's node_modules. */
-function checkout(): string {
+/**
+ * A checkout with what the build reads (its sources and tools, the sample catalog, the lock file)
+ * and this one's node_modules. `small`: the build tool and one source file, for tests of how builds
+ * are kept, which a whole tree would only make slower (each build of it takes about a second).
+ */
+function checkout(small = false): string {
   const root = tempDir('build');
-  for (const path of ['src', 'tools', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']) {
+  const paths = small
+    ? ['src/config.ts', 'tools/build', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']
+    : ['src', 'tools', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json'];
+  for (const path of paths) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     cpSync(path, join(root, path), { recursive: true });
   }
@@ -50,7 +57,7 @@ describe('the compiled code (tools/build/compile.mjs, run by npm start and the o
   });
 
   it('keeps the three newest older builds and any used within a day, and removes the rest and abandoned temporary folders', async () => {
-    const root = checkout();
+    const root = checkout(true);
     const builds: string[] = [];
     const change = async (i: number) => {
       appendFileSync(join(root, 'src/config.ts'), `\n// ${i}\n`);
