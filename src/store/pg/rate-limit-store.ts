@@ -41,6 +41,7 @@ export class PgRateLimitStore implements RateLimitStore {
   }
 
   private async consumeAll(items: readonly Consume[]): Promise<{ allowed: boolean; tatMs: number }[]> {
+    if (items.length === 1) return [await this.consumeOne(items[0]!)];
     const rows = await this.db.query<{ item: number; allowed: boolean; tat: number }>(
       'SELECT item, allowed, tat FROM rate_limit_consume($1::text[], $2::float8[], $3::float8[], $4::float8[])',
       [items.map((c) => c.bucket), items.map((c) => c.nowMs), items.map((c) => c.incrementMs), items.map((c) => c.windowMs)],
@@ -49,5 +50,23 @@ export class PgRateLimitStore implements RateLimitStore {
     const results: { allowed: boolean; tatMs: number }[] = new Array(items.length);
     for (const r of rows) results[r.item - 1] = { allowed: r.allowed, tatMs: r.tat };
     return results;
+  }
+
+  /**
+   * A consume that arrived alone (most of them, unless the process is busy): the same GCRA step
+   * as rate_limit_consume, as one upsert instead of a PL/pgSQL call (a third of its cost on
+   * PGlite). The conflict locks the row; the update happens only when the step is allowed, so no
+   * row back means refused, and the refusal answers the bucket's tat as it stands.
+   */
+  private async consumeOne(c: Consume): Promise<{ allowed: boolean; tatMs: number }> {
+    const rows = await this.db.query<{ tat: number }>(
+      `INSERT INTO rate_limits AS r (bucket, tat_ms) VALUES ($1, $2::float8 + $3::float8)
+       ON CONFLICT (bucket) DO UPDATE SET tat_ms = GREATEST(r.tat_ms, $2::float8) + $3::float8
+         WHERE GREATEST(r.tat_ms, $2::float8) + $3::float8 - $2::float8 <= $4::float8
+       RETURNING r.tat_ms AS tat`,
+      [c.bucket, c.nowMs, c.incrementMs, c.windowMs],
+    );
+    if (rows[0] !== undefined) return { allowed: true, tatMs: rows[0].tat };
+    return { allowed: false, tatMs: (await this.peek(c.bucket)) ?? c.nowMs };
   }
 }

@@ -82,6 +82,28 @@ describe('PgRateLimitStore.consume', () => {
     for (const k of keys) expect(await store.peek(k)).toBe(expectedTat.get(k));
   });
 
+  it('answers consumes that arrive one at a time (one statement each) exactly as the contract', async () => {
+    const store = new PgRateLimitStore(db);
+    const keys = ['x', 'y', 'z'].map(bucket);
+    const limits = [7, 13, 1];
+    const calls = Array.from({ length: 150 }, (_, i) => ({
+      bucket: keys[i % 3]!,
+      nowMs: NOW + i * 211,
+      incrementMs: (WINDOW / limits[i % 3]!) * (1 + (i % 2)),
+      windowMs: WINDOW,
+    }));
+    const before = db.queryCount;
+    const results = [];
+    for (const c of calls) results.push(await consume(store, c));
+    const expected = sequentialGcra(calls);
+    expect(results).toEqual(expected);
+    // Both answers occur, and a refusal costs a second statement (the bucket as it stands), nothing more.
+    const refused = expected.filter((r) => !r.allowed).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(calls.length);
+    expect(db.queryCount - before).toBe(calls.length + refused);
+  });
+
   it('allows a new bucket its first consume whatever it costs, then refuses until the window allows', async () => {
     const store = new PgRateLimitStore(db);
     const key = bucket('costly');
@@ -92,6 +114,11 @@ describe('PgRateLimitStore.consume', () => {
       { allowed: false, tatMs: NOW + 2 * WINDOW },
       { allowed: false, tatMs: NOW + 2 * WINDOW },
     ]);
+    // The same one at a time.
+    const alone = bucket('costly-alone');
+    const oneByOne = [];
+    for (const c of calls) oneByOne.push(await consume(store, { ...c, bucket: alone }));
+    expect(oneByOne).toEqual(results);
   });
 
   it('sends concurrent consumes in a few statements, not one each', async () => {
