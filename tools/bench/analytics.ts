@@ -9,11 +9,12 @@
  *    off, alternating off/on/off/on, reported as a ratio: the log must cost less than 5 %.
  * With DATABASE_URL set it creates (and drops) its own database on that server; else PGlite.
  */
+// First, so that the command line is checked before anything else loads (analytics.command.ts).
+import { cli } from './analytics.command.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
@@ -23,14 +24,6 @@ import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
-const cli = command({
-  name: 'bench:analytics',
-  usage: `Usage:
-  npm run bench:analytics -- [--samples 30] [--duration 10] [--connections 8] [--skip-search] [--verbose]
-Times the usage and analytics endpoints on 1,000,000 seeded impressions, then search throughput
-with the request log on and off. Uses DATABASE_URL when set (a database of its own), else PGlite.`,
-  options: { samples: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, 'skip-search': { type: 'boolean' } },
-});
 const { values } = cli;
 const samples = cli.number('samples', { integer: true, positive: true, default: 30 });
 const duration = cli.number('duration', { positive: true, default: 10 });

@@ -14,10 +14,11 @@
  * recall@10 against exact search in the same run, with median and p99 latency. `--sweep` repeats
  * the IVF_HNSW_SQ measurement for each combination of the listed query settings (indexes.ts).
  */
+// First, so that the command line is checked before anything else loads (ann.command.ts).
+import { cli } from './ann.command.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
@@ -35,24 +36,6 @@ import { syntheticCatalog, syntheticProduct } from './gen-catalog.js';
 import { formatTable, median, percentile, round } from './lib.js';
 import { sharedPath } from '../shared-data.js';
 
-const cli = command({
-  name: 'bench:ann',
-  usage: `Usage:
-  npm run bench:ann -- [--sets crowdflower,homedepot] [--size N] [--synthetic N] [--queries 300]
-                       [--catalog-uri DIR] [--kinds ivf_hnsw_sq,ivf_pq] [--sweep ef=2,3 overfetch=1,1.5 nprobes=24] [--verbose]
-Recall and latency of each ANN index kind against exact vector search at search's depth, on the
-labelled sets' products (../shared/data/eval) or, without them or with --synthetic, synthetic vectors.`,
-  allowPositionals: true,
-  options: {
-    synthetic: { type: 'string' },
-    sets: { type: 'string', default: 'homedepot' },
-    size: { type: 'string' },
-    queries: { type: 'string', default: '300' },
-    'catalog-uri': { type: 'string' },
-    kinds: { type: 'string', default: 'ivf_hnsw_sq,ivf_pq' },
-    sweep: { type: 'boolean', default: false },
-  },
-});
 const { values, positionals } = cli;
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
 const sizeLimit = cli.number('size', { integer: true, positive: true });

@@ -9,8 +9,9 @@
  *   npm run bench:auth -- [--duration 5] [--connections 10] [--rounds 3] [--warmup 2]
  *   DATABASE_URL=postgres://... npm run bench:auth      # Postgres instead of PGlite
  */
+// First, so that the command line is checked before anything else loads (auth.command.ts).
+import { cli } from './auth.command.js';
 import { cpus } from 'node:os';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer, type LoadResult } from './lib.js';
 
@@ -41,19 +42,6 @@ interface EndpointSummary {
   rounds: LoadResult[];
 }
 
-const cli = command({
-  name: 'bench:auth',
-  usage: `Usage:
-  npm run bench:auth -- [--duration 5] [--connections 10] [--rounds 3] [--warmup 2] [--verbose]
-Throughput of GET /healthz against the authenticated GET /v1/keys?limit=1 on one server.
-DATABASE_URL=postgres://... benches PostgreSQL instead of PGlite.`,
-  options: {
-    duration: { type: 'string' },
-    connections: { type: 'string' },
-    rounds: { type: 'string' },
-    warmup: { type: 'string' },
-  },
-});
 const options: BenchOptions = {
   durationSeconds: cli.number('duration', { positive: true, default: 5 }),
   connections: cli.number('connections', { integer: true, positive: true, default: 10 }),

@@ -8,11 +8,12 @@
  * Both runs must finish with 0 errors and only the expected status; the billable rows in the
  * database must equal the 201s and 302s counted. Uses DATABASE_URL when set, else PGlite.
  */
+// First, so that the command line is checked before anything else loads (clicks.command.ts).
+import { cli } from './clicks.command.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import autocannon from 'autocannon';
 import PQueue from 'p-queue';
@@ -24,14 +25,6 @@ import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchKey, formatTable, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
-const cli = command({
-  name: 'bench:clicks',
-  usage: `Usage:
-  npm run bench:clicks -- [--duration 30] [--connections 32] [--impressions N] [--verbose]
-Click recording throughput: POST /v1/clicks/{id} and GET /r/{id}?sig=…, every request a new
-billable click. Uses DATABASE_URL when set, else PGlite.`,
-  options: { duration: { type: 'string' }, connections: { type: 'string' }, impressions: { type: 'string' } },
-});
 const duration = cli.number('duration', { positive: true, default: 30 });
 const connections = cli.number('connections', { integer: true, positive: true, default: 32 });
 const impressions = cli.number('impressions', { integer: true, positive: true });

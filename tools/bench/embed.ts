@@ -7,10 +7,11 @@
  *
  *   npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50]
  */
+// First, so that the command line is checked before anything else loads (embed.command.ts).
+import { cli } from './embed.command.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
 import { syntheticCatalog } from './gen-catalog.js';
 import { formatTable, median, percentile, round } from './lib.js';
@@ -47,14 +48,6 @@ const QUERY_WORDS = [
 ];
 const QUERY_MODIFIERS = ['', 'cheap', 'best', 'for kids', 'waterproof', 'under $50', 'black', 'gift idea', 'quiet', 'large'];
 
-const cli = command({
-  name: 'bench:embed',
-  usage: `Usage:
-  npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50] [--verbose]
-The default embedder's start-up (cold and warm model cache), single-query latency and batch
-throughput for ingestion.`,
-  options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
-});
 const options: BenchOptions = {
   queries: cli.number('queries', { integer: true, positive: true, default: 500 }),
   products: cli.number('products', { integer: true, positive: true, default: 2_000 }),

@@ -6,10 +6,11 @@
  * the full import's time splits into parse, embed and write. Reports wall time, products/s and
  * peak RSS.
  */
+// First, so that the command line is checked before anything else loads (ingest.command.ts).
+import { cli } from './ingest.command.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
 import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
@@ -23,14 +24,6 @@ import { formatTable, round } from './lib.js';
 import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
-const cli = command({
-  name: 'bench:ingest',
-  usage: `Usage:
-  npm run bench:ingest -- [--file FEED] [--limit N] [--cache-dir DIR] [--verbose]
-Ingest throughput split into parse, embed and write, on FEED (default: the Home Depot catalog in
-../shared/data/eval/homedepot, or a synthetic one when that is absent).`,
-  options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } },
-});
 const { values } = cli;
 const limitFlag = cli.number('limit', { integer: true, positive: true });
 

@@ -18,13 +18,14 @@
  * .cpuprofile files there for a closer look). `--catalog-uri` reuses a prepared catalog and only
  * reads it; without it the catalog is imported into a temporary directory (about 2.5 minutes).
  */
+// First, so that the command line is checked before anything else loads (load.command.ts).
+import { cli } from './load.command.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
 import { loadConfig } from '../../src/config.js';
 import { readJsonLines } from '../../src/cli/files.js';
@@ -36,23 +37,6 @@ import { formatTable } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
 import { sharedPath } from '../shared-data.js';
 
-const cli = command({
-  name: 'bench:load',
-  usage: `Usage:
-  npm run bench:load -- [--catalog-uri DIR] [--duration 20] [--connections 16] [--profile] [--profile-dir DIR] [--verbose]
-  npm run bench:soak -- [--catalog-uri DIR] [--soak 10] [--duration 20] [--sample-seconds 15] [--verbose]
-Load and soak against src/main.ts as its own process on PostgreSQL: DATABASE_URL is required
-(a throwaway database is created on that server and dropped afterwards).`,
-  options: {
-    'catalog-uri': { type: 'string' },
-    duration: { type: 'string' },
-    connections: { type: 'string' },
-    soak: { type: 'string' },
-    'sample-seconds': { type: 'string' },
-    profile: { type: 'boolean', default: false },
-    'profile-dir': { type: 'string' },
-  },
-});
 const { values } = cli;
 const duration = cli.number('duration', { positive: true, default: 20 });
 const connections = cli.number('connections', { integer: true, positive: true, default: 16 });

@@ -13,10 +13,11 @@
  * Paths alternate call by call in every round, so drift on a shared machine hits all alike.
  * Prints median and p99 per path and each median's ratio to REST's.
  */
+// First, so that the command line is checked before anything else loads (mcp.command.ts).
+import { cli } from './mcp.command.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { request } from 'undici';
@@ -46,13 +47,6 @@ const QUERIES = [
   'wireless phone charger',
 ];
 
-const cli = command({
-  name: 'bench:mcp',
-  usage: `Usage:
-  npm run bench:mcp -- [--calls 200] [--rounds 3] [--limit 10] [--verbose]
-search_products latency over MCP stdio and Streamable HTTP beside REST POST /v1/search, one call at a time.`,
-  options: { calls: { type: 'string' }, rounds: { type: 'string' }, limit: { type: 'string' } },
-});
 const calls = cli.number('calls', { integer: true, positive: true, default: 200 });
 const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });
 const limit = cli.number('limit', { integer: true, positive: true, default: 10 });

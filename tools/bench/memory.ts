@@ -8,13 +8,14 @@
  * Without `--catalog-uri` the Home Depot catalog is imported into a temporary directory first
  * (tools/bench/deployment.ts), as bench:load does.
  */
+// First, so that the command line is checked before anything else loads (memory.command.ts).
+import { cli } from './memory.command.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { productTerms } from '../../src/core/ranking/features.js';
@@ -23,14 +24,6 @@ import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { ensureCatalog } from './deployment.js';
 import { formatTable } from './lib.js';
 
-const cli = command({
-  name: 'bench:memory',
-  usage: `Usage:
-  npm run bench:memory -- [--catalog-uri DIR] [--verbose]
-The memory of an API process's parts, opened one after another (without --catalog-uri the Home
-Depot catalog is imported into a temporary directory first).`,
-  options: { 'catalog-uri': { type: 'string' } },
-});
 const { values } = cli;
 
 setFlagsFromString('--expose-gc');

@@ -12,6 +12,8 @@
  * per catalog, the ratio, and how many store requests a search made and what they read.
  * Products: the sample catalog (data/sample-catalog.jsonl) unless `--products` names a feed.
  */
+// First, so that the command line is checked before anything else loads (object-store.command.ts).
+import { cli } from './object-store.command.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -19,25 +21,11 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { startServerProcess, type ServerProcess } from './deployment.js';
 import { formatTable, percentile, round } from './lib.js';
 
-const cli = command({
-  name: 'bench:object-store',
-  usage: `Usage:
-  npm run bench:object-store -- --azurite DIR [--latency-ms 20] [--queries 150] [--products FILE] [--verbose]
-Search latency with the catalog at az:// in Azurite behind a store latency, beside a local catalog.
-DIR: npm install --prefix DIR azurite@3.35.0 @azure/storage-blob@12.32.0`,
-  options: {
-    azurite: { type: 'string' },
-    'latency-ms': { type: 'string' },
-    queries: { type: 'string' },
-    products: { type: 'string', default: 'data/sample-catalog.jsonl' },
-  },
-});
 const { values } = cli;
 const LATENCY_MS = cli.number('latency-ms', { default: 20 });
 const QUERIES = cli.number('queries', { integer: true, positive: true, default: 150 });

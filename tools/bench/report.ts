@@ -8,33 +8,18 @@
  * bench's figures from the saved output of an earlier run instead (a 10-minute soak, say); the
  * file says so. Benches that need PostgreSQL get DATABASE_URL from the environment.
  */
+// First, so that the command line is checked before anything else loads (report.command.ts).
+import { cli } from './report.command.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { loadConfig } from '../../src/config.js';
 import { renderReport, type BenchRun } from './report-render.js';
 import { sharedPath } from '../shared-data.js';
 
-const cli = command({
-  name: 'bench:report',
-  usage: `Usage:
-  npm run bench:report -- [--benches load,soak,memory,search,clicks,webhooks,eval-crowdflower] [--catalog-uri DIR]
-                          [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse NAME=FILE]... [--out BENCHMARKS.md] [--verbose]
-Runs the chosen benches, each as its own process, and writes their figures to one report.`,
-  options: {
-    benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,worst,eval-crowdflower' },
-    'catalog-uri': { type: 'string' },
-    duration: { type: 'string', default: '20' },
-    soak: { type: 'string', default: '10' },
-    'eval-limit': { type: 'string', default: '1500' },
-    reuse: { type: 'string', multiple: true, default: [] },
-    out: { type: 'string', default: 'BENCHMARKS.md' },
-  },
-});
 const { values } = cli;
 cli.number('duration', { positive: true });
 cli.number('soak', { positive: true });

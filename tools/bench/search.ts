@@ -25,12 +25,13 @@
  * its single client and 16-connection run alternate with the first's, so the cost of a setting
  * is measured side by side in one run.
  */
+// First, so that the command line is checked before anything else loads (search.command.ts).
+import { cli } from './search.command.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
@@ -52,23 +53,6 @@ import { syntheticCatalog } from './gen-catalog.js';
 import { createBenchKey, formatTable, median, percentile, round, runLoadChecked, startBenchServer } from './lib.js';
 import { sharedPath } from '../shared-data.js';
 
-const cli = command({
-  name: 'bench:search',
-  usage: `Usage:
-  npm run bench:search -- [--catalog-uri DIR] [--queries 300] [--duration 10] [--learning-running] [--seed 1500]
-                          [--baseline-learning-off] [--baseline-tuning overfetch=N,ef=N,nprobes=N] [--verbose]
-Search latency and throughput on the Home Depot catalog (../shared; synthetic when absent).
-Uses DATABASE_URL when set, else PGlite.`,
-  options: {
-    'catalog-uri': { type: 'string' },
-    queries: { type: 'string' },
-    duration: { type: 'string' },
-    'baseline-tuning': { type: 'string' },
-    'baseline-learning-off': { type: 'boolean', default: false },
-    'learning-running': { type: 'boolean', default: false },
-    seed: { type: 'string' },
-  },
-});
 const { values } = cli;
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
 const duration = cli.number('duration', { positive: true, default: 10 });

@@ -8,13 +8,14 @@
  *   npm run bench:webhooks -- [--events 5000] [--concurrency 32] [--rate 200] [--seconds 5] [--poll 100]
  *   DATABASE_URL=postgres://... npm run bench:webhooks      # Postgres instead of PGlite
  */
+// First, so that the command line is checked before anything else loads (webhooks.command.ts).
+import { cli } from './webhooks.command.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { newId } from '../../src/core/ids.js';
@@ -27,14 +28,6 @@ import { systemResolver } from '../../src/worker/dns.js';
 import { HttpTransport } from '../../src/worker/transport.js';
 import { formatTable, round } from './lib.js';
 
-const cli = command({
-  name: 'bench:webhooks',
-  usage: `Usage:
-  npm run bench:webhooks -- [--events 5000] [--concurrency 32] [--rate 200] [--seconds 5] [--poll 100] [--verbose]
-Webhook delivery from one worker to a local receiver: backlog throughput, then commit-to-receipt
-latency. DATABASE_URL=postgres://... benches PostgreSQL instead of PGlite.`,
-  options: { events: { type: 'string' }, concurrency: { type: 'string' }, rate: { type: 'string' }, seconds: { type: 'string' }, poll: { type: 'string' } },
-});
 const EVENTS = cli.number('events', { integer: true, positive: true, default: 5000 });
 const CONCURRENCY = cli.number('concurrency', { integer: true, positive: true, default: 32 });
 const RATE = cli.number('rate', { positive: true, default: 200 });

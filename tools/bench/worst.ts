@@ -40,6 +40,8 @@
  * batch's wall time. Exits 1 when a request answers other than it should (the row says FAILED);
  * a request over its target is a finding, printed as OVER, not a failure of the bench.
  */
+// First, so that the command line is checked before anything else loads (worst.command.ts).
+import { cli } from './worst.command.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -61,7 +63,6 @@ import { SESSION_COOKIE, CSRF_HEADER } from '../../src/http/auth.js';
 import { readFeed } from '../../src/feeds/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
@@ -69,21 +70,6 @@ import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { REPO_ROOT as ROOT } from '../repo-root.js';
 
-const cli = command({
-  name: 'bench:worst',
-  usage: `Usage:
-  npm run bench:worst -- [--catalog-uri DIR] [--sample] [--rounds 3] [--only search,mcp] [--trace] [--verbose]
-The most expensive valid request of every route and MCP tool beside a typical one: CPU, event-loop
-block and memory. Home Depot catalog from ../shared (--sample: the sample catalog). Uses
-DATABASE_URL when set, else PGlite.`,
-  options: {
-    'catalog-uri': { type: 'string' },
-    sample: { type: 'boolean', default: false },
-    rounds: { type: 'string' },
-    only: { type: 'string' },
-    trace: { type: 'boolean', default: false },
-  },
-});
 const { values } = cli;
 const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });
 /** Route or tool name fragments to run (the others print "skipped"); all when absent. */

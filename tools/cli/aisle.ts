@@ -11,8 +11,9 @@
  * unknown account), 69 the database server cannot be reached, 75 a running server holds the
  * data directory, 78 configuration.
  */
+// First, so that the command line is checked before anything else loads (aisle.command.ts).
+import { cli } from './aisle.command.js';
 import { z } from 'zod';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -25,26 +26,6 @@ import { createPgStores, openMigratedDb } from '../../src/store/pg/index.js';
 import type { RankingStatus } from '../../src/core/learning/ranking-learner.js';
 import { openLearningRuntime } from '../../src/runtime.js';
 
-const USAGE = `Usage:
-  npm run aisle -- accounts create --name NAME [--json]
-  npm run aisle -- keys create --account ACCOUNT_ID --name NAME [--scopes search,events:write] [--rate-limit N] [--json]
-  npm run aisle -- ranking status [--json]
-  npm run aisle -- ranking rollback
-Scopes: ${ALL_SCOPES.join(', ')}
---verbose prints the stack trace of an unexpected error.`;
-
-const cli = command({
-  name: 'aisle',
-  usage: USAGE,
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    account: { type: 'string' },
-    scopes: { type: 'string' },
-    'rate-limit': { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
-});
 const { values, positionals } = cli;
 const rateLimit = cli.number('rate-limit', { integer: true, min: 1, max: 1_000_000 });
 

@@ -6,8 +6,9 @@
  * 64 usage; 65 a file that cannot be read as a feed; 66 a missing or unreadable file; 75 the
  * data directory is held by a running server; 78 the configuration.
  */
+// First, so that the command line is checked before anything else loads (ingest.command.ts).
+import { cli } from './ingest.command.js';
 import { createReadStream } from 'node:fs';
-import { command } from '../../src/cli/command.js';
 import { CliError, EXIT, UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { loadConfig } from '../../src/config.js';
@@ -21,35 +22,6 @@ import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/feeds/
 import { createProgressReporter } from '../../src/cli/progress.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 
-const USAGE = `Usage:
-  npm run ingest -- FILE [--format ${FEED_FORMATS.join('|')}] [--replace] [--dry-run]
-                        [--merchant NAME] [--mapping 'title=Product Name,price=Price' | --mapping map.json]
-                        [--preset ${Object.keys(PRESETS).join('|')}] [--delimiter ';'] [--json] [--no-fit-ranking] [--verbose]
-  npm run ingest -- --reindex        re-embed the whole catalog with the configured model
-
-A file with the header of a known export (the presets' files) is read with its preset.
-After an import, the catalog's cold-start ranking model is fitted from its own products and
-stored (a model fitted on labelled data by npm run calibrate is kept); --no-fit-ranking skips it.
-Exit codes: 0 done, 1 nothing valid imported, 64 usage, 65 unreadable feed, 66 missing file, 78 configuration.`;
-
-const cli = command({
-  name: 'ingest',
-  usage: USAGE,
-  allowPositionals: true,
-  options: {
-    format: { type: 'string' },
-    replace: { type: 'boolean', default: false },
-    'dry-run': { type: 'boolean', default: false },
-    reindex: { type: 'boolean', default: false },
-    merchant: { type: 'string' },
-    mapping: { type: 'string' },
-    preset: { type: 'string' },
-    delimiter: { type: 'string' },
-    'batch-size': { type: 'string' },
-    json: { type: 'boolean', default: false },
-    'no-fit-ranking': { type: 'boolean', default: false },
-  },
-});
 const { values, positionals } = cli;
 const batchSize = cli.number('batch-size', { integer: true, positive: true });
 

@@ -8,18 +8,11 @@
  * the codes of docs/development.md for usage (64), an unreachable database (69), a held data
  * directory (75) and the configuration (78).
  */
-import { command } from '../../src/cli/command.js';
+// First, so that the command line is checked before anything else loads (learn.command.ts).
+import { cli } from './learn.command.js';
 import { loadConfig } from '../../src/config.js';
 import { createProcessLogger } from '../../src/logger.js';
 import { openLearningRuntime } from '../../src/runtime.js';
-
-const cli = command({
-  name: 'learn',
-  usage: `Usage:
-  npm run learn [--verbose]    one learning run now: judge the candidate model under test, or fit a new one
---verbose prints the stack trace of an unexpected error.`,
-  options: {},
-});
 
 await cli.run(async () => {
   const config = loadConfig();

@@ -10,11 +10,12 @@
  * Without any labelled set (../shared absent) it says so and exits 0: the fallback model stays.
  * Other exit codes: docs/development.md.
  */
+// First, so that the command line is checked before anything else loads (calibrate.command.ts).
+import { cli } from './calibrate.command.js';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config.js';
 import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
@@ -31,28 +32,6 @@ import {
   trainingQueries,
 } from './labelled-set.js';
 
-const USAGE = `Usage:
-  npm run calibrate -- [--sets DIR,DIR] [--queries-per-set N] [--dry-run] [--catalog-dir DIR]
-                       [--with DIR]... [--size N] [--ann-threshold N] [--verbose]
-Fits the ranking model and its calibration on the labelled dev sets (default
-../shared/data/eval/crowdflower,../shared/data/eval/homedepot) and writes them into the configured
-catalog; --dry-run only reports the calibration error.`;
-
-const cli = command({
-  name: 'calibrate',
-  usage: USAGE,
-  options: {
-    sets: { type: 'string' },
-    'queries-per-set': { type: 'string' },
-    'dry-run': { type: 'boolean', default: false },
-    /** Keeps each set's imported catalog in DIR/<set name> and reuses it next time (as eval --catalog). */
-    'catalog-dir': { type: 'string' },
-    /** Distractor sets added to each set's catalog, as eval --with (a set is never its own distractor). */
-    with: { type: 'string', multiple: true },
-    size: { type: 'string' },
-    'ann-threshold': { type: 'string' },
-  },
-});
 const { values } = cli;
 const queriesPerSet = cli.number('queries-per-set', { integer: true, positive: true });
 const size = cli.number('size', { integer: true, positive: true });

@@ -23,12 +23,13 @@
  * When the set lies in ../shared and ../shared is not on this machine, it says so and exits 0;
  * any other missing file exits 66, a malformed queries file 65 (docs/development.md).
  */
+// First, so that the command line is checked before anything else loads (eval.command.ts).
+import { cli } from './eval.command.js';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -54,28 +55,6 @@ import {
   type RunMetrics,
 } from './labelled-set.js';
 
-const USAGE = `Usage:
-  npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
-                  [--with DIR]... [--size N] [--ann-threshold N] [--exact-vectors] [--verbose]
-DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say);
---eval-dir holds ndcg.mjs and bm25-baseline.mjs (default: the set's ../../../eval).`;
-
-const cli = command({
-  name: 'eval',
-  usage: USAGE,
-  options: {
-    set: { type: 'string' },
-    'eval-dir': { type: 'string' },
-    limit: { type: 'string' },
-    out: { type: 'string' },
-    'model-cache': { type: 'string' },
-    catalog: { type: 'string' },
-    with: { type: 'string', multiple: true },
-    size: { type: 'string' },
-    'ann-threshold': { type: 'string' },
-    'exact-vectors': { type: 'boolean', default: false },
-  },
-});
 const { values } = cli;
 const limit = cli.number('limit', { integer: true, positive: true });
 const size = cli.number('size', { integer: true, positive: true });

@@ -21,11 +21,12 @@
  * which ranks exactly as search does (never interleaved: the serving model alone) and records
  * nothing, so measuring teaches the service nothing.
  */
+// First, so that the command line is checked before anything else loads (simulate.command.ts).
+import { cli } from './simulate.command.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { command } from '../../src/cli/command.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -53,37 +54,6 @@ import { react, type UserModel } from '../../src/core/learning/simulated-shopper
 import { mulberry32 } from '../../src/core/random.js';
 import { readRankingModel } from '../../src/core/ranking/ranking.js';
 
-const USAGE = `Usage:
-  npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
-                      [--conversion-rate 0.1] [--held-out-fold 0] [--seed 1] [--measure-every 5]
-                      [--catalog DIR] [--model-cache DIR] [--limit N] [--eval-dir DIR]
-                      [--dump-log FILE] [--no-skyline] [--verbose]
-DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say).`;
-
-const cli = command({
-  name: 'simulate',
-  usage: USAGE,
-  options: {
-    set: { type: 'string' },
-    'eval-dir': { type: 'string' },
-    catalog: { type: 'string' },
-    'model-cache': { type: 'string' },
-    limit: { type: 'string' },
-    searches: { type: 'string' },
-    eta: { type: 'string' },
-    noise: { type: 'string' },
-    bots: { type: 'string' },
-    'vote-rate': { type: 'string' },
-    'conversion-rate': { type: 'string' },
-    'held-out-fold': { type: 'string' },
-    seed: { type: 'string' },
-    'measure-every': { type: 'string' },
-    /** Writes the event log learning reads (one JSON object per shown result) to FILE, for offline study. */
-    'dump-log': { type: 'string' },
-    /** Leaves out the label-fitted skyline (it fits five models first). */
-    'no-skyline': { type: 'boolean', default: false },
-  },
-});
 const { values } = cli;
 const limit = cli.number('limit', { integer: true, positive: true });
 const searchesPerQuery = Math.round(cli.number('searches', { min: 1, max: 1000, default: 20 }));

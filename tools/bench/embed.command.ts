@@ -1,0 +1,13 @@
+// bench:embed's command line, in a module of its own that embed.ts imports first: the flags are
+// parsed, and a usage mistake or --help answered, before the bench's own modules are evaluated
+// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+import { command } from '../../src/cli/command.js';
+
+export const cli = command({
+  name: 'bench:embed',
+  usage: `Usage:
+  npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50] [--verbose]
+The default embedder's start-up (cold and warm model cache), single-query latency and batch
+throughput for ingestion.`,
+  options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
+});

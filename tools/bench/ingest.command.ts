@@ -1,0 +1,13 @@
+// bench:ingest's command line, in a module of its own that ingest.ts imports first: the flags are
+// parsed, and a usage mistake or --help answered, before the bench's own modules are evaluated
+// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+import { command } from '../../src/cli/command.js';
+
+export const cli = command({
+  name: 'bench:ingest',
+  usage: `Usage:
+  npm run bench:ingest -- [--file FEED] [--limit N] [--cache-dir DIR] [--verbose]
+Ingest throughput split into parse, embed and write, on FEED (default: the Home Depot catalog in
+../shared/data/eval/homedepot, or a synthetic one when that is absent).`,
+  options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } },
+});

@@ -1,0 +1,36 @@
+// `npm run simulate`'s command line, in a module of its own that simulate.ts imports first: the flags are
+// parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
+// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+import { command } from '../../src/cli/command.js';
+
+const USAGE = `Usage:
+  npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
+                      [--conversion-rate 0.1] [--held-out-fold 0] [--seed 1] [--measure-every 5]
+                      [--catalog DIR] [--model-cache DIR] [--limit N] [--eval-dir DIR]
+                      [--dump-log FILE] [--no-skyline] [--verbose]
+DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say).`;
+
+export const cli = command({
+  name: 'simulate',
+  usage: USAGE,
+  options: {
+    set: { type: 'string' },
+    'eval-dir': { type: 'string' },
+    catalog: { type: 'string' },
+    'model-cache': { type: 'string' },
+    limit: { type: 'string' },
+    searches: { type: 'string' },
+    eta: { type: 'string' },
+    noise: { type: 'string' },
+    bots: { type: 'string' },
+    'vote-rate': { type: 'string' },
+    'conversion-rate': { type: 'string' },
+    'held-out-fold': { type: 'string' },
+    seed: { type: 'string' },
+    'measure-every': { type: 'string' },
+    /** Writes the event log learning reads (one JSON object per shown result) to FILE, for offline study. */
+    'dump-log': { type: 'string' },
+    /** Leaves out the label-fitted skyline (it fits five models first). */
+    'no-skyline': { type: 'boolean', default: false },
+  },
+});
