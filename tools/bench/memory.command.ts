@@ -1,6 +1,6 @@
 // bench:memory's command line, in a module of its own that memory.ts imports first: the flags are
 // parsed, and a usage mistake or --help answered, before the bench's own modules are evaluated
-// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+// (docs/development.md, "Operator tools").
 import { command } from '../../src/cli/command.js';
 
 export const cli = command({

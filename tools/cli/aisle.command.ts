@@ -1,6 +1,6 @@
 // `npm run aisle`'s command line, in a module of its own that aisle.ts imports first: the flags are
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
-// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+// (docs/development.md, "Operator tools").
 import { command } from '../../src/cli/command.js';
 import { ALL_SCOPES } from '../../src/core/keys/scopes.js';
 

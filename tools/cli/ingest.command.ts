@@ -1,6 +1,6 @@
 // `npm run ingest`'s command line, in a module of its own that ingest.ts imports first: the flags are
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
-// (about half of what answering one otherwise costs: docs/development.md, "Tests").
+// (docs/development.md, "Operator tools").
 import { command } from '../../src/cli/command.js';
 import { PRESETS } from '../../src/feeds/presets.js';
 import { FEED_FORMATS } from '../../src/feeds/types.js';
