@@ -189,7 +189,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
  * Global learning from outside the server (`npm run learn`, `npm run aisle -- ranking`): the
  * database and the catalog's own model, under the configured embedding model's name (the learned
  * models' scope). The embedding model itself is not loaded: judging, fitting and rolling back
- * never embed (a use-lite start costs seconds of CPU).
+ * never embed (loading USE-lite costs about half a CPU-second even from its cache: docs/learning.md).
  */
 export async function openLearningRuntime(config: Config, logger: Logger): Promise<{ ranking: RankingLearner; close(): Promise<void> }> {
   const scope = embeddingModelName(config.embedding);
