@@ -2,7 +2,6 @@ import type { FeedbackStore, FeedbackVote, NewFeedback } from '../../core/feedba
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { appendEvent } from './outbox.js';
-import { SearchReads } from './search-reads.js';
 
 const toBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
@@ -10,11 +9,7 @@ const toBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset,
 const toVector = (bytes: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(bytes).buffer);
 
 export class PgFeedbackStore implements FeedbackStore {
-  /** `reads`: shared with the learning store, so a search's two reads go as one statement (search-reads.ts). */
-  constructor(
-    private readonly db: Db,
-    private readonly reads = new SearchReads(db),
-  ) {}
+  constructor(private readonly db: Db) {}
 
   async findSearch(accountId: string, requestId: string): Promise<{ query: string; productIds: string[] } | null> {
     const rows = await this.db.query<{ query: string; product_ids: string[] }>(
@@ -60,12 +55,16 @@ export class PgFeedbackStore implements FeedbackStore {
    * Changes whenever the account gets feedback: the newest time and how many rows carry it. Both
    * come from the (account_id, created_at) index, so the check runs on every search at the same
    * cost whatever the account's feedback volume (a count(*) grew with it). A row stamped earlier
-   * than the newest (clock skew between processes) is picked up with the next newer one. A
-   * search reads it in one statement with its query's events (search-reads.ts).
+   * than the newest (clock skew between processes) is picked up with the next newer one.
    */
   async version(accountId: string): Promise<string> {
-    const { latest, n } = await this.reads.feedbackHead(accountId);
-    return `${n}:${latest ? new Date(latest).getTime() : 0}`;
+    const rows = await this.db.query<{ latest: Date | null; n: number }>(
+      `WITH latest AS (SELECT max(created_at) AS t FROM feedback WHERE account_id = $1)
+       SELECT latest.t AS latest, (SELECT count(*)::int FROM feedback WHERE account_id = $1 AND created_at = latest.t) AS n FROM latest`,
+      [accountId],
+    );
+    const r = rows[0];
+    return `${r?.n ?? 0}:${r?.latest ? new Date(r.latest).getTime() : 0}`;
   }
 
   /**

@@ -9,7 +9,6 @@ import { PgFeedbackStore } from './feedback-store.js';
 import { PgFeedStore } from './feed-store.js';
 import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
-import { SearchReads } from './search-reads.js';
 import { PgRankingModelStore } from './ranking-model-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgOAuthStore } from './oauth-store.js';
@@ -25,11 +24,10 @@ export { appendEvent, type OutboxEvent } from './outbox.js';
 export { PgWebhookStore } from './webhook-store.js';
 
 export function createPgStores(db: Db): Stores {
-  const searchReads = new SearchReads(db);
   return {
     searches: new PgSearchStore(db),
     clicks: new PgClickStore(db),
-    feedback: new PgFeedbackStore(db, searchReads),
+    feedback: new PgFeedbackStore(db),
     feeds: new PgFeedStore(db),
     secrets: new PgSecretStore(db),
     keys: new PgKeyStore(db),
@@ -40,7 +38,7 @@ export function createPgStores(db: Db): Stores {
     requestLog: new PgRequestLogStore(db),
     consoleSessions: new PgConsoleSessionStore(db),
     oauth: new PgOAuthStore(db),
-    learning: new PgLearningStore(db, searchReads),
+    learning: new PgLearningStore(db),
     rankingModels: new PgRankingModelStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };

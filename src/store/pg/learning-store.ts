@@ -2,17 +2,23 @@ import type { QueryEvent } from '../../core/learning/ports.js';
 import type { ShownResult } from '../../core/learning/ports.js';
 import type { LearningStore } from '../../core/learning/ports.js';
 import type { Db } from './db.js';
-import { SearchReads } from './search-reads.js';
 
 export class PgLearningStore implements LearningStore {
-  /** `reads`: shared with the feedback store, so a search's two reads go as one statement (search-reads.ts). */
-  constructor(
-    private readonly db: Db,
-    private readonly reads = new SearchReads(db),
-  ) {}
+  constructor(private readonly db: Db) {}
 
-  queryEvents(accountId: string, normalizedQuery: string, since: Date, limit: number): Promise<QueryEvent[]> {
-    return this.reads.queryEvents(accountId, normalizedQuery, since, limit);
+  async queryEvents(accountId: string, normalizedQuery: string, since: Date, limit: number): Promise<QueryEvent[]> {
+    const rows = await this.db.query<{ session_id: string; product_id: string; position: number; clicked: boolean; converted: boolean }>(
+      `SELECT r.session_id, i.product_id, i.position,
+              c.id IS NOT NULL AS clicked,
+              EXISTS (SELECT 1 FROM conversions v WHERE v.click_id = c.id) AS converted
+         FROM (SELECT id, session_id FROM search_requests
+                WHERE account_id = $1 AND normalized_query = $2 AND created_at >= $3
+                ORDER BY created_at DESC LIMIT $4) r
+         JOIN impressions i ON i.request_id = r.id
+         LEFT JOIN clicks c ON c.impression_id = i.id AND c.billable`,
+      [accountId, normalizedQuery, since, limit],
+    );
+    return rows.map((r) => ({ sessionId: r.session_id, productId: r.product_id, position: r.position, clicked: r.clicked, converted: r.converted }));
   }
 
   async shownResults(accountId: string, since: Date, limit: number): Promise<ShownResult[]> {
