@@ -74,7 +74,20 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
   let err = '';
   proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  // 'exit' can come before the last of the child's output has been read (a tool that prints its
+  // usage and exits at once): settle once both streams have ended too, or a second after the
+  // exit when a process the child started still holds them.
+  const streamEnded = (stream: NodeJS.ReadableStream) => new Promise<void>((resolve) => stream.once('end', resolve).once('close', resolve));
+  const ended = Promise.all([streamEnded(proc.stdout), streamEnded(proc.stderr)]);
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('exit', (code) => {
+      const late = setTimeout(() => resolve(code), 1_000);
+      void ended.then(() => {
+        clearTimeout(late);
+        resolve(code);
+      });
+    }),
+  );
   return {
     proc,
     stdout: () => out,
