@@ -378,13 +378,13 @@ async function runSimulation(app: TestApp, sim: ManualClock, ok: Receiver, faili
     sim.advance(HOUR);
     await app.core.retention.prune();
 
-    const sizes = {
-      sessions: await n('SELECT count(*)::int AS n FROM search_sessions'),
-      deliveries: await n('SELECT count(*)::int AS n FROM webhook_deliveries'),
-      events: await n('SELECT count(*)::int AS n FROM webhook_events'),
-      attempts: await n('SELECT count(*)::int AS n FROM webhook_attempts'),
-      requestLog: await n('SELECT count(*)::int AS n FROM request_log'),
-    };
+    // The five tables' sizes in one statement: this runs 720 times.
+    const [sizes] = await app.db.query<{ sessions: number; deliveries: number; events: number; attempts: number; requestLog: number }>(
+      `SELECT (SELECT count(*)::int FROM search_sessions) AS sessions, (SELECT count(*)::int FROM webhook_deliveries) AS deliveries,
+              (SELECT count(*)::int FROM webhook_events) AS events, (SELECT count(*)::int FROM webhook_attempts) AS attempts,
+              (SELECT count(*)::int FROM request_log) AS "requestLog"`,
+    );
+    if (sizes === undefined) throw new Error('the size query answered no row');
     for (const k of Object.keys(peak) as (keyof typeof peak)[]) peak[k] = Math.max(peak[k], sizes[k]);
     // Every session used within the last 24 h is there, and none older: the search path's window exactly.
     expect(sizes.sessions, `hour ${hour}`).toBe(SEARCHES_PER_HOUR * Math.min(hour + 1, 24) + 1);
