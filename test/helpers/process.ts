@@ -63,12 +63,20 @@ const COMPILED_ENTRIES = new Set(
 );
 
 /**
+ * V8 flags for the processes tests start. They live seconds, and V8 spends about half a
+ * CPU-second of each start re-compiling PGlite's 9 MB of WebAssembly with its optimising tier,
+ * which so short a process never earns back: `--liftoff-only` keeps its baseline code. Only the
+ * speed of WebAssembly changes, not what any code does (docs/development.md, "Tests").
+ */
+const CHILD_V8_FLAGS = ['--liftoff-only'];
+
+/**
  * Runs a TypeScript entry point the way its npm script does, capturing both streams: the server,
  * the webhook worker and the operator tools from their compiled JavaScript (tools/build/run.mjs,
  * built once per run by global-setup.ts), anything else (test fixtures) through tsx.
  */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const argv = COMPILED_ENTRIES.has(entry) ? [RUN_ENTRY, entry, ...args] : ['--import', 'tsx', entry, ...args];
+  const argv = [...CHILD_V8_FLAGS, ...(COMPILED_ENTRIES.has(entry) ? [RUN_ENTRY, entry, ...args] : ['--import', 'tsx', entry, ...args])];
   const proc = spawn(process.execPath, argv, { env, stdio: 'pipe' });
   let out = '';
   let err = '';
