@@ -46,7 +46,10 @@ async function embedAll(embedder: Embedder, texts: string[]): Promise<Float32Arr
  * 3,000 titles took 7 CPU-seconds of every run. The file is named by the texts.
  */
 async function cachedVectors(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
-  const digest = createHash('sha256').update(`${embedder.model}\n${texts.join('\n')}`).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(`${embedder.model}\n${texts.join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
   const file = join(inject('seedDataDir'), '..', `ann-parity-vectors-${digest}.f32`);
   const d = embedder.dimensions;
   const bytes = await readFile(file).catch(() => null);
