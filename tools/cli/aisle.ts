@@ -24,7 +24,6 @@ import { ScopeSchema } from '../../src/core/schemas/keys.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, openMigratedDb } from '../../src/store/pg/index.js';
 import type { RankingStatus } from '../../src/core/learning/ranking-learner.js';
-import { openLearningRuntime } from '../../src/runtime.js';
 
 const { values, positionals } = cli;
 const rateLimit = cli.number('rate-limit', { integer: true, min: 1, max: 1_000_000 });
@@ -83,6 +82,9 @@ function printStatus(s: RankingStatus): void {
 }
 
 async function ranking(subcommand: string): Promise<void> {
+  // Loaded here, not at the top: the runtime brings the catalog store (LanceDB, Arrow) and the
+  // embedder, which only the ranking commands use; accounts and keys start without them.
+  const { openLearningRuntime } = await import('../../src/runtime.js');
   const { ranking, close } = await openLearningRuntime(loadConfig(), createLogger('warn'));
   try {
     if (subcommand === 'ranking status') printStatus(await ranking.status());
