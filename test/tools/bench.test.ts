@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, runToEnd, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 
@@ -40,5 +41,40 @@ describe('benches (tools/bench): mistakes', () => {
     expect(load.code, show(load)).toBe(78);
     expect(load.stderr).toMatch(/^bench:load: DATABASE_URL must name a PostgreSQL server/);
     for (const r of [zero, sweep, reuse, load]) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
+  });
+});
+
+describe('bench:report', () => {
+  it('writes a saved bench:object-store run into the report: its section and its target, met or missed', async () => {
+    const dir = tempDir('bench-report');
+    const saved = (ratio: number) => {
+      const file = join(dir, `object-store-${ratio}.out`);
+      const json = {
+        bench: 'object-store',
+        products: 'data/sample-catalog.jsonl',
+        store_latency_ms: 20,
+        searches_per_catalog: 450,
+        catalogs: { local: { p50_ms: 10, p99_ms: 30 }, 'az:// +latency': { p50_ms: Math.round(1000 * ratio) / 100, p99_ms: 60 } },
+        p50_ratio: ratio,
+        store_requests_per_search: 0.02,
+      };
+      writeFileSync(file, `bench:object-store: the tables a person reads\nBENCH_JSON ${JSON.stringify(json)}\n`);
+      return file;
+    };
+    const report = async (ratio: number) => {
+      const out = join(dir, `BENCHMARKS-${ratio}.md`);
+      const r = await bench('report', ['--benches', '', '--reuse', `object-store=${saved(ratio)}`, '--out', out]);
+      expect(r.code, show(r)).toBe(0);
+      return readFileSync(out, 'utf8');
+    };
+    const [met, missed] = await Promise.all([report(1.37), report(1.8)]);
+    const row = 'search p50, catalog at az:// behind 20 ms a request / local catalog (bench:object-store)';
+    expect(met).toContain(`| ${row} | ≤ 1.5× | 1.37× | met |`);
+    expect(missed).toContain(`| ${row} | ≤ 1.5× | 1.8× | missed: 1.2× the limit |`);
+    expect(met).toContain('## object-store\n\n`npm run bench:object-store` — figures from an earlier run of the same command');
+    expect(met).toContain('| az:// +latency | 13.7 | 60 |');
+    expect(met).toContain('p50 az:// / local: **1.37×**; store requests per search: 0.02.');
+    // Nothing else ran: the load targets say so rather than show a figure.
+    expect(met).toMatch(/\| searches\/s, 16 connections \(bench:load, search alone\) \| ≥ 200 \| - \| not measured \|/);
   });
 });

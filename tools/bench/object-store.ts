@@ -181,6 +181,16 @@ async function measure(
   process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
   process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(azRequests / (3 * QUERIES))}\n`);
   const measured = [...store.kinds].map(([kind, n]) => [kind, n - (kindsBefore.get(kind) ?? 0)] as const).filter(([, n]) => n > 0);
+  // For bench:report (BENCHMARKS.md): the figures above, one line of JSON.
+  const summary = {
+    bench: 'object-store',
+    products: values.products,
+    store_latency_ms: LATENCY_MS,
+    searches_per_catalog: 3 * QUERIES,
+    catalogs: Object.fromEntries(times.map((t, i) => [names[i]!, { p50_ms: round(percentile(t, 50)), p99_ms: round(percentile(t, 99)) }])),
+    p50_ratio: round(p50[1]! / p50[0]!),
+    store_requests_per_search: round(azRequests / (3 * QUERIES)),
+  };
   if (measured.length > 0) {
     process.stdout.write(
       `store requests during the measured rounds, by what they read:\n${formatTable(
@@ -189,6 +199,7 @@ async function measure(
       )}\n`,
     );
   }
+  process.stdout.write(`BENCH_JSON ${JSON.stringify(summary)}\n`);
 }
 
 await cli.run(main);

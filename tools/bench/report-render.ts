@@ -16,6 +16,8 @@ export interface ReportInput {
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; os: string; loadStart: number[]; loadEnd: number[] };
   runs: BenchRun[];
   notRun: Array<{ name: string; command: string }>;
+  /** Every bench the report can run, for the line that says how to pick them. */
+  known: string[];
 }
 
 /** bench:load's per-endpoint summary, as its BENCH_JSON line carries it. */
@@ -79,7 +81,9 @@ interface FloorPart {
 }
 
 function targets(runs: BenchRun[]): string {
-  const load = find(runs, 'load') as LoadJson | undefined;
+  // The unprofiled run: the profiler costs CPU of its own (load-profile shows where the CPU goes).
+  const load = runs.find((r) => r.name === 'load')?.json.find((j) => j.bench === 'load') as LoadJson | undefined;
+  const objectStore = find(runs, 'object-store') as { p50_ratio?: number; store_latency_ms?: number } | undefined;
   const soak = find(runs, 'soak') as
     | { rss_growth_pct?: number | null; rss_max_process_mb?: number; verdict?: Record<string, boolean>; errors?: number }
     | undefined;
@@ -118,10 +122,10 @@ function targets(runs: BenchRun[]): string {
     ['search p50, one client (bench:load)', '≤ 12 ms', ms(one?.p50_ms), verdict(one?.p50_ms, 12, 'max')],
     ['server CPU per search, 16 connections', '≤ 8 ms', cpu ? `${cpu.server_ms_per_request} ms` : '-', verdict(cpu?.server_ms_per_request, 8, 'max')],
     [
-      "server CPU per search / the floor's (searches per core within 2× of the floor)",
-      '≤ 2',
+      "server CPU per search / the floor's, measured in the same run",
+      '≤ 1.5',
       load?.vs_floor ? String(load.vs_floor.server_cpu_ratio) : '-',
-      verdict(load?.vs_floor?.server_cpu_ratio, 2, 'max'),
+      verdict(load?.vs_floor?.server_cpu_ratio, 1.5, 'max'),
     ],
     [
       `clicks/s (bench:clicks${clicks?.db ? `, ${clicks.db}` : ''})`,
@@ -132,6 +136,12 @@ function targets(runs: BenchRun[]): string {
     ['click p99 (bench:clicks, clicks alone)', '≤ 50 ms', ms(clicks?.clicks_p99_ms), verdict(clicks?.clicks_p99_ms, 50, 'max')],
     ['click p99 inside the mixed load (bench:load)', '≤ 100 ms', ms(c?.p99_ms), verdict(c?.p99_ms, 100, 'max')],
     ['largest API process RSS under load (bench:load)', '≤ 700 MB', rssPeak === undefined ? '-' : `${rssPeak} MB`, verdict(rssPeak, 700, 'max')],
+    [
+      `search p50, catalog at az:// behind ${objectStore?.store_latency_ms ?? 20} ms a request / local catalog (bench:object-store)`,
+      '≤ 1.5×',
+      objectStore?.p50_ratio === undefined ? '-' : `${objectStore.p50_ratio}×`,
+      verdict(objectStore?.p50_ratio, 1.5, 'max'),
+    ],
     [
       'soak: RSS growth, GC troughs (bench:soak)',
       '< 10 %',
@@ -325,10 +335,26 @@ function renderMemory(j: Record<string, unknown>): string {
   )}`;
 }
 
+function renderObjectStore(j: Record<string, unknown>): string {
+  const o = j as {
+    products: string;
+    store_latency_ms: number;
+    searches_per_catalog: number;
+    catalogs: Record<string, { p50_ms: number; p99_ms: number }>;
+    p50_ratio: number;
+    store_requests_per_search: number;
+  };
+  return `The catalog on object storage (${o.products}): imported by \`npm run ingest\` into a local folder and into \`az://\` in Azurite behind a proxy that holds each store request ${o.store_latency_ms} ms, each served by its own \`npm start\`; one client alternates between them, ${o.searches_per_catalog} searches each.\n\n${md(
+    ['catalog', 'p50 ms', 'p99 ms'],
+    Object.entries(o.catalogs).map(([name, c]) => [name, String(c.p50_ms), String(c.p99_ms)]),
+  )}\n\np50 az:// / local: **${o.p50_ratio}×**; store requests per search: ${o.store_requests_per_search}.`;
+}
+
 function renderRun(r: BenchRun): string {
   const parts = [`## ${r.name}`, `\`${r.command}\` — ${r.status}`];
   for (const j of r.json) {
     if (j.bench === 'load') parts.push(renderLoad(j));
+    else if (j.bench === 'object-store') parts.push(renderObjectStore(j));
     else if (j.bench === 'soak') parts.push(renderSoak(j));
     else if (j.bench === 'eval') parts.push(renderEval(j));
     else if (j.bench === 'memory') parts.push(renderMemory(j));
@@ -337,7 +363,7 @@ function renderRun(r: BenchRun): string {
     .split('\n')
     .filter((l) => !l.startsWith('BENCH_JSON '))
     .join('\n');
-  if (text.trim() && !r.json.some((j) => ['soak', 'load', 'eval', 'memory'].includes(String(j.bench)))) parts.push(code(text));
+  if (text.trim() && !r.json.some((j) => ['soak', 'load', 'eval', 'memory', 'object-store'].includes(String(j.bench)))) parts.push(code(text));
   if (r.json.length) parts.push(`<details><summary>BENCH_JSON</summary>\n\n${code(r.json.map((j) => JSON.stringify(j)).join('\n'))}\n\n</details>`);
   return parts.join('\n\n');
 }
@@ -364,6 +390,6 @@ ${input.runs.map(renderRun).join('\n\n')}
 
 ${input.notRun.length ? input.notRun.map((n) => `- ${n.name}: \`${n.command}\``).join('\n') : 'None.'}
 
-Pick benches with \`npm run bench:report -- --benches ${['load', 'soak', 'memory', 'search', 'clicks', 'webhooks', 'auth', 'embed', 'ingest', 'ann', 'eval-crowdflower', 'eval-homedepot'].join(',')}\`.
+Pick benches with \`npm run bench:report -- --benches ${input.known.join(',')}\`.
 `;
 }

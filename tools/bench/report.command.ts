@@ -6,12 +6,15 @@ import { command } from '../../src/cli/command.js';
 export const cli = command({
   name: 'bench:report',
   usage: `Usage:
-  npm run bench:report -- [--benches load,soak,memory,search,clicks,webhooks,eval-crowdflower] [--catalog-uri DIR]
-                          [--duration 20] [--soak 10] [--eval-limit 1500] [--reuse NAME=FILE]... [--out BENCHMARKS.md] [--verbose]
-Runs the chosen benches, each as its own process, and writes their figures to one report.`,
+  npm run bench:report -- [--benches load,load-profile,soak,memory,search,clicks,webhooks,worst,object-store,eval-crowdflower]
+                          [--catalog-uri DIR] [--azurite DIR] [--duration 20] [--soak 10] [--eval-limit 1500]
+                          [--reuse NAME=FILE]... [--out BENCHMARKS.md] [--verbose]
+Runs the chosen benches, each as its own process, and writes their figures to one report.
+--azurite DIR: Azurite and the Azure Storage SDK for bench:object-store (see its --help).`,
   options: {
-    benches: { type: 'string', default: 'load,soak,memory,search,clicks,webhooks,worst,eval-crowdflower' },
+    benches: { type: 'string', default: 'load,load-profile,soak,memory,search,clicks,webhooks,worst,object-store,eval-crowdflower' },
     'catalog-uri': { type: 'string' },
+    azurite: { type: 'string' },
     duration: { type: 'string', default: '20' },
     soak: { type: 'string', default: '10' },
     'eval-limit': { type: 'string', default: '1500' },
