@@ -173,7 +173,11 @@ export async function startServerProcess(env: Record<string, string>, options: {
     }),
   );
   const ready = await new Promise<{ url: string; key: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${err}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A server that never got ready must not outlive the bench.
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start within ${timeoutMs} ms:\n${err}`));
+    }, timeoutMs);
     const check = () => {
       const key = err.match(/shown only now: (aisle_sk_[0-9A-Za-z]{36})/)?.[1];
       const url = err.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1];

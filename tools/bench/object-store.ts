@@ -76,6 +76,11 @@ function latencyProxy(port: number, delayMs: number): { server: Server; requests
 }
 
 async function main(): Promise<void> {
+  // Each "machine" keeps its own embedded database, whatever DATABASE_URL the caller has (bench:report
+  // passes one to the benches that use PostgreSQL): the bench measures the catalog's store, and a
+  // shared database that already holds an account would start the servers without the admin key
+  // they are searched with.
+  delete process.env.DATABASE_URL;
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-object-store-'));
   const blobPort = await freePort();
   const azurite = spawn(
