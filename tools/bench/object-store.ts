@@ -76,11 +76,6 @@ function latencyProxy(port: number, delayMs: number): { server: Server; requests
 }
 
 async function main(): Promise<void> {
-  // Each "machine" keeps its own embedded database, whatever DATABASE_URL the caller has (bench:report
-  // passes one to the benches that use PostgreSQL): the bench measures the catalog's store, and a
-  // shared database that already holds an account would start the servers without the admin key
-  // they are searched with.
-  delete process.env.DATABASE_URL;
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-object-store-'));
   const blobPort = await freePort();
   const azurite = spawn(
@@ -123,7 +118,11 @@ async function main(): Promise<void> {
     try {
       for (const [i, [, uri]] of catalogs.entries()) {
         // Each "machine" imports into its catalog with npm run ingest, then serves it with npm start.
-        const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, ...azure };
+        // Each machine keeps its own embedded database whatever DATABASE_URL the caller has (an empty
+        // value is none; bench:report passes one to the benches that use PostgreSQL): the bench
+        // measures the catalog's store, and a shared database that already holds an account would
+        // start the servers without the admin key they are searched with.
+        const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, DATABASE_URL: '', ...azure };
         const code = await new Promise<number | null>((done) =>
           spawn(process.execPath, ['tools/build/run.mjs', 'tools/cli/ingest.ts', resolve(values.products!), '--replace'], {
             cwd: REPO_ROOT,
