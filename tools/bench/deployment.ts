@@ -157,8 +157,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const timeoutMs = options.timeoutMs ?? 300_000;
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'tools/build/run.mjs'], {
     cwd: REPO_ROOT,
-    // MALLOC_ARENA_MAX as `npm start` sets it, the caller's own value winning (package.json; docs/deployment.md, "Memory").
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
