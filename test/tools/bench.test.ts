@@ -71,7 +71,7 @@ describe('bench:report', () => {
     const row = 'search p50, catalog at az:// behind 20 ms a request / local catalog (bench:object-store)';
     expect(met).toContain(`| ${row} | ≤ 1.5× | 1.37× | met |`);
     expect(missed).toContain(`| ${row} | ≤ 1.5× | 1.8× | missed: 1.2× the limit |`);
-    expect(met).toContain('## object-store\n\n`npm run bench:object-store` — figures from an earlier run of the same command');
+    expect(met).toContain('## object-store\n\n`npm run bench:object-store -- --azurite DIR` — figures from an earlier run of the same command');
     expect(met).toContain('| az:// +latency | 13.7 | 60 |');
     expect(met).toContain('p50 az:// / local: **1.37×**; store requests per search: 0.02.');
     // Nothing else ran: the load targets say so rather than show a figure.

@@ -47,7 +47,7 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   memory: { script: 'bench:memory', args: [...catalogArgs] },
   worst: { script: 'bench:worst', args: [...catalogArgs] },
   // Several machines' catalog on object storage: az:// in Azurite behind 20 ms a request, beside a local catalog.
-  'object-store': { script: 'bench:object-store', args: values.azurite ? ['--azurite', values.azurite] : [], needsAzurite: true },
+  'object-store': { script: 'bench:object-store', args: ['--azurite', values.azurite ?? 'DIR'], needsAzurite: true },
   'eval-crowdflower': { script: 'eval', args: ['--set', '../shared/data/eval/crowdflower'] },
   'eval-homedepot': {
     script: 'eval',
