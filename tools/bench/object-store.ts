@@ -179,22 +179,21 @@ async function measure(
       if (s === 1) azRequests += store.requests() - before;
     }
   }
-  const p50 = times.map((t) => percentile(t, 50));
-  const rows = times.map((t, i) => [names[i]!, String(t.length), String(round(percentile(t, 50))), String(round(percentile(t, 99)))]);
-  process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
-  process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
-  process.stdout.write(`ratio p50 az:// / local: ${round(p50[1]! / p50[0]!)}x; store requests per search: ${round(azRequests / (3 * QUERIES))}\n`);
-  const measured = [...store.kinds].map(([kind, n]) => [kind, n - (kindsBefore.get(kind) ?? 0)] as const).filter(([, n]) => n > 0);
-  // For bench:report (BENCHMARKS.md): the figures above, one line of JSON.
+  // The figures once, as bench:report reads them (BENCH_JSON below), and printed from them.
   const summary = {
     bench: 'object-store',
     products: values.products,
     store_latency_ms: LATENCY_MS,
     searches_per_catalog: 3 * QUERIES,
     catalogs: Object.fromEntries(times.map((t, i) => [names[i]!, { p50_ms: round(percentile(t, 50)), p99_ms: round(percentile(t, 99)) }])),
-    p50_ratio: round(p50[1]! / p50[0]!),
+    p50_ratio: round(percentile(times[1]!, 50) / percentile(times[0]!, 50)),
     store_requests_per_search: round(azRequests / (3 * QUERIES)),
   };
+  const rows = Object.entries(summary.catalogs).map(([name, c]) => [name, String(3 * QUERIES), String(c.p50_ms), String(c.p99_ms)]);
+  process.stdout.write(`bench:object-store: ${values.products}, store latency ${LATENCY_MS} ms per request, ${QUERIES} searches x 3 rounds per catalog\n`);
+  process.stdout.write(`${formatTable(['catalog', 'searches', 'p50 ms', 'p99 ms'], rows)}\n`);
+  process.stdout.write(`ratio p50 az:// / local: ${summary.p50_ratio}x; store requests per search: ${summary.store_requests_per_search}\n`);
+  const measured = [...store.kinds].map(([kind, n]) => [kind, n - (kindsBefore.get(kind) ?? 0)] as const).filter(([, n]) => n > 0);
   if (measured.length > 0) {
     process.stdout.write(
       `store requests during the measured rounds, by what they read:\n${formatTable(
