@@ -109,6 +109,15 @@ async function main(): Promise<void> {
       return [name, file] as const;
     }),
   );
+  // The commit the benches start on, read before they run: a commit made while they run (the
+  // report takes half an hour) is not the code they measured.
+  const git = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
   // Made when the first bench runs: a report of saved outputs only (--reuse) leaves nothing behind.
   let logDir: string | undefined;
   const loadStart = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -146,13 +155,6 @@ async function main(): Promise<void> {
     });
   }
   const cpuList = cpus();
-  const git = (() => {
-    try {
-      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    } catch {
-      return 'unknown';
-    }
-  })();
   const markdown = renderReport({
     generatedAt: new Date().toISOString(),
     command: `npm run bench:report -- ${process.argv
