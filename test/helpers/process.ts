@@ -1,11 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { cp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
 const created = new Set<string>();
+const execFileAsync = promisify(execFile);
 
 /**
  * A fresh directory under the system temp folder. Every one is removed after its test file,
@@ -35,8 +37,17 @@ export async function seededDataDir(label: string, options: { catalog?: boolean 
   const dir = tempDir(label);
   const seed = inject('seedDataDir');
   const parts = options.catalog === false ? ['pg', 'models'] : ['pg', 'models', 'catalog'];
-  await Promise.all(parts.map((part) => cp(join(seed, part), join(dir, part), { recursive: true })));
+  await Promise.all(parts.map((part) => copyTree(join(seed, part), join(dir, part))));
   return dir;
+}
+
+/**
+ * Copies a directory tree with cp(1) rather than Node's fs.cp: the seed's PGlite folder is over a
+ * thousand small files, and a seed copy took fs.cp 0.55–0.73 CPU-seconds and 590–740 ms against
+ * cp's 0.12 and 50 ms (five copies each, twice, 2026-11-26), some twenty copies a run.
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await execFileAsync('cp', ['-R', from, to]);
 }
 
 /** Environment for a child process: the embedded default in `dataDir`, nothing inherited that changes it. */

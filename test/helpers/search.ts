@@ -1,10 +1,10 @@
-import { cp } from 'node:fs/promises';
 import { inject } from 'vitest';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { tempCatalogUri } from './catalog.js';
+import { copyTree } from './process.js';
 
 export interface SampleCatalog {
   catalog: LanceCatalogStore;
@@ -54,5 +54,5 @@ export async function openSampleCatalog(options: { copy?: boolean } = {}): Promi
 
 /** Copies the sample catalog to `uri` (a folder that does not exist yet), for a test that writes to it or hands it to a child. */
 export async function copySampleCatalog(uri: string): Promise<void> {
-  await cp(inject('sampleCatalogDir'), uri, { recursive: true });
+  await copyTree(inject('sampleCatalogDir'), uri);
 }
