@@ -11,14 +11,15 @@
 // First, so that the command line is checked before anything else loads (report.command.ts).
 import { cli } from './report.command.js';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { loadConfig } from '../../src/config.js';
 import { renderReport, type BenchRun } from './report-render.js';
 import { sharedPath } from '../shared-data.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 const { values } = cli;
 cli.number('duration', { positive: true });
@@ -143,7 +144,9 @@ async function main(): Promise<void> {
       continue;
     }
     process.stderr.write(`bench:report: running ${commandLine(name)}\n`);
-    logDir ??= mkdtempSync(join(tmpdir(), 'aisle-bench-report-'));
+    // Kept for --reuse, in the checkout's .bench/ (git ignores it) rather than the system's temp folder.
+    logDir ??= join(REPO_ROOT, '.bench', `report-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    mkdirSync(logDir, { recursive: true });
     const r = await run(name, logDir);
     const json = benchJson(r.stdout);
     runs.push({
