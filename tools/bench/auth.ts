@@ -13,7 +13,7 @@
 import { cli } from './auth.command.js';
 import { cpus } from 'node:os';
 import { loadConfig } from '../../src/config.js';
-import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer, type LoadResult } from './lib.js';
+import { cleanUpOnSignal, createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer, type LoadResult } from './lib.js';
 
 /** High enough that GCRA never refuses during the bench: that would measure 429s, not auth. */
 const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000;
@@ -185,11 +185,7 @@ async function main(): Promise<void> {
   const server = await startBenchServer({ databaseUrl: loadConfig().databaseUrl, logLevel: 'warn' });
 
   // Ctrl-C mid-run should still release the PGlite lock and delete the temp dir.
-  const onSignal = (): void => {
-    void server.close().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stopWatching = cleanUpOnSignal(() => server.close());
 
   try {
     const key = await createBenchKey(server.core, BENCH_RATE_LIMIT_PER_MINUTE);
@@ -205,8 +201,7 @@ async function main(): Promise<void> {
     }
     report(server, options, summaries);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopWatching();
     await server.close();
   }
 }

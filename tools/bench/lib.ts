@@ -219,3 +219,22 @@ export function formatTable(header: readonly string[], rows: ReadonlyArray<reado
   const line = (r: readonly string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/**
+ * Runs `cleanup` and exits 130 when Ctrl-C or SIGTERM stops a bench: a signal ends the process
+ * without running its `finally`, and a bench holds temporary folders, servers it started and
+ * throwaway databases. Returns what removes the handlers, for that `finally` to call first.
+ */
+export function cleanUpOnSignal(cleanup: () => Promise<unknown>): () => void {
+  const onSignal = (): void => {
+    void cleanup()
+      .catch((err: unknown) => process.stderr.write(`cleanup failed: ${String(err)}\n`))
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -33,7 +33,7 @@ import pg from 'pg';
 import { summarizeProfiles } from './cpu-profile.js';
 import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, startServerProcess, type ServerProcess } from './deployment.js';
 import { measureFloor, type Floor } from './floor.js';
-import { formatTable } from './lib.js';
+import { cleanUpOnSignal, formatTable } from './lib.js';
 import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
 import { sharedPath } from '../shared-data.js';
 
@@ -289,6 +289,10 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'aisle-bench-load-'));
   const catalogUri = values['catalog-uri'] ?? join(work, 'catalog');
   const undo: Array<() => Promise<unknown>> = [() => rm(work, { recursive: true, force: true })];
+  const undoAll = async (): Promise<void> => {
+    for (const step of undo.reverse()) await step().catch((err: unknown) => process.stderr.write(`cleanup failed: ${String(err)}\n`));
+  };
+  const stopWatching = cleanUpOnSignal(undoAll);
   try {
     const source = await ensureCatalog(catalogUri, join(work, 'models'));
     const db = await createBenchDatabase(serverUrl);
@@ -404,7 +408,8 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    for (const step of undo.reverse()) await step().catch((err: unknown) => process.stderr.write(`cleanup failed: ${String(err)}\n`));
+    stopWatching();
+    await undoAll();
   }
 }
 

@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { startServerProcess, type ServerProcess } from './deployment.js';
-import { formatTable, percentile, round } from './lib.js';
+import { cleanUpOnSignal, formatTable, percentile, round } from './lib.js';
 
 const { values } = cli;
 const LATENCY_MS = cli.number('latency-ms', { default: 20 });
@@ -83,6 +83,12 @@ async function main(): Promise<void> {
     ['--blobHost', '127.0.0.1', '--blobPort', String(blobPort), '--location', join(work, 'azurite'), '--silent', '--skipApiVersionCheck'],
     { stdio: 'ignore' },
   );
+  const servers: ServerProcess[] = [];
+  const stopWatching = cleanUpOnSignal(async () => {
+    for (const server of servers) await server.close();
+    azurite.kill('SIGKILL');
+    await rm(work, { recursive: true, force: true });
+  });
   try {
     const proxy = latencyProxy(blobPort, LATENCY_MS);
     const proxyPort = await listen(proxy.server);
@@ -114,7 +120,6 @@ async function main(): Promise<void> {
       ['local', join(work, 'local', 'catalog')],
       ['az:// +latency', 'az://aisle/bench-catalog'],
     ];
-    const servers: ServerProcess[] = [];
     try {
       for (const [i, [, uri]] of catalogs.entries()) {
         // Each "machine" imports into its catalog with npm run ingest, then serves it with npm start.
@@ -143,6 +148,7 @@ async function main(): Promise<void> {
       proxy.server.close();
     }
   } finally {
+    stopWatching();
     azurite.kill('SIGKILL');
     await rm(work, { recursive: true, force: true });
   }
