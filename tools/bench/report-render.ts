@@ -350,20 +350,26 @@ function renderObjectStore(j: Record<string, unknown>): string {
   )}\n\np50 az:// / local: **${o.p50_ratio}×**; store requests per search: ${o.store_requests_per_search}.`;
 }
 
+/** Benches whose BENCH_JSON has a section of its own; the others' output is shown as printed. */
+const RENDERERS = new Map<unknown, (j: Record<string, unknown>) => string>([
+  ['load', renderLoad],
+  ['object-store', renderObjectStore],
+  ['soak', renderSoak],
+  ['eval', renderEval],
+  ['memory', renderMemory],
+]);
+
 function renderRun(r: BenchRun): string {
   const parts = [`## ${r.name}`, `\`${r.command}\` — ${r.status}`];
   for (const j of r.json) {
-    if (j.bench === 'load') parts.push(renderLoad(j));
-    else if (j.bench === 'object-store') parts.push(renderObjectStore(j));
-    else if (j.bench === 'soak') parts.push(renderSoak(j));
-    else if (j.bench === 'eval') parts.push(renderEval(j));
-    else if (j.bench === 'memory') parts.push(renderMemory(j));
+    const render = RENDERERS.get(j.bench);
+    if (render) parts.push(render(j));
   }
   const text = r.stdout
     .split('\n')
     .filter((l) => !l.startsWith('BENCH_JSON '))
     .join('\n');
-  if (text.trim() && !r.json.some((j) => ['soak', 'load', 'eval', 'memory', 'object-store'].includes(String(j.bench)))) parts.push(code(text));
+  if (text.trim() && !r.json.some((j) => RENDERERS.has(j.bench))) parts.push(code(text));
   if (r.json.length) parts.push(`<details><summary>BENCH_JSON</summary>\n\n${code(r.json.map((j) => JSON.stringify(j)).join('\n'))}\n\n</details>`);
   return parts.join('\n\n');
 }
