@@ -313,8 +313,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByRole('link', { name: 'Keys' }).click();
     await page.getByRole('button', { name: 'Rotate own admin' }).click();
     expect(await page.getByRole('form', { name: 'Rotate own admin' }).textContent()).toContain('the key you are signed in with');
-    // The rotate form takes the focus when it opens.
-    expect(await page.evaluate('document.activeElement?.id')).toBe('grace');
+    // The rotate form takes the focus when it opens: in an effect after the form renders, so poll.
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('grace');
     await page.getByLabel('The old key stops working').selectOption({ label: 'Immediately' });
     await page.getByRole('button', { name: 'Rotate key' }).click();
     // The old key is revoked, so the session ends: the sign-in form, with the new secret above it.
