@@ -1,5 +1,7 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
 
@@ -8,16 +10,31 @@ afterEach(() => {
   for (const c of children.splice(0)) c.proc.kill('SIGKILL');
 });
 
-function start(dataDir: string, extra: Record<string, string> = {}): Child {
-  const child = runTs('src/main.ts', [], childEnv(dataDir, extra));
+function start(dataDir: string, extra: Record<string, string> = {}, onnxTelemetry?: { home: string; tmp: string; setting?: string }): Child {
+  const env = childEnv(dataDir, extra);
+  if (onnxTelemetry !== undefined) {
+    // A home and a temp folder of its own, and ORT_DISABLE_TELEMETRY as the operator left it
+    // (this worker's own embedder has set it, and childEnv passes the worker's environment on).
+    Object.assign(env, { HOME: onnxTelemetry.home, TMPDIR: onnxTelemetry.tmp });
+    if (onnxTelemetry.setting === undefined) delete env.ORT_DISABLE_TELEMETRY;
+    else env.ORT_DISABLE_TELEMETRY = onnxTelemetry.setting;
+  }
+  const child = runTs('src/main.ts', [], env);
   children.push(child);
   return child;
+}
+
+/** What onnxruntime's telemetry leaves (docs/configuration.md, "onnxruntime's telemetry"): its database under the home folder, its files in the temp folder. */
+function onnxTelemetryTraces(folders: { home: string; tmp: string }): string[] {
+  const inHome = existsSync(join(folders.home, '.cache', 'Microsoft')) ? ['~/.cache/Microsoft'] : [];
+  return [...inHome, ...readdirSync(folders.tmp).filter((name) => /^mat-debug-\d+\.log$|^\.ses$/.test(name))];
 }
 
 describe('npm start (src/main.ts) on the embedded default', () => {
   it('creates the default account once, refuses a second process on the data dir, and shuts down gracefully', async () => {
     const dataDir = tempDir('main');
-    const server = start(dataDir);
+    const firstStart = { home: tempDir('main-home'), tmp: tempDir('main-tmp') };
+    const server = start(dataDir, {}, firstStart);
     // The first start imports the sample catalog and fits its cold-start model (~10 s) first.
     const [, key] = await server.waitForStderr(/API key, shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 120_000);
     const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
@@ -77,9 +94,14 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     const done = await inFlight;
     expect(done.status, done.text).toBe(201);
     expect(await server.exited).toBe(0);
+    // Its embedding model ran on onnxruntime, whose telemetry Aisle turns off: nothing of it is left.
+    expect(onnxTelemetryTraces(firstStart)).toEqual([]);
 
     // A restart reuses the data: no new default account, the old key still works.
-    const again = start(dataDir, { AISLE_REQUEST_TIMEOUT_MS: '5000', AISLE_HEADERS_TIMEOUT_MS: '2000', AISLE_SHUTDOWN_GRACE_MS: '4000' });
+    // This start's operator turns onnxruntime's telemetry on (ORT_DISABLE_TELEMETRY=0), which Aisle
+    // leaves be: its traces then show, so the check above looks where they would be.
+    const optedIn = { home: tempDir('main-home'), tmp: tempDir('main-tmp'), setting: '0' };
+    const again = start(dataDir, { AISLE_REQUEST_TIMEOUT_MS: '5000', AISLE_HEADERS_TIMEOUT_MS: '2000', AISLE_SHUTDOWN_GRACE_MS: '4000' }, optedIn);
     const [, base2] = await again.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
     expect(again.stderr()).not.toContain('shown only now');
     expect(again.stderr()).not.toContain('sign in with this key');
@@ -100,6 +122,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
     expect(trickled).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"request_timeout"/);
+    expect(onnxTelemetryTraces(optedIn)).toEqual(expect.arrayContaining(['~/.cache/Microsoft', expect.stringMatching(/^mat-debug-\d+\.log$/)]));
     // Three server starts (tsx compile, PGlite, the sample catalog's embeddings) took ~40 s on an
     // idle 2-core machine and over 60 s when it was busy; with the cold-start fit, 64 s with one
     // other job running. The default 60 s made this test flaky.

@@ -19,5 +19,8 @@ export default defineConfig({
     // fifth of its CPU collecting garbage. Figures: docs/development.md, "Tests".
     isolate: false,
     execArgv: ['--max-semi-space-size=64'],
+    // The suite's own onnxruntime sessions (tests that open one directly) report nothing to
+    // Microsoft either; test/main.test.ts unsets it for the start that checks Aisle turns it off.
+    env: { ORT_DISABLE_TELEMETRY: '1' },
   },
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { env, pipeline, type DataType, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { turnOffOnnxTelemetry } from '../config.js';
 import { resolveTransformersModel } from './model-name.js';
 import type { EmbeddingProvider } from './provider.js';
 
@@ -24,6 +25,7 @@ export interface TransformersProviderOptions {
  */
 export async function createTransformersProvider(options: TransformersProviderOptions): Promise<EmbeddingProvider> {
   const resolved = resolveTransformersModel(options.model);
+  turnOffOnnxTelemetry(); // transformers.js runs its models on onnxruntime-node
   // `env` is global to transformers.js and read while a pipeline loads; Aisle loads one at a time.
   if (resolved.localModelPath !== null) {
     env.localModelPath = `${resolved.localModelPath}/`;

@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
+import { turnOffOnnxTelemetry } from '../../config.js';
 import { buildUseLiteOnnx, USE_LITE_OPSET } from './onnx-graph.js';
 import type { OnnxSession } from './onnx-thread.js';
 import { parseTensors, readUseLiteSource, useLiteAssetsDir } from './weights.js';
@@ -65,6 +66,7 @@ export function useLiteCachePaths(cacheDir: string, sourceSha256: string): { onn
  * weights and writes it atomically. Throws when the weights are unreadable or the fresh build fails to load.
  */
 export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{ session: OnnxSession; info: UseLiteModelInfo }> {
+  turnOffOnnxTelemetry();
   const assetsDir = options.assetsDir ?? useLiteAssetsDir();
   const source = await readUseLiteSource(assetsDir);
   const paths = useLiteCachePaths(options.cacheDir, source.sha256);
