@@ -233,12 +233,12 @@ export class ConfigError extends Error {
 
 /**
  * onnxruntime-node (1.29 and later, which runs the local embedding models) collects usage
- * telemetry for Microsoft unless ORT_DISABLE_TELEMETRY is set: a device id and an events database
- * under ~/.cache/Microsoft, files in the temp folder, and the model's name and hashes for upload.
- * A server should not report to a third party unasked, so Aisle sets the variable before its
- * first onnxruntime session; an operator who sets it (`0` turns the telemetry on) decides
- * (docs/configuration.md, "onnxruntime's telemetry"). onnxruntime reads it when a session is created,
- * in any thread, so setting it here before then is enough.
+ * telemetry for Microsoft unless ORT_DISABLE_TELEMETRY is set: a device id and a database of events
+ * for upload (one per session, naming the model's file) under ~/.cache/Microsoft, and files in the
+ * temp folder. A server should not report to a third party unasked, so Aisle sets the variable
+ * before its first onnxruntime session; an operator who set it decides (`0` turns the telemetry
+ * on; docs/configuration.md, "onnxruntime's telemetry"). onnxruntime reads it when a session is
+ * created, in any thread, so setting it before then is enough.
  */
 export function turnOffOnnxTelemetry(env: NodeJS.ProcessEnv = process.env): void {
   if (!env.ORT_DISABLE_TELEMETRY) env.ORT_DISABLE_TELEMETRY = '1';

@@ -13,8 +13,8 @@ afterEach(() => {
 function start(dataDir: string, extra: Record<string, string> = {}, onnxTelemetry?: { home: string; tmp: string; setting?: string }): Child {
   const env = childEnv(dataDir, extra);
   if (onnxTelemetry !== undefined) {
-    // A home and a temp folder of its own, and ORT_DISABLE_TELEMETRY as the operator left it
-    // (this worker's own embedder has set it, and childEnv passes the worker's environment on).
+    // A home and a temp folder of its own, and ORT_DISABLE_TELEMETRY as the operator left it: the
+    // suite sets it for its own sessions (test/vitest.config.ts), and childEnv passes that on.
     Object.assign(env, { HOME: onnxTelemetry.home, TMPDIR: onnxTelemetry.tmp });
     if (onnxTelemetry.setting === undefined) delete env.ORT_DISABLE_TELEMETRY;
     else env.ORT_DISABLE_TELEMETRY = onnxTelemetry.setting;
