@@ -22,17 +22,28 @@ export const INTEGRATOR_RULES = `# Rules for showing Aisle recommendations
    Say so; do not present unrelated products. \`relevance_score\` is a calibrated probability of fit.
 6. **Feedback.** When the user says a recommendation is wrong or right, call \`submit_feedback\` with the
    search's \`request_id\` and the product's \`product_id\`; poor fits then rank lower for similar requests.
-7. **Conversations.** Pass \`metadata.session_id\` from the previous answer as \`session_id\`, and recent
-   turns as \`conversation_context\`, so follow-up requests ("cheaper", "in blue") are understood.
+7. **Conversations.** Put the user's latest message (or your own short summary of what they want to
+   buy) in \`query\` and the turns before it, oldest first, in \`conversation_context\`: the user's words as
+   role \`user\`, yours as \`assistant\`. Aisle reads the need from the whole conversation, the user's latest
+   words weighing most ("my nonstick pan won't get hot enough for a crust" after "I want to cook steak
+   like a restaurant" finds cast iron). Or pass \`metadata.session_id\` from the previous answer as
+   \`session_id\`: the session's earlier searches count as earlier turns, so follow-ups ("cheaper", "in
+   blue") are understood.
+8. **What Aisle understood.** \`metadata.interpreted_query\` is the product need Aisle searched for. If it
+   is not what the user wants, search again with a better \`query\`. When \`metadata.no_fill_reason\` is
+   \`no_shopping_need\` nobody asked for a product, and when it is \`sensitive_topic\` the conversation is
+   about grief, self-harm, a medical emergency, politics, a child at risk or violence: bring up no
+   products then.
 `;
 
 export const RECOMMEND_PROMPT = (request: string, budget?: string) => `Help me find products for this: ${request}${budget ? ` (budget: ${budget})` : ''}
 
 How to do it with Aisle:
-- Call search_products with a short description of the need (no personal data), filters for hard constraints such as a price range, and the session_id of any earlier search in this conversation.
+- Call search_products with my latest message (or a short description of what I want to buy) as query, the earlier turns of our conversation as conversation_context (no personal data), filters for hard constraints such as a price range, and the session_id of any earlier search in this conversation.
+- Check metadata.interpreted_query: if Aisle understood something else than what I want, search again with a clearer query.
 - Present at most three to five products. For each: the title, the price and merchant, one line on why it fits (from relevance_explanation), the disclosure_text verbatim, and the click_url as the link to follow.
 - If last_updated_at is more than a day old or missing, say that the price and availability may have changed.
-- If there are no results, say that nothing in the catalog fits and ask what to change; never fill in with unrelated products.
+- If there are no results, say that nothing in the catalog fits and ask what to change; never fill in with unrelated products. If metadata.no_fill_reason is no_shopping_need or sensitive_topic, do not bring up products at all.
 - When I pick a product without following its link, call record_click with its impression_id. When I say a product is not what I meant, call submit_feedback with relevant: false.
 The full rules are in the resource ${INTEGRATOR_RULES_URI}.`;
 

@@ -59,6 +59,7 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
       'Aisle dense',
       'Aisle fusion',
       'Aisle cold-start',
+      'Aisle cold-start, as shipped',
       'Aisle rerank',
     ]);
     expect(json.cold_start.source).toMatch(/^cold-start \(catalog 30 products, \d+ synthetic requests\)$/);

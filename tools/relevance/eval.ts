@@ -40,7 +40,8 @@ import { FALLBACK_MODEL, type RankingModel } from '../../src/core/ranking/rankin
 import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { SearchRequestSchema } from '../../src/core/schemas/search.js';
+import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
+import { evaluateConversations, readConversationSet, type ConversationFigures } from './conversations.js';
 import {
   describeCatalog,
   foldOf,
@@ -59,6 +60,8 @@ const { values } = cli;
 const limit = cli.number('limit', { integer: true, positive: true });
 const size = cli.number('size', { integer: true, positive: true });
 const annThreshold = cli.number('ann-threshold', { integer: true, min: 0 });
+const onlyConversations = values['only-conversations'];
+const conversationFiles = (values.conversations ?? []).map((f) => resolve(f));
 
 async function main(): Promise<number> {
   if (!values.set) throw new UsageError('--set DIR is required');
@@ -69,7 +72,7 @@ async function main(): Promise<number> {
     process.stderr.write(`skipping evaluation: ${missing} is absent (the labelled sets live in ../shared, beside the repository)\n`);
     return 0;
   };
-  const missingSet = missingInput([...labelledSetFiles(setDir), ...(values.with ?? []).map((d) => join(resolve(d), 'products.jsonl'))]);
+  const missingSet = missingInput([...labelledSetFiles(setDir), ...(values.with ?? []).map((d) => join(resolve(d), 'products.jsonl')), ...conversationFiles]);
   if (missingSet !== null) return skip(missingSet);
   // A malformed queries file fails here, naming its line, before the baseline and the import run.
   await readJsonLines(join(setDir, 'queries_dev.jsonl'), limit);
@@ -82,11 +85,20 @@ async function main(): Promise<number> {
   try {
     const started = Date.now();
     const baselineRun = join(out, `${name}.bm25.run.tsv`);
-    execFileSync(
-      process.execPath,
-      [join(evalDir, 'bm25-baseline.mjs'), '--products', join(setDir, 'products.jsonl'), '--queries', join(setDir, 'queries_dev.jsonl'), '--out', baselineRun],
-      { stdio: 'ignore' },
-    );
+    if (!onlyConversations)
+      execFileSync(
+        process.execPath,
+        [
+          join(evalDir, 'bm25-baseline.mjs'),
+          '--products',
+          join(setDir, 'products.jsonl'),
+          '--queries',
+          join(setDir, 'queries_dev.jsonl'),
+          '--out',
+          baselineRun,
+        ],
+        { stdio: 'ignore' },
+      );
 
     const set = await openLabelledSet(setDir, work, {
       modelCache: values['model-cache'] ?? join(work, 'models'),
@@ -112,10 +124,10 @@ async function main(): Promise<number> {
     const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };
 
     // Cross-validated models: fold k's queries are searched with a model that never saw them.
-    const training = await trainingQueries(set);
-    const offTopic = await offTopicRows(set);
+    const training = onlyConversations ? [] : await trainingQueries(set);
+    const offTopic = onlyConversations ? [] : await offTopicRows(set);
     // Each off-topic request's 20 candidates stay together in one fold, as in calibrate.
-    const foldCores = Array.from({ length: 5 }, (_, k) => {
+    const foldCores = Array.from({ length: onlyConversations ? 0 : 5 }, (_, k) => {
       const rankingModel = fitRankingModel(
         training.filter((_, i) => foldOf(i) !== k),
         offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) !== k),
@@ -128,42 +140,56 @@ async function main(): Promise<number> {
     const coldStart = await fitColdStartModel(set);
     const coldModel = coldStart.model ?? FALLBACK_MODEL;
     const coldCore = coreWith(coldModel);
-    const ece = {
-      fallback: expectedCalibrationError(predictions(FALLBACK_MODEL, training, offTopic)),
-      coldStart: expectedCalibrationError(predictions(coldModel, training, offTopic)),
-      rerank: expectedCalibrationError(
-        Array.from({ length: 5 }, (_, k) =>
-          predictions(
-            foldCores[k]!.rankingModel,
-            training.filter((_, i) => foldOf(i) === k),
-            offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k),
+    const ece = onlyConversations
+      ? null
+      : {
+          fallback: expectedCalibrationError(predictions(FALLBACK_MODEL, training, offTopic)),
+          coldStart: expectedCalibrationError(predictions(coldModel, training, offTopic)),
+          rerank: expectedCalibrationError(
+            Array.from({ length: 5 }, (_, k) =>
+              predictions(
+                foldCores[k]!.rankingModel,
+                training.filter((_, i) => foldOf(i) === k),
+                offTopic.filter((_, i) => foldOf(Math.floor(i / 20)) === k),
+              ),
+            ).flat(),
           ),
-        ).flat(),
-      ),
-    };
+        };
 
-    const rows: [string, RunMetrics, number][] = [['BM25 baseline (shared/eval)', scoreRun(evalDir, qrels, baselineRun), Number.NaN]];
-    const components: [string, RetrievalMode, (queryId: string) => Core][] = [
-      ['lexical', 'lexical', () => core],
-      ['dense', 'dense', () => core],
-      ['fusion', 'hybrid', () => core],
-      ['cold-start', 'hybrid', () => coldCore],
-      ['rerank', 'hybrid', (id) => foldCores[foldByQuery.get(id) ?? 0]!.core],
-    ];
-    for (const [label, mode, coreFor] of components) {
+    const rows: [string, RunMetrics, number][] = onlyConversations ? [] : [['BM25 baseline (shared/eval)', scoreRun(evalDir, qrels, baselineRun), Number.NaN]];
+    // The fifth column is the request's min_relevance_score: 0 ranks every candidate; the default
+    // (0.5) is what a deployment answers, where a query answered with nothing scores 0.
+    const components: [string, RetrievalMode, (queryId: string) => Core, number][] = onlyConversations
+      ? []
+      : [
+          ['lexical', 'lexical', () => core, 0],
+          ['dense', 'dense', () => core, 0],
+          ['fusion', 'hybrid', () => core, 0],
+          ['cold-start', 'hybrid', () => coldCore, 0],
+          ['cold-start, as shipped', 'hybrid', () => coldCore, DEFAULT_MIN_RELEVANCE],
+          ['rerank', 'hybrid', (id) => foldCores[foldByQuery.get(id) ?? 0]!.core, 0],
+        ];
+    for (const [label, mode, coreFor, minRelevance] of components) {
       const lines: string[] = [];
       const latencies: number[] = [];
       for (const q of set.queries) {
-        const request = SearchRequestSchema.parse({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: 0 });
+        const request = SearchRequestSchema.parse({ query: q.text.trim() === '' ? '?' : q.text, limit: 10, min_relevance_score: minRelevance });
         const t = performance.now();
         const response = await coreFor(q.id).search().search(principal, request, { retrieval: mode });
         latencies.push(performance.now() - t);
         for (const [i, r] of response.results.entries()) lines.push(`${q.id}\t${r.external_id ?? r.product_id}\t${i + 1}`);
       }
-      const run = join(out, `${name}.${label}.run.tsv`);
+      const run = join(out, `${name}.${label.replace(', as shipped', '.shipped')}.run.tsv`);
       writeFileSync(run, `${lines.join('\n')}\n`);
       latencies.sort((a, b) => a - b);
       rows.push([`Aisle ${label}`, scoreRun(evalDir, qrels, run), latencies[Math.floor(latencies.length / 2)]!]);
+    }
+    // Conversations are searched as a deployment serves them: with the model an import fits.
+    const conversations: ConversationFigures[] = [];
+    for (const file of conversationFiles) {
+      const conversationSet = await readConversationSet(file, join(setDir, 'qrels_dev.tsv'));
+      for (const mode of ['context', 'session'] as const)
+        conversations.push(await evaluateConversations(coldCore, principal, conversationSet, mode, { evalDir, out, prefix: name }));
     }
     await db.close();
     await set.close();
@@ -181,11 +207,24 @@ async function main(): Promise<number> {
       );
     }
     process.stdout.write(`cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
+    if (ece !== null)
+      process.stdout.write(
+        `ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`,
+      );
+    if (conversations.length > 0) {
+      const pct = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(1)} %`);
+      const n4 = (v: number | null) => (v === null ? '-' : v.toFixed(4));
+      process.stdout.write(
+        `\nConversations (cold-start model; as shipped = default min_relevance_score ${DEFAULT_MIN_RELEVANCE}, an empty answer scores 0):\n` +
+          `${'set'.padEnd(28)} ${'sent as'.padEnd(8)} ${'shopping'.padStart(8)} ${'shipped'.padStart(8)} ${'thr. off'.padStart(8)} ${'no-fill'.padStart(8)} ${'no need'.padStart(8)} ${'false fill'.padStart(10)}\n`,
+      );
+      for (const c of conversations)
+        process.stdout.write(
+          `${c.set.padEnd(28)} ${c.mode.padEnd(8)} ${String(c.shopping).padStart(8)} ${n4(c.ndcgShipped).padStart(8)} ${n4(c.ndcgThresholdOff).padStart(8)} ${pct(c.noFill).padStart(8)} ${String(c.noNeed).padStart(8)} ${pct(c.falseFill).padStart(10)}${c.falseFills.length > 0 ? `  (${c.falseFills.slice(0, 8).join(', ')}${c.falseFills.length > 8 ? ', …' : ''})` : ''}\n`,
+        );
+    }
     process.stdout.write(
-      `ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`,
-    );
-    process.stdout.write(
-      `BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ece, cold_start: { source: coldModel.source, ms: coldStart.ms } })}\n`,
+      `BENCH_JSON ${JSON.stringify({ bench: 'eval', set: name, catalog: catalogDescription, queries: queries.length, systems: Object.fromEntries(rows.map(([l, m, p]) => [l, { ...m, p50_ms: p }])), ...(ece === null ? {} : { ece }), cold_start: { source: coldModel.source, ms: coldStart.ms }, conversations })}\n`,
     );
     return 0;
   } finally {

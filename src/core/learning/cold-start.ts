@@ -17,6 +17,8 @@ import { FEATURE_NAMES, type FeatureName } from '../ranking/features.js';
 import { readRankingModel, FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
 import { retrieveCandidates } from '../ranking/retrieval.js';
 import { syntheticGrade, syntheticRequests, type RequestKind, type SyntheticRequest } from './synthetic-requests.js';
+import { fitConversationModel } from '../understanding/conversation-fit.js';
+import { NeedVocabulary } from '../understanding/vocabulary.js';
 
 export const COLD_START_SOURCE_PREFIX = 'cold-start';
 
@@ -79,6 +81,8 @@ export interface ColdStartFit {
   requests: number;
   /** Requests whose source product (or a near-duplicate) the retrieval found: the ones the fit learns from. */
   answered: number;
+  /** Synthetic conversations the conversation model was fitted on (0: too few, the default serves). */
+  conversations?: number;
   ms: number;
 }
 
@@ -164,7 +168,7 @@ export function coldStartCalibration(
 }
 
 /** The b minimising the log loss of σ(z + b) against soft targets (Newton's method in one dimension). */
-function fitOffset(z: readonly number[], target: readonly number[]): number {
+export function fitOffset(z: readonly number[], target: readonly number[]): number {
   let b = 0;
   for (let it = 0; it < 50; it++) {
     let g = 0;
@@ -207,8 +211,13 @@ export async function fitColdStartModel(
   // Coordinate ascent on the synthetic NDCG@10: the held-out choice fitRankingModel makes
   // otherwise would be made on synthetic queries too, and picked the weaker fit (docs/relevance.md).
   const blended = blend(fitRankingModel(queries, offTopic.flat(), source, { ranker: 'ascent' }));
-  const model: RankingModel = { source, ...blended, ...coldStartCalibration(blended, queries, offTopic) };
-  return { model, ...summary, ms: Math.round(performance.now() - started) };
+  const ranking: RankingModel = { source, ...blended, ...coldStartCalibration(blended, queries, offTopic) };
+  // How conversations are scored on this catalog, fitted with the ranking model just made.
+  const conversation = await fitConversationModel(retrievalDeps, products, NeedVocabulary.build(products, products.length), ranking, {
+    concurrency: o.concurrency,
+  });
+  const model: RankingModel = conversation === null ? ranking : { ...ranking, conversation: conversation.model };
+  return { model, ...summary, conversations: conversation?.conversations ?? 0, ms: Math.round(performance.now() - started) };
 }
 
 /** What an import did about the ranking model. */

@@ -111,6 +111,32 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
 }
 
 /**
+ * A conversation's need as ranking sees it: each term weighted by IDF and by how much it carries
+ * the need (understanding/need.ts; the heaviest word counts as a product query's own words do).
+ */
+export function analyzeNeed(words: readonly { word: string; weight: number }[], lexicon: Lexicon): AnalyzedQuery {
+  const weights = new Map<string, number>();
+  const ordered: string[] = [];
+  for (const w of words)
+    for (const term of lexicalTerms(w.word)) {
+      ordered.push(term);
+      weights.set(term, Math.max(weights.get(term) ?? 0, w.weight));
+    }
+  const bigrams: Array<readonly [string, string]> = [];
+  for (let i = 0; i + 1 < ordered.length; i++) bigrams.push([ordered[i]!, ordered[i + 1]!]);
+  const unique = [...weights.keys()];
+  return {
+    terms: unique.map((term) => ({ term, weight: Math.max(0.1, lexicon.idf(term)) * 2 * weights.get(term)! })),
+    first: ordered[0],
+    last: ordered.at(-1),
+    numbers: unique.filter((t) => /\d/.test(t)),
+    bigrams,
+    trigrams: [...trigramsOf(words.filter((w) => w.weight >= 0.5).flatMap((w) => wordTokens(w.word)))],
+    termSet: new Set(unique),
+  };
+}
+
+/**
  * A product's terms as ranking compares them. Kept for every product of the catalog (the store
  * warms them all), so they are ids of the shared vocabulary below rather than sets of strings,
  * which cost far more heap and objects (docs/search.md); membership is a binary search.

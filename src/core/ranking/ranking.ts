@@ -11,6 +11,7 @@ import {
   type ProductTerms,
 } from './features.js';
 import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
+import { parseConversationModel, type ConversationModel } from '../understanding/conversation-model.js';
 
 export interface Candidate {
   product: CatalogProduct;
@@ -41,6 +42,8 @@ export interface RankingModel {
   weights: Partial<Record<FeatureName, number>>;
   scale: number;
   offset: number;
+  /** How conversations are scored on this catalog (understanding/conversation-model.ts); the default when absent. */
+  conversation?: ConversationModel;
 }
 
 /**
@@ -73,7 +76,8 @@ export function parseRankingModel(value: unknown): RankingModel | null {
     if (!(name in FEATURE_INDEX) || typeof w !== 'number' || !Number.isFinite(w)) return null;
     weights[name as FeatureName] = w;
   }
-  return { source: String(v.source ?? 'stored'), bias: v.bias, weights, scale: v.scale, offset: v.offset };
+  const conversation = parseConversationModel(v.conversation);
+  return { source: String(v.source ?? 'stored'), bias: v.bias, weights, scale: v.scale, offset: v.offset, ...(conversation ? { conversation } : {}) };
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));

@@ -1,10 +1,12 @@
 import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import type { CatalogFilter, CatalogStore } from '../catalog/ports.js';
 import type { Embedder } from '../shared-ports.js';
-import { analyzeQuery } from './features.js';
+import type { Need } from '../understanding/need.js';
+import { analyzeNeed, analyzeQuery } from './features.js';
 import { type CatalogLexicon, wordTokens } from './lexical.js';
 import { CONVERSATIONAL_WORDS } from './query-text.js';
 import { rankCandidates, type Candidate, type RankingModel } from './ranking.js';
+import { meanVector } from './vectors.js';
 
 /**
  * Candidate retrieval: the full-text and the vector search with the filter pushed into both,
@@ -56,8 +58,20 @@ function contextWords(text: string, queryWords: readonly string[]): string[] {
  */
 export async function retrieveCandidates(
   deps: { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon },
-  input: { queryText: string; contextText?: string; currentQuery: string; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
+  input: {
+    queryText: string;
+    contextText?: string;
+    currentQuery: string;
+    /** A conversation's need (understanding/need.ts): searched instead of the texts above. */
+    need?: Need;
+    /** The need's embedding, when the caller has it already. */
+    queryVector?: Float32Array;
+    filter: CatalogFilter;
+    retrieval: RetrievalMode;
+    model: RankingModel;
+  },
 ): Promise<Candidate[]> {
+  if (input.need?.kind === 'conversation') return retrieveForNeed(deps, { ...input, need: input.need });
   const contextText = input.contextText ?? '';
   const matchText = contextText === '' ? input.queryText : `${input.queryText} ${contextText}`;
   // The embedding runs on its own thread (the default model) or remotely: start it first, and
@@ -82,4 +96,42 @@ export async function retrieveCandidates(
     input.retrieval === 'lexical' ? [] : dense(),
   ]);
   return rankCandidates({ ...analyzeQuery(words, current, lexicon), words }, lexicalResults, denseResults, lexicon, input.model, queryVector);
+}
+
+/** Need words searched at most: the heaviest; the rest add noise to the full-text query. */
+const MAX_NEED_WORDS = 10;
+
+/**
+ * A conversation's retrieval: the full text searches the need's heaviest words, the embedding
+ * reads the need's text, and the features weigh each word by how much it carries the need.
+ */
+async function retrieveForNeed(
+  deps: { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon },
+  input: { need: Need; queryVector?: Float32Array; filter: CatalogFilter; retrieval: RetrievalMode; model: RankingModel },
+): Promise<Candidate[]> {
+  const { need } = input;
+  const embedded =
+    input.retrieval === 'lexical'
+      ? null
+      : input.queryVector !== undefined
+        ? Promise.resolve(input.queryVector)
+        : deps.embedder.embed(need.embedTexts.map(toEmbeddingInput)).then(meanVector);
+  embedded?.catch(() => undefined);
+  const lexicon = await deps.lexicon.get();
+  const heaviest = [...need.words].sort((a, b) => b.weight - a.weight).slice(0, MAX_NEED_WORDS);
+  const words = heaviest.map((w) => w.word);
+  let queryVector: Float32Array | null = null;
+  const dense = async () => {
+    const vector = await embedded!;
+    queryVector = vector;
+    return deps.catalog.vectorSearch(vector, { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true });
+  };
+  const [lexicalResults, denseResults] = await Promise.all([
+    input.retrieval === 'dense' || words.length === 0
+      ? []
+      : deps.catalog.textSearch(words.join(' '), { limit: RETRIEVAL_DEPTH, filter: input.filter, withVectors: true }),
+    input.retrieval === 'lexical' ? [] : dense(),
+  ]);
+  const ordered = need.words.map((w) => w.word);
+  return rankCandidates({ ...analyzeNeed(need.words, lexicon), words: ordered }, lexicalResults, denseResults, lexicon, input.model, queryVector);
 }

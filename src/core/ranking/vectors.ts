@@ -38,3 +38,15 @@ export function dotWith64(a: Float64Array, b: Float32Array): number {
 export function cosineOf(a: Float32Array, b: Float32Array): number {
   return dotOf(a, b) / (normOf(a) * normOf(b) || 1);
 }
+
+/** The normalised mean of unit vectors (one vector stays as it is). */
+export function meanVector(vectors: readonly Float32Array[]): Float32Array {
+  if (vectors.length === 1) return vectors[0]!;
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i]! += v[i]!;
+  let norm = 0;
+  for (let i = 0; i < out.length; i++) norm += out[i]! * out[i]!;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < out.length; i++) out[i]! /= norm;
+  return out;
+}

@@ -27,6 +27,9 @@ export const ConversationTurnSchema = z
   })
   .strict();
 
+/** The min_relevance_score a request gets when it names none: more likely relevant than not. */
+export const DEFAULT_MIN_RELEVANCE = 0.5;
+
 /** POST /search request (docs/search.md). `stream` is REST-only; MCP omits it. */
 export const SearchRequestSchema = z
   .object({
@@ -35,7 +38,7 @@ export const SearchRequestSchema = z
     stream: z.boolean().default(false).describe('Answer as a Server-Sent Events stream'),
     filters: SearchFiltersSchema.nullish().describe('Hard constraints, applied before ranking'),
     sort: z.enum(['relevance', 'price_asc', 'price_desc']).default('relevance'),
-    min_relevance_score: z.number().min(0).max(1).default(0.5).describe('Minimum calibrated probability of relevance'),
+    min_relevance_score: z.number().min(0).max(1).default(DEFAULT_MIN_RELEVANCE).describe('Minimum calibrated probability of relevance'),
     session_id: z.uuid().nullish().describe('Keeps conversation context across requests; created when absent'),
     conversation_context: z.array(ConversationTurnSchema).max(50).nullish().describe('Recent conversation, oldest first'),
     exclude_product_ids: z.array(z.string().min(1).max(200)).max(200).nullish().describe('Products to leave out'),
@@ -83,6 +86,10 @@ export const AdResponseSchema = z.object({
 });
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 
+/** Why a search answered no results (docs/search.md, "Conversations"). */
+export const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products'] as const;
+export type NoFillReason = (typeof NO_FILL_REASONS)[number];
+
 export const SearchResponseSchema = z.object({
   request_id: z.uuid(),
   livemode: z.boolean().describe('False for a search made with a test key (aisle_test_): its impressions, clicks and conversions are test data'),
@@ -94,6 +101,17 @@ export const SearchResponseSchema = z.object({
     pii_redacted: z.array(z.string()),
     model: z.string().describe('The embedding model'),
     ranking_model: z.string().describe('The ranking model that ordered and scored the results: `fallback` (hand-set) or the source of a fitted model'),
+    interpreted_query: z
+      .string()
+      .describe(
+        "The product need Aisle searched for, in the catalog's words (empty when it found no shopping need); send a better query if it is not what the person wants",
+      ),
+    no_fill_reason: z
+      .enum(NO_FILL_REASONS)
+      .nullable()
+      .describe(
+        'Why there are no results: no_shopping_need (nothing in the conversation asks for a product), sensitive_topic (no products beside this topic), no_relevant_products (nothing reached min_relevance_score within the filters); null when there are results',
+      ),
   }),
 });
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;

@@ -8,22 +8,32 @@ import type { CatalogFilter, CatalogStore } from '../catalog/ports.js';
 import type { SearchStore, SessionState } from './ports.js';
 import type { Embedder, Principal } from '../shared-ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
-import type { AdResponse, SearchRequest, SearchResponse } from '../schemas/search.js';
+import { DEFAULT_MIN_RELEVANCE, type AdResponse, type NoFillReason, type SearchRequest, type SearchResponse } from '../schemas/search.js';
 import { explain } from './explain.js';
 import { productTerms } from '../ranking/features.js';
 import { CatalogLexicon } from '../ranking/lexical.js';
-import { contextualQuery, extractPriceConstraint, type PriceConstraint, type Turn } from '../ranking/query-text.js';
+import { contextualQuery, extractPriceConstraint, type PriceConstraint } from '../ranking/query-text.js';
 import { diversify, FALLBACK_MODEL, FEATURE_BM25, scoreRow, toProbability, weightVector, type Candidate, type RankingModel } from '../ranking/ranking.js';
 import { teamDraft, type Team } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
 import type { AttributionTokens } from '../clicks/attribution.js';
 import { retrieveCandidates, type RetrievalMode } from '../ranking/retrieval.js';
+import { ConversationReader, needSignals } from '../understanding/conversation.js';
+import { DEFAULT_CONVERSATION_MODEL, needProbability } from '../understanding/conversation-model.js';
+import { isProductQuery, understandNeed, type Need, type Turn } from '../understanding/need.js';
+import { CatalogVocabulary } from '../understanding/vocabulary.js';
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
 export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** Earlier turns read for a sensitive topic, the latest (each up to 4,000 characters). */
+const SENSITIVE_TURNS = 8;
+
+/** Words of a conversation the catalog has never seen that get a spelling scan, per search (docs/search.md, "Bounds on one request's work"). */
+const MAX_NEED_CORRECTIONS = 16;
 
 /** Already-shown products are demoted, not removed (docs/search.md). */
 const SHOWN_DEMOTION = 0.8;
@@ -72,10 +82,14 @@ const formatPrice = (amount: number | null, currency: string | null): string => 
 export class SearchService {
   private readonly model: RankingModel;
   private readonly lexicon: CatalogLexicon;
+  private readonly vocabulary: CatalogVocabulary;
+  private readonly reader: ConversationReader;
 
   constructor(private readonly deps: SearchServiceDeps) {
     this.model = deps.model ?? FALLBACK_MODEL;
     this.lexicon = new CatalogLexicon(deps.catalog);
+    this.vocabulary = new CatalogVocabulary(deps.catalog);
+    this.reader = new ConversationReader(deps.embedder);
   }
 
   /**
@@ -83,7 +97,7 @@ export class SearchService {
    * ranking terms, now rather than during the first searches (about 2 s on 50k products).
    */
   async warm(): Promise<void> {
-    await Promise.all([this.lexicon.get(), this.deps.catalog.warm?.(productTerms)]);
+    await Promise.all([this.lexicon.get(), this.vocabulary.get(), this.deps.catalog.warm?.(productTerms)]);
   }
 
   /**
@@ -124,15 +138,16 @@ export class SearchService {
     const price = extractPriceConstraint(query);
     const currentQuery = forMatching(query);
     const queryText = price ? currentQuery.replace(price.phrase, ' ') : currentQuery;
+    const earlierTurns = context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) }));
+    const earlierQueries = session.queries.map((q) => withoutPrice(forMatching(q)));
+    // The conversation before this message: the request's turns, else the session's earlier searches.
+    const before: Turn[] = earlierTurns.length > 0 ? earlierTurns : earlierQueries.map((content) => ({ role: 'user', content }));
+    const need = isProductQuery(queryText, before) ? null : await this.understand(queryText, before);
     const {
       text: matchText,
       added: contextText,
       usedTurn,
-    } = contextualQuery(
-      queryText,
-      context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) })),
-      session.queries.map((q) => withoutPrice(forMatching(q))),
-    );
+    } = need !== null ? { text: need.embedTexts.join(' '), added: '', usedTurn: null } : contextualQuery(queryText, earlierTurns, earlierQueries);
     const filter = this.catalogFilter(request, price, options);
     const normalizedQuery = normalizeQuery(query);
     // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
@@ -145,8 +160,9 @@ export class SearchService {
         principal,
         request,
         options,
-        { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes },
+        { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes, interpreted: need?.interpreted ?? matchText.trim(), need },
         {
+          noFill: 'no_relevant_products',
           ranked,
           totalMatches: browsed.total,
           rankingModel: PRICE_ORDER,
@@ -157,14 +173,74 @@ export class SearchService {
     }
 
     const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: this.model }, candidate: null };
+    const asked = {
+      started,
+      now,
+      sessionId,
+      session,
+      query,
+      normalizedQuery,
+      price,
+      usedTurn,
+      redactedTypes,
+      interpreted: need?.interpreted ?? matchText.trim(),
+      need,
+    };
+    // A conversation is embedded here, with its last turns, which say whether it touches a
+    // sensitive topic: then nothing is searched at all (docs/search.md, "Sensitive topics").
+    const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need, queryText, before) : null;
+    if (need !== null && vectors !== null) {
+      // The last turns of the conversation: what is being talked about now.
+      const topic = await this.reader.sensitive([request.query, ...context.slice(-SENSITIVE_TURNS).map((t) => t.content)], vectors);
+      if (topic !== null)
+        return this.respond(
+          principal,
+          request,
+          options,
+          { ...asked, interpreted: '' },
+          {
+            noFill: 'sensitive_topic',
+            ranked: [],
+            totalMatches: 0,
+            rankingModel: active.serving.model.source,
+            storedModel: active.serving.id ?? active.serving.model.source,
+            interleavedWith: null,
+          },
+        );
+    }
     // Feedback votes and what earlier searches of this query taught are looked up while the
     // retrievals run, not after them.
-    const [candidates, voted, learned] = await Promise.all([
-      retrieveCandidates({ ...this.deps, lexicon: this.lexicon }, { queryText, contextText, currentQuery, filter, retrieval, model: active.serving.model }),
+    const [candidates, voted, learned, chatter] = await Promise.all([
+      retrieveCandidates(
+        { ...this.deps, lexicon: this.lexicon },
+        {
+          queryText,
+          contextText,
+          currentQuery,
+          ...(need !== null ? { need } : {}),
+          ...(vectors !== null ? { queryVector: vectors.query } : {}),
+          filter,
+          retrieval,
+          model: active.serving.model,
+        },
+      ),
       this.deps.feedback?.demotions(principal.accountId, query),
       // Test data teaches nothing (docs/commerce.md, "Test mode"): no learned boosts for test searches.
       retrieval === 'hybrid' && principal.livemode !== false ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
+      vectors !== null ? this.reader.chatterSimilarity(vectors) : 0,
     ]);
+    // A conversation's scores: P(need) · P(relevant | need), each calibrated on conversations.
+    let needProbabilityOf: number | null = null;
+    if (need !== null) {
+      const model = active.serving.model.conversation ?? this.model.conversation ?? DEFAULT_CONVERSATION_MODEL;
+      const byProbability = [...candidates].sort((a, b) => b.probability - a.probability);
+      const userTexts = [queryText, ...before.filter((t) => t.role === 'user').map((t) => t.content)];
+      needProbabilityOf = needProbability(model, needSignals(need, queryText, userTexts, byProbability, chatter));
+      for (const c of candidates) {
+        c.probability *= needProbabilityOf;
+        c.rankScore = c.probability;
+      }
+    }
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.features[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
     const clicked = new Set(session.clickedProductIds);
@@ -179,6 +255,7 @@ export class SearchService {
     const candidate = active.candidate;
     const interleave =
       candidate !== null &&
+      need === null &&
       retrieval === 'hybrid' &&
       options.preview !== true &&
       principal.livemode !== false &&
@@ -199,12 +276,15 @@ export class SearchService {
     }
 
     const servingName = active.serving.model.source;
+    // Nothing to show and no need found: say so, and claim no interpretation of what was not asked.
+    const noNeed = ranked.length === 0 && needProbabilityOf !== null && needProbabilityOf < DEFAULT_MIN_RELEVANCE;
     return this.respond(
       principal,
       request,
       options,
-      { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes },
+      { ...asked, interpreted: noNeed ? '' : asked.interpreted },
       {
+        noFill: noNeed ? 'no_shopping_need' : 'no_relevant_products',
         ranked,
         totalMatches: qualifying.length,
         rankingModel: interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName,
@@ -214,12 +294,23 @@ export class SearchService {
     );
   }
 
+  /** A conversation's need, words the catalog does not know corrected against its vocabulary (bounded as a query's are). */
+  private async understand(query: string, before: readonly Turn[]): Promise<Need> {
+    const [vocabulary, lexicon] = await Promise.all([this.vocabulary.get(), this.lexicon.get()]);
+    const budget = { scans: MAX_NEED_CORRECTIONS };
+    const correct = (word: string) => {
+      const fixed = lexicon.correct([word], budget).words;
+      return fixed.length === 1 && fixed[0] === word ? null : fixed;
+    };
+    return understandNeed(query, before, { vocabulary, correct });
+  }
+
   /** The ranked results as the answer: each an impression, written with the search before the response exists (unless a preview). */
   private async respond(principal: Principal, request: SearchRequest, options: { preview?: boolean }, about: Asked, outcome: Ranked): Promise<SearchResponse> {
-    const { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes } = about;
+    const { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes, interpreted } = about;
     const { ranked, interleavedWith } = outcome;
     const requestId = newId();
-    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn, principal.accountId, now));
+    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn, about.need, principal.accountId, now));
     const tookMs = Math.round((performance.now() - started) * 100) / 100;
     if (options.preview !== true)
       await this.deps.store.recordSearch({
@@ -261,6 +352,8 @@ export class SearchService {
         pii_redacted: [...redactedTypes],
         model: this.deps.embedder.model,
         ranking_model: outcome.rankingModel,
+        interpreted_query: interpreted,
+        no_fill_reason: results.length > 0 ? null : outcome.noFill,
       },
     };
   }
@@ -318,6 +411,7 @@ export class SearchService {
     request: SearchRequest,
     implied: { minPrice?: number; maxPrice?: number },
     usedTurn: string | null,
+    need: Need | null,
     accountId: string,
     now: Date,
   ): AdResponse {
@@ -338,7 +432,7 @@ export class SearchService {
       category: p.category.join(' > '),
       availability: p.availability,
       relevance_score: Math.round(c.probability * 10_000) / 10_000,
-      relevance_explanation: explain(c, request.filters, implied, usedTurn),
+      relevance_explanation: explain(c, request.filters, implied, usedTurn, need),
       image_url: p.imageUrl ?? '',
       disclosure_text: p.disclosureText ?? DEFAULT_DISCLOSURE,
       last_updated_at: p.lastUpdatedAt?.toISOString() ?? null,
@@ -382,10 +476,16 @@ interface Asked {
   price: PriceConstraint | null;
   usedTurn: string | null;
   redactedTypes: ReadonlySet<PiiType>;
+  /** metadata.interpreted_query. */
+  interpreted: string;
+  /** A conversation's need (null for a product query): the explanations name its words and turns. */
+  need: Need | null;
 }
 
 /** The ranked results and how they were ranked. */
 interface Ranked {
+  /** metadata.no_fill_reason when `ranked` is empty. */
+  noFill: NoFillReason;
   ranked: { c: Candidate; team?: Team | null }[];
   totalMatches: number;
   /** metadata.ranking_model. */

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type SearchResponse } from '../../core/schemas/search.js';
+import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type NoFillReason, type SearchResponse } from '../../core/schemas/search.js';
 import { PRODUCT_CARDS_URI } from '../app-view.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 
@@ -58,14 +58,22 @@ function renderProduct(r: AdResponse, rank: number): string {
   ].join('\n');
 }
 
+/** What an empty answer tells the agent to do, by metadata.no_fill_reason. */
+const NO_RESULTS: Record<NoFillReason, (requestId: string) => string> = {
+  no_relevant_products: (id) => `No product fits this request well enough (request_id ${id}). Tell the user so rather than suggesting something unrelated.`,
+  no_shopping_need: (id) =>
+    `Nothing in this conversation asks for a product (request_id ${id}), so there is nothing to recommend. Do not bring up products; if the user does want something, search again with what they want to buy as the query.`,
+  sensitive_topic: (id) =>
+    `This conversation touches a sensitive topic, so Aisle shows no products beside it (request_id ${id}). Do not bring up products here.`,
+};
+
 /** The text block for clients that drop structured content: every product with its disclosure and link. */
 export function renderSearchText(response: SearchResponse): string {
   const { results, metadata } = response;
-  if (results.length === 0) {
-    return `No product fits this request well enough (request_id ${response.request_id}). Tell the user so rather than suggesting something unrelated.`;
-  }
+  if (results.length === 0) return NO_RESULTS[metadata.no_fill_reason ?? 'no_relevant_products'](response.request_id);
+  const understood = metadata.interpreted_query ? ` Understood as: "${metadata.interpreted_query}".` : '';
   const head =
-    `${results.length} product${results.length === 1 ? '' : 's'} (of ${metadata.total_matches} matching; request_id ${response.request_id}, session_id ${metadata.session_id}). ` +
+    `${results.length} product${results.length === 1 ? '' : 's'} (of ${metadata.total_matches} matching; request_id ${response.request_id}, session_id ${metadata.session_id}).${understood} ` +
     "Show each product's disclosure with it. Give the user the Link (opening it records the click), or call record_click with the impression_id when they pick a product another way.";
   return [head, ...results.map((r, i) => renderProduct(r, i + 1))].join('\n');
 }
@@ -94,9 +102,11 @@ export function registerSearchProductsTool(server: McpServer, ctx: ToolContext):
     name: 'search_products',
     title: 'Search products',
     description:
-      'Find products that fit what the user is looking for, from a natural-language request (and optionally the recent conversation). ' +
-      'Call it when the user wants to buy, compare or find a product. Returns up to `limit` products ranked by fit, each with title, price, merchant, ' +
-      'why it fits, an affiliate disclosure you must show with it, and a click link to give the user. No results means nothing fits: say so. ' +
+      "Find products that fit what the user is looking for. Put the user's latest message (or your own short summary of what they want to buy) in `query`, " +
+      'and the turns before it, oldest first, in `conversation_context` (their words as role "user", yours as "assistant"): Aisle reads the need from the whole conversation, ' +
+      "weighing the user's latest words most, and returns nothing when there is no shopping need. Call it when the user wants to buy, compare or find a product. " +
+      'Returns up to `limit` products ranked by fit, each with title, price, merchant, why it fits, an affiliate disclosure you must show with it, and a click link to give the user; ' +
+      'metadata.interpreted_query says what Aisle understood the need to be (if it is wrong, search again with a better query). No results means nothing fits: say so. ' +
       'Never put personal data (names, emails, phone numbers, addresses) in the query. Reuse metadata.session_id across turns of one conversation. ' +
       'Each call records the products shown (impressions) for click attribution.',
     input: SearchProductsInputSchema,

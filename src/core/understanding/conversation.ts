@@ -1,0 +1,123 @@
+/**
+ * What search needs of a conversation beyond its need words (need.ts): its embeddings, whether it
+ * touches a sensitive topic, and the signals of the shopping-need decision
+ * (conversation-model.ts). One per search service; the embeddings of the chat examples and of the
+ * sensitive-topic examples are computed once, on first use.
+ */
+import { toEmbeddingInput } from '../catalog/embedding-text.js';
+import { cosineOf, meanVector } from '../ranking/vectors.js';
+import type { Embedder } from '../shared-ports.js';
+import { CHATTER } from './chatter.js';
+import type { NeedFeature } from './conversation-model.js';
+import type { Need, Turn } from './need.js';
+import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, sensitiveTopic, type SensitiveTopic } from './sensitive.js';
+
+/** A turn this close to one of a sensitive topic's examples is that topic (docs/search.md, "Sensitive topics"). */
+export const SENSITIVE_SIMILARITY = 0.68;
+/** User turns read for sensitive topics and for the chat likeness: the last few. */
+const TURNS_READ = 3;
+
+export interface ConversationVectors {
+  /** The mean of the need's embedding texts: what the vector retrieval searches with. */
+  query: Float32Array;
+  /** The last user turns, the latest first. */
+  turns: Float32Array[];
+}
+
+interface Examples {
+  chatter: Float32Array[];
+  sensitive: { topic: SensitiveTopic; vector: Float32Array }[];
+}
+
+export class ConversationReader {
+  private examples: Promise<Examples> | null = null;
+
+  constructor(private readonly embedder: Embedder) {}
+
+  /** Embeds the need's texts and the last user turns in one call. */
+  async embed(need: Need, query: string, before: readonly Turn[]): Promise<ConversationVectors> {
+    const turns = [
+      query,
+      ...before
+        .filter((t) => t.role === 'user')
+        .map((t) => t.content)
+        .reverse(),
+    ]
+      .filter((t) => t.trim() !== '')
+      .slice(0, TURNS_READ);
+    const vectors = await this.embedder.embed([...need.embedTexts, ...turns].map(toEmbeddingInput));
+    return { query: meanVector(vectors.slice(0, need.embedTexts.length)), turns: vectors.slice(need.embedTexts.length) };
+  }
+
+  /** The sensitive topic the conversation touches, by the patterns or by closeness to the examples; null when none. */
+  async sensitive(texts: readonly string[], vectors: ConversationVectors): Promise<SensitiveTopic | null> {
+    const byPattern = sensitiveTopic(texts);
+    if (byPattern !== null) return byPattern;
+    const { sensitive } = await this.loadExamples();
+    let best: { topic: SensitiveTopic; similarity: number } | null = null;
+    for (const turn of vectors.turns)
+      for (const e of sensitive) {
+        const similarity = cosineOf(turn, e.vector);
+        if (similarity >= SENSITIVE_SIMILARITY && (best === null || similarity > best.similarity)) best = { topic: e.topic, similarity };
+      }
+    return best?.topic ?? null;
+  }
+
+  /**
+   * Closeness of the conversation's turns to chat that asks for nothing: the best cosine of any of
+   * its last user turns to any CHATTER example (`skip` leaves one example out, for fitting on them).
+   */
+  async chatterSimilarity(vectors: ConversationVectors, skip = -1): Promise<number> {
+    const { chatter } = await this.loadExamples();
+    let best = 0;
+    for (const turn of vectors.turns.slice(0, 1)) for (let i = 0; i < chatter.length; i++) if (i !== skip) best = Math.max(best, cosineOf(turn, chatter[i]!));
+    return best;
+  }
+
+  private loadExamples(): Promise<Examples> {
+    this.examples ??= (async () => {
+      const sensitiveTexts = SENSITIVE_TOPICS.flatMap((topic) => SENSITIVE_EXAMPLES[topic].map((text) => ({ topic, text })));
+      const vectors = await this.embedder.embed([...CHATTER, ...sensitiveTexts.map((s) => s.text)].map(toEmbeddingInput));
+      return {
+        chatter: vectors.slice(0, CHATTER.length),
+        sensitive: sensitiveTexts.map((s, i) => ({ topic: s.topic, vector: vectors[CHATTER.length + i]! })),
+      };
+    })();
+    this.examples.catch(() => {
+      this.examples = null;
+    });
+    return this.examples;
+  }
+}
+
+/** The need signals of a conversation from its candidates (probabilities given the need, best first) and its text. */
+export function needSignals(
+  need: Need,
+  query: string,
+  userTexts: readonly string[],
+  ranked: readonly { probability: number; cosine: number }[],
+  chatter: number,
+): Record<NeedFeature, number> {
+  const top = ranked.slice(0, 3);
+  return {
+    bestProbability: top[0]?.probability ?? 0,
+    topProbability: top.length > 0 ? top.reduce((s, c) => s + c.probability, 0) / top.length : 0,
+    bestCosine: Math.max(0, ...ranked.slice(0, 10).map((c) => c.cosine)),
+    chatter,
+    mass: Math.min(3, need.mass),
+    wanted: need.wanted ? 1 : 0,
+    shopping: Math.min(
+      3,
+      userTexts.reduce((n, t) => n + (t.match(SHOPPING) ?? []).length, 0),
+    ),
+    question: QUESTION.test(query.trim()) ? 1 : 0,
+  };
+}
+
+/** Words of shopping in any turn of the person's. */
+const SHOPPING =
+  /\b(?:buy|buying|bought|purchase|gift|present|recommend|recommendation|suggest|looking for|shopping|shop|order|price|cheap|cheaper|afford|affordable|budget|deal|brand|which one|best|good one|options|replace|replacement|get me|need a|need an|need some|want a|want an|want some)\b/gi;
+
+/** A last message that asks for a fact, an explanation or a piece of writing. */
+const QUESTION =
+  /^(?:who|whom|whose|when|where|why|how (?:many|much|long|far|old|often|come)|what (?:is|are|was|were|does|did|do) (?:the|a|an)\b|what's the|explain|define|translate|convert|calculate|solve|summari[sz]e|tell me (?:about|a)|write|rewrite|draft|proofread|is it true)\b/i;
