@@ -93,11 +93,14 @@ export class SearchService {
   }
 
   /**
-   * Builds the catalog's vocabulary, and fills the store's product cache with each product's
-   * ranking terms, now rather than during the first searches (about 2 s on 50k products).
+   * Builds the catalog's vocabulary and need vocabulary, embeds the conversation examples, and
+   * fills the store's product cache with each product's ranking terms, now rather than during
+   * the first searches (about 2 s on 50k products).
    */
   async warm(): Promise<void> {
-    await Promise.all([this.lexicon.get(), this.vocabulary.get(), this.deps.catalog.warm?.(productTerms)]);
+    // The examples are best-effort here: an embedding service that is down at start must not stop
+    // the server (a conversation's search embeds them again, and fails as any search would then).
+    await Promise.all([this.lexicon.get(), this.vocabulary.get(), this.reader.warm().catch(() => undefined), this.deps.catalog.warm?.(productTerms)]);
   }
 
   /**

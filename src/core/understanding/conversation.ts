@@ -74,6 +74,11 @@ export class ConversationReader {
     return best;
   }
 
+  /** Embeds the chat and sensitive-topic examples now (about 0.6 s of the embedding thread), not in the first conversation's search. */
+  async warm(): Promise<void> {
+    await this.loadExamples();
+  }
+
   private loadExamples(): Promise<Examples> {
     this.examples ??= (async () => {
       const sensitiveTexts = SENSITIVE_TOPICS.flatMap((topic) => SENSITIVE_EXAMPLES[topic].map((text) => ({ topic, text })));
