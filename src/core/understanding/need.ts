@@ -90,6 +90,9 @@ const MAX_USER_TURNS = 4;
 const MAX_ASSISTANT_TURNS = 2;
 const MAX_TURN_CHARS = 600;
 
+/** Products of a type from which a word of it counts as naming a kind of product. */
+const NAMED_TYPE_PRODUCTS = 3;
+
 /**
  * Signs of talk in a message: a person speaking ("I need", "my", "we're", "you"), or a question.
  * Product queries have none ("trash can lids", "i robot" and "how much is a 4x6 treated" stay
@@ -166,17 +169,21 @@ export function understandNeed(
     if (salience > 0) add(word, turnWeight * pos * salience, source, turn, role?.wanted === true);
   };
   read(query.slice(0, MAX_TURN_CHARS), 1, 'query', null);
+  // A last message that names a kind of product it wants ("I need a yoga mat") leaves the
+  // earlier turns only to qualify it: they weigh half as much.
+  const named = [...byWord.values()].some((s) => s.wanted && vocabulary.headDf(stem(s.word)) >= NAMED_TYPE_PRODUCTS);
+  const contextScale = named ? 0.5 : 1;
   const earlier = [...context].reverse();
   let userIndex = 0;
   let assistantIndex = 0;
   for (const turn of earlier) {
     if (turn.content.trim() === '' || turn.content.trim() === query.trim()) continue;
     if (turn.role === 'user' && userIndex < MAX_USER_TURNS) {
-      const w = options.contextWeights[Math.min(userIndex, options.contextWeights.length - 1)]!;
+      const w = contextScale * options.contextWeights[Math.min(userIndex, options.contextWeights.length - 1)]!;
       userIndex++;
       read(turn.content.slice(0, MAX_TURN_CHARS), w, 'context', turn.content);
     } else if (turn.role === 'assistant' && assistantIndex++ < MAX_ASSISTANT_TURNS)
-      read(turn.content.slice(0, MAX_TURN_CHARS), options.assistantWeight, 'context', turn.content);
+      read(turn.content.slice(0, MAX_TURN_CHARS), contextScale * options.assistantWeight, 'context', turn.content);
   }
   for (const t of inferTypes([...byWord.values()], vocabulary, options)) add(t.word, t.weight, 'type', null);
   const scored = [...byWord.values()];

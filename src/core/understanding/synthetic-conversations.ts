@@ -85,6 +85,21 @@ const LOOSE = [
   'Any ideas for {topic}?',
   'What should I get {them}? Something to do with {topic}.',
   "I'd like something nice for {topic}, what do people use?",
+  'How do people deal with {topic}?',
+  'Is there a way to make {topic} easier?',
+  '{topic} has been a pain lately, what can I do?',
+  'What do I use for {topic}?',
+  "We don't have anything for {topic} yet.",
+  'How do I get started with {topic}?',
+];
+
+/** Openers that set up a need without naming the product, for the loose requests. */
+const SETUPS = [
+  "I've been spending a lot of time on {topic}.",
+  'We just started with {topic}.',
+  'My {person} is really into {topic}.',
+  '{topic} is a big part of my week now.',
+  'I keep struggling with {topic}.',
 ];
 
 const FRAGMENT = ['I saw a {fragment} somewhere, do you have that?', 'The {fragment} one, if you have it.', 'Something like a {fragment} would be great.'];
@@ -116,7 +131,7 @@ function topicsOf(p: CatalogProduct, type: string, vocabulary: NeedVocabulary): 
     const term = stem(w);
     const together = vocabulary.typesOf(term).find(([t]) => t === type)?.[1] ?? 0;
     const share = together / Math.max(1, vocabulary.df(term) * (vocabulary.sampledProducts / Math.max(1, vocabulary.size)));
-    if (together >= 2 && share >= 0.1) scored.set(w, share);
+    if (together >= 2 && share >= 0.05) scored.set(w, share);
   }
   return [...scored].sort((a, b) => b[1] - a[1]).map(([w]) => w);
 }
@@ -132,7 +147,10 @@ export function syntheticConversations(
   for (const source of sampleProducts(products, options.count, random)) {
     const core = coreOf(source, vocabulary);
     if (core === null) continue;
-    const topics = topicsOf(source, stem(core.type), vocabulary);
+    // What the product is for: its description's words tied to its type, else the words before
+    // the type in its title ("bird" of a bird feeder), which a person names without the product.
+    const described = topicsOf(source, stem(core.type), vocabulary);
+    const topics = described.length > 0 ? described : core.core.split(' ').slice(0, -1);
     const topic = topics.length > 0 ? topics.slice(0, 1 + Math.floor(random() * 2)).join(' and ') : core.type;
     const titleWords = wordTokens(source.title).filter((w) => !/\d/.test(w));
     const n = Math.min(titleWords.length, 2 + Math.floor(random() * 2));
@@ -146,10 +164,11 @@ export function syntheticConversations(
       fragment: titleWords.slice(start, start + n).join(' '),
     };
     const roll = random();
-    const style: SyntheticConversation['style'] = topics.length > 0 && roll < 0.35 ? 'loose' : roll < 0.9 ? 'plain' : 'fragment';
+    // Plain requests need no material; a loose one needs words the catalog ties to the product's type.
+    const style: SyntheticConversation['style'] = topics.length > 0 && roll < 0.5 ? 'loose' : roll < 0.9 ? 'plain' : 'fragment';
     const context: Turn[] = [];
     const turns = Math.floor(random() * 3);
-    for (let i = 0; i < turns; i++) context.push({ role: 'user', content: fill(pick(OPENERS, random), slots) });
+    for (let i = 0; i < turns; i++) context.push({ role: 'user', content: fill(pick(style === 'loose' && i === turns - 1 ? SETUPS : OPENERS, random), slots) });
     let query = fill(pick(style === 'plain' ? PLAIN : style === 'loose' ? LOOSE : FRAGMENT, random), slots);
     if (random() < 0.2) {
       context.push({ role: 'user', content: query }, { role: 'assistant', content: pick(ASSISTANT, random) });
