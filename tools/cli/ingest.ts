@@ -139,7 +139,11 @@ function printSummary(source: string, s: ImportSummary): void {
   }
   const r = s.rankingModel;
   if (r?.action === 'fitted') {
-    out.push(`Ranking model: ${r.source}, fitted in ${(r.ms / 1000).toFixed(1)} s (${r.answered} requests found their product); restart the server to use it.`);
+    const conversations =
+      r.conversations > 0 ? `, shopping-need decision fitted on ${r.conversations} synthetic conversations` : ', default shopping-need decision';
+    out.push(
+      `Ranking model: ${r.source}, fitted in ${(r.ms / 1000).toFixed(1)} s (${r.answered} requests found their product${conversations}); restart the server to use it.`,
+    );
   } else if (r?.action === 'kept') {
     out.push(`Ranking model: kept ${r.source} (${r.reason}).`);
   }

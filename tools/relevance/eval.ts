@@ -206,7 +206,9 @@ async function main(): Promise<number> {
         `${label.padEnd(30)} ${f(m.ndcg).padStart(8)} ${f(m.mrr).padStart(8)} ${f(m.recall).padStart(10)} ${(Number.isNaN(p50) ? '-' : p50.toFixed(1)).padStart(8)}\n`,
       );
     }
-    process.stdout.write(`cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `cold-start model: ${coldModel.source}, ${coldStart.answered} found their product, shopping-need decision from ${coldStart.conversations ?? 0} synthetic conversations, fitted in ${(coldStart.ms / 1000).toFixed(1)} s\n`,
+    );
     if (ece !== null)
       process.stdout.write(
         `ECE (10 bins; judged pairs, relevant = grade ≥ 2, + off-topic candidates): fallback ${ece.fallback.toFixed(4)}, cold-start ${ece.coldStart.toFixed(4)}, rerank (5-fold) ${ece.rerank.toFixed(4)}\n`,

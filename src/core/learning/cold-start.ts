@@ -222,7 +222,7 @@ export async function fitColdStartModel(
 
 /** What an import did about the ranking model. */
 export type ColdStartOutcome =
-  | { action: 'fitted'; source: string; products: number; requests: number; answered: number; ms: number }
+  | { action: 'fitted'; source: string; products: number; requests: number; answered: number; conversations: number; ms: number }
   | { action: 'kept'; source: string; reason: string };
 
 /**
@@ -241,5 +241,13 @@ export async function refreshColdStartModel(deps: { catalog: CatalogStore; embed
     return { action: 'kept', source: stored?.source ?? FALLBACK_MODEL.source, reason };
   }
   await deps.catalog.storeRankingModel(deps.embedder.model, fit.model);
-  return { action: 'fitted', source: fit.model.source, products: fit.products, requests: fit.requests, answered: fit.answered, ms: fit.ms };
+  return {
+    action: 'fitted',
+    source: fit.model.source,
+    products: fit.products,
+    requests: fit.requests,
+    answered: fit.answered,
+    conversations: fit.conversations ?? 0,
+    ms: fit.ms,
+  };
 }

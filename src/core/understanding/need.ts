@@ -161,7 +161,8 @@ export function understandNeed(
     if (pos === 0) return;
     const recipient = RECIPIENTS.get(word);
     if (recipient !== undefined) {
-      if (recipient !== null) add(recipient, turnWeight * options.recipientWeight, 'recipient', turn);
+      // The modifier only where the catalog uses it ("girls" in a catalog without children's things says nothing).
+      if (recipient !== null && vocabulary.df(stem(recipient)) > 0) add(recipient, turnWeight * options.recipientWeight, 'recipient', turn);
       return;
     }
     if (TALK_WORDS.has(word) || word.length < 2) return;

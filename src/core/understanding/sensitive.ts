@@ -79,7 +79,7 @@ const PATTERNS: readonly [SensitiveTopic, RegExp][] = [
       'mourn\\w*',
       'condolences?',
       `lost my ${KIN_WORDS}`,
-      'put (?:him|her|my (?:dog|cat|pet)) down',
+      'put (?:him|her|(?:my|our|the) (?:dog|cat|pet|puppy|kitten)) down',
       'put to sleep',
       'miscarri\\w*',
       'stillb(?:irth|orn)',
@@ -91,7 +91,7 @@ const PATTERNS: readonly [SensitiveTopic, RegExp][] = [
     'child_at_risk',
     pattern([
       'child abuse',
-      '(?:abus|molest|touch|groom|hit|beat|hurt)(?:ed|ing|s)? (?:my|a|the|his|her) (?:child|kid|son|daughter|niece|nephew|student|toddler|baby)',
+      '(?:abus|molest|touch|groom|hit|beat|hurt)(?:e|ed|es|ing|s)? (?:my|a|the|his|her|their) (?:child|children|kids?|sons?|daughters?|niece|nephew|students?|toddler|baby)',
       '(?:child|kid|son|daughter|toddler|baby) (?:is|was) (?:being )?(?:abused|molested|groomed|beaten|hit|neglected|missing)',
       'missing (?:child|kid|son|daughter|toddler)',
       '(?:child|kid|son|daughter)(?: is| has)? (?:run away|ran away|gone missing|been missing)',

@@ -59,6 +59,8 @@ describe('cold-start ranking model at import', () => {
   it('fits a model from the catalog, stores it, and search names it as the ranking model', async () => {
     const summary = await importSample(catalog, embedder, FIT);
     expect(summary.rankingModel, JSON.stringify(summary.rankingModel)).toMatchObject({ action: 'fitted', products: 501, requests: 295 });
+    // The shopping-need decision is fitted with it, on synthetic conversations against chat.
+    expect(summary.rankingModel?.action === 'fitted' && summary.rankingModel.conversations).toBeGreaterThanOrEqual(200);
     const stored = await readRankingModel(catalog, embedder.model);
     expect(stored?.source).toBe('cold-start (catalog 501 products, 295 synthetic requests)');
     expect(isColdStartModel(stored!)).toBe(true);
@@ -82,6 +84,25 @@ describe('cold-start ranking model at import', () => {
     // Off-topic requests still find nothing above the default threshold, as with the fallback.
     const offTopic = await core.search().search(principal, SearchRequestSchema.parse({ query: 'who won the 1998 world cup' }));
     expect(offTopic.results.map((r) => [r.title, r.relevance_score])).toEqual([]);
+
+    // The stored model carries the catalog's own shopping-need decision: a shopping conversation
+    // is answered, chat is not.
+    expect(stored?.conversation?.need.weights.chatter).toBeLessThan(0);
+    const shopping = await core
+      .search()
+      .search(
+        principal,
+        SearchRequestSchema.parse({
+          query: 'my feet get soaked on the trail',
+          conversation_context: [{ role: 'user', content: 'I run in the hills every weekend.' }],
+        }),
+      );
+    expect(shopping.results.length, shopping.metadata.interpreted_query).toBeGreaterThan(0);
+    for (const query of ['can you help me write an email to my landlord?', 'what year did the berlin wall fall?']) {
+      const chat = await core.search().search(principal, SearchRequestSchema.parse({ query }));
+      expect(chat.results, query).toEqual([]);
+      expect(chat.metadata.no_fill_reason, query).toBe('no_shopping_need');
+    }
   });
 
   it('fits the same model from the same catalog', async () => {
