@@ -103,6 +103,12 @@ describe('POST /v1/search with a conversation', () => {
       expect(body.metadata.no_fill_reason, query).toBe('sensitive_topic');
       expect(body.metadata.interpreted_query, query).toBe('');
     }
+    // A session's earlier searches count as the conversation's earlier turns here too.
+    const grief = await search({ query: 'My grandpa passed away on Tuesday.' });
+    expect(grief.metadata.no_fill_reason).toBe('sensitive_topic');
+    const after = await search({ query: 'all I have is a navy blazer, is that ok?', session_id: grief.metadata.session_id, min_relevance_score: 0 });
+    expect(after.results).toEqual([]);
+    expect(after.metadata.no_fill_reason).toBe('sensitive_topic');
     // The same words about a battery that died are a car problem, not grief.
     const car = await search({ ...say('I want to be able to start it myself', 'My car battery died in the parking lot twice.'), limit: 3 });
     expect(car.metadata.no_fill_reason).not.toBe('sensitive_topic');

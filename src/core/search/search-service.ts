@@ -194,7 +194,8 @@ export class SearchService {
     const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need, queryText, before) : null;
     if (need !== null && vectors !== null) {
       // The last turns of the conversation: what is being talked about now.
-      const topic = await this.reader.sensitive([request.query, ...context.slice(-SENSITIVE_TURNS).map((t) => t.content)], vectors);
+      // (The request's turns, else the session's earlier searches, as the need reads them.)
+      const topic = await this.reader.sensitive([query, ...before.slice(-SENSITIVE_TURNS).map((t) => t.content)], vectors);
       if (topic !== null)
         return this.respond(
           principal,
