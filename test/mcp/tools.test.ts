@@ -199,6 +199,30 @@ describe.each(CLIENT_ERAS)('MCP tools as hosts expect them, POST /mcp over 127.0
     for (const [table, n] of Object.entries(after)) expect(n, table).toBeGreaterThanOrEqual(start[table as keyof Snapshot]);
   });
 
+  it('reads a conversation from query and conversation_context, says what it understood, and tells the agent when nobody is shopping', async () => {
+    const shopping = await search({
+      query: 'I realised I have nothing to grind them with',
+      conversation_context: [{ role: 'user', content: 'I just bought whole coffee beans.' }],
+      limit: 3,
+    });
+    expect(shopping.body.results.length).toBeGreaterThan(0);
+    expect(shopping.body.metadata.interpreted_query).toMatch(/coffee/);
+    expect(shopping.text).toContain(`Understood as: "${shopping.body.metadata.interpreted_query}"`);
+    const chat = await search({ query: 'can you help me write a limerick about my cat?' });
+    expect(chat.body.results).toEqual([]);
+    expect(chat.body.metadata.no_fill_reason).toBe('no_shopping_need');
+    expect(chat.text).toMatch(/Nothing in this conversation asks for a product/);
+    const grief = await search({ query: 'what should I wear?', conversation_context: [{ role: 'user', content: 'My grandmother passed away.' }] });
+    expect(grief.body.metadata.no_fill_reason).toBe('sensitive_topic');
+    expect(grief.text).toMatch(/sensitive topic/);
+    // The tool's description tells the agent what to send where.
+    const { tools } = await admin.listTools();
+    const description = tools.find((tool) => tool.name === 'search_products')!.description!;
+    expect(description).toMatch(/latest message.*`query`/);
+    expect(description).toMatch(/`conversation_context`/);
+    expect(description).toMatch(/interpreted_query/);
+  });
+
   it('gives every successful result of every tool a text block and structuredContent that matches the output schema', async () => {
     const { body } = await search({ query: 'camping tent', limit: 2, min_relevance_score: 0 });
     const [a, b] = body.results;

@@ -30,8 +30,18 @@ interface EvalJson {
   catalog: string;
   queries: number;
   systems: Record<string, { ndcg: number }>;
-  ece: Record<string, number>;
+  ece?: Record<string, number>;
   cold_start: { source: string };
+  conversations: {
+    set: string;
+    mode: string;
+    shopping: number;
+    noNeed: number;
+    ndcgShipped: number | null;
+    ndcgThresholdOff: number | null;
+    noFill: number | null;
+    falseFill: number | null;
+  }[];
 }
 
 async function runEval(args: string[]): Promise<EvalJson> {
@@ -63,10 +73,57 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
       'Aisle rerank',
     ]);
     expect(json.cold_start.source).toMatch(/^cold-start \(catalog 30 products, \d+ synthetic requests\)$/);
-    expect(Object.keys(json.ece)).toEqual(['fallback', 'coldStart', 'rerank']);
+    expect(Object.keys(json.ece ?? {})).toEqual(['fallback', 'coldStart', 'rerank']);
     // Each query's six products are its only relevant ones and are easy to find; the rerank
     // model of each fold learned from the other four queries only.
     for (const system of ['Aisle lexical', 'Aisle fusion', 'Aisle cold-start', 'Aisle rerank']) expect(json.systems[system]!.ndcg, system).toBeGreaterThan(0.9);
+  });
+
+  it('scores conversation sets as shipped and with the threshold off, sent as conversation_context and as a session, with no-fill and false fill', async () => {
+    const dir = tempDir('eval');
+    const set = labelledSet(dir, 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
+    // Conversations over the set's own query ids (graded by its qrels_dev.tsv), and a file of
+    // chat with its own empty qrels beside it: every one of those is a conversation with no need.
+    const shopping = join(dir, 'tiny_conversations.jsonl');
+    writeFileSync(
+      shopping,
+      [
+        {
+          query_id: 'q0',
+          query: 'which espresso machine should I get?',
+          conversation_context: [{ role: 'user', content: 'I drink a lot of coffee at home.' }],
+        },
+        { query_id: 'q1', query: 'I need a longer garden hose', conversation_context: [] },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
+    const chat = join(dir, 'queries_chat.jsonl');
+    writeFileSync(
+      chat,
+      [
+        { query_id: 'c1', query: 'who wrote pride and prejudice?' },
+        { query_id: 'c2', query: 'can you make it shorter?', conversation_context: [{ role: 'user', content: 'Write a poem about autumn.' }] },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
+    writeFileSync(join(dir, 'qrels_chat.tsv'), 'query_id\tproduct_id\tgrade\n');
+    const json = await runEval(['--set', set, '--conversations', shopping, '--conversations', chat, '--only-conversations']);
+    expect(Object.keys(json.systems)).toEqual([]);
+    expect(json.conversations.map((c) => [c.set, c.mode, c.shopping, c.noNeed])).toEqual([
+      ['tiny_conversations', 'context', 2, 0],
+      ['tiny_conversations', 'session', 2, 0],
+      ['chat', 'context', 0, 2],
+      ['chat', 'session', 0, 2],
+    ]);
+    for (const c of json.conversations.slice(0, 2)) {
+      expect(c.ndcgThresholdOff, c.mode).toBeGreaterThan(0.5);
+      expect(c.ndcgShipped!, c.mode).toBeLessThanOrEqual(c.ndcgThresholdOff! + 1e-9);
+      expect(c.noFill, c.mode).toEqual(expect.any(Number));
+      expect(c.falseFill).toBeNull();
+    }
+    for (const c of json.conversations.slice(2)) expect(c.falseFill, c.mode).toBe(0);
   });
 
   it('adds distractor sets to the catalog, unjudged and under their own ids, with or without the ANN index', async () => {

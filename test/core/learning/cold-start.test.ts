@@ -88,15 +88,13 @@ describe('cold-start ranking model at import', () => {
     // The stored model carries the catalog's own shopping-need decision: a shopping conversation
     // is answered, chat is not.
     expect(stored?.conversation?.need.weights.chatter).toBeLessThan(0);
-    const shopping = await core
-      .search()
-      .search(
-        principal,
-        SearchRequestSchema.parse({
-          query: 'my feet get soaked on the trail',
-          conversation_context: [{ role: 'user', content: 'I run in the hills every weekend.' }],
-        }),
-      );
+    const shopping = await core.search().search(
+      principal,
+      SearchRequestSchema.parse({
+        query: 'my feet get soaked on the trail',
+        conversation_context: [{ role: 'user', content: 'I run in the hills every weekend.' }],
+      }),
+    );
     expect(shopping.results.length, shopping.metadata.interpreted_query).toBeGreaterThan(0);
     for (const query of ['can you help me write an email to my landlord?', 'what year did the berlin wall fall?']) {
       const chat = await core.search().search(principal, SearchRequestSchema.parse({ query }));
