@@ -117,6 +117,14 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
       ['chat', 'context', 0, 2],
       ['chat', 'session', 0, 2],
     ]);
+    // A fold kept aside is scored apart: every second line here.
+    const folds = await runEval(['--set', set, '--conversations', shopping, '--held-out-every', '2', '--only-conversations']);
+    expect(folds.conversations.map((c) => [c.set, c.mode, c.shopping])).toEqual([
+      ['tiny_conversations tuned', 'context', 1],
+      ['tiny_conversations tuned', 'session', 1],
+      ['tiny_conversations held-out', 'context', 1],
+      ['tiny_conversations held-out', 'session', 1],
+    ]);
     for (const c of json.conversations.slice(0, 2)) {
       expect(c.ndcgThresholdOff, c.mode).toBeGreaterThan(0.5);
       expect(c.ndcgShipped!, c.mode).toBeLessThanOrEqual(c.ndcgThresholdOff! + 1e-9);

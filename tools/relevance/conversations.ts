@@ -147,7 +147,7 @@ export async function evaluateConversations(
   const off = await answerConversations(core, principal, set, { mode, minRelevance: 0 });
   const shoppingIds = set.conversations.filter((c) => set.judged.has(c.id)).map((c) => c.id);
   const noNeedIds = set.conversations.filter((c) => !set.judged.has(c.id)).map((c) => c.id);
-  const stem = join(paths.out, `${paths.prefix}.${set.name}.${mode}`);
+  const stem = join(paths.out, `${paths.prefix}.${set.name.replace(/\s+/g, '-')}.${mode}`);
   let ndcgShipped: RunMetrics | null = null;
   let ndcgOff: RunMetrics | null = null;
   if (shoppingIds.length > 0) {

@@ -6,14 +6,15 @@ import { command } from '../../src/cli/command.js';
 const USAGE = `Usage:
   npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
                   [--with DIR]... [--size N] [--ann-threshold N] [--exact-vectors]
-                  [--conversations FILE]... [--only-conversations] [--verbose]
+                  [--conversations FILE]... [--held-out-every N] [--only-conversations] [--verbose]
 DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say);
 --eval-dir holds ndcg.mjs and bm25-baseline.mjs (default: the set's ../../../eval).
 --conversations FILE: a JSONL of conversations ({query_id, query, conversation_context}) searched on
 the same catalog as shipped (the cold-start model, default min_relevance_score) and with the
 threshold off, sent as conversation_context and as one session; graded by qrels_<name>.tsv beside
 queries_<name>.jsonl, else by DIR's qrels_dev.tsv; ids without grades are conversations with no
-shopping need. --only-conversations skips the product-query systems.`;
+shopping need. --held-out-every N scores every Nth conversation of each file apart from the rest.
+--only-conversations skips the product-query systems.`;
 
 export const cli = command({
   name: 'eval',
@@ -30,6 +31,7 @@ export const cli = command({
     'ann-threshold': { type: 'string' },
     'exact-vectors': { type: 'boolean', default: false },
     conversations: { type: 'string', multiple: true },
+    'held-out-every': { type: 'string' },
     'only-conversations': { type: 'boolean', default: false },
   },
 });

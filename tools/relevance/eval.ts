@@ -62,6 +62,7 @@ const size = cli.number('size', { integer: true, positive: true });
 const annThreshold = cli.number('ann-threshold', { integer: true, min: 0 });
 const onlyConversations = values['only-conversations'];
 const conversationFiles = (values.conversations ?? []).map((f) => resolve(f));
+const heldOutEvery = cli.number('held-out-every', { integer: true, min: 2 });
 
 async function main(): Promise<number> {
   if (!values.set) throw new UsageError('--set DIR is required');
@@ -188,8 +189,19 @@ async function main(): Promise<number> {
     const conversations: ConversationFigures[] = [];
     for (const file of conversationFiles) {
       const conversationSet = await readConversationSet(file, join(setDir, 'qrels_dev.tsv'));
-      for (const mode of ['context', 'session'] as const)
-        conversations.push(await evaluateConversations(coldCore, principal, conversationSet, mode, { evalDir, out, prefix: name }));
+      // With --held-out-every N, every Nth conversation (the Nth, 2Nth … line) is scored apart
+      // from the rest: the fold kept aside while the reading of conversations was tuned on the rest.
+      const parts =
+        heldOutEvery === undefined
+          ? [conversationSet]
+          : [false, true].map((held) => ({
+              ...conversationSet,
+              name: `${conversationSet.name}${held ? ' held-out' : ' tuned'}`,
+              conversations: conversationSet.conversations.filter((_, i) => ((i + 1) % heldOutEvery === 0) === held),
+            }));
+      for (const part of parts)
+        for (const mode of ['context', 'session'] as const)
+          conversations.push(await evaluateConversations(coldCore, principal, part, mode, { evalDir, out, prefix: name }));
     }
     await db.close();
     await set.close();
@@ -218,11 +230,11 @@ async function main(): Promise<number> {
       const n4 = (v: number | null) => (v === null ? '-' : v.toFixed(4));
       process.stdout.write(
         `\nConversations (cold-start model; as shipped = default min_relevance_score ${DEFAULT_MIN_RELEVANCE}, an empty answer scores 0):\n` +
-          `${'set'.padEnd(28)} ${'sent as'.padEnd(8)} ${'shopping'.padStart(8)} ${'shipped'.padStart(8)} ${'thr. off'.padStart(8)} ${'no-fill'.padStart(8)} ${'no need'.padStart(8)} ${'false fill'.padStart(10)}\n`,
+          `${'set'.padEnd(34)} ${'sent as'.padEnd(8)} ${'shopping'.padStart(8)} ${'shipped'.padStart(8)} ${'thr. off'.padStart(8)} ${'no-fill'.padStart(8)} ${'no need'.padStart(8)} ${'false fill'.padStart(10)}\n`,
       );
       for (const c of conversations)
         process.stdout.write(
-          `${c.set.padEnd(28)} ${c.mode.padEnd(8)} ${String(c.shopping).padStart(8)} ${n4(c.ndcgShipped).padStart(8)} ${n4(c.ndcgThresholdOff).padStart(8)} ${pct(c.noFill).padStart(8)} ${String(c.noNeed).padStart(8)} ${pct(c.falseFill).padStart(10)}${c.falseFills.length > 0 ? `  (${c.falseFills.slice(0, 8).join(', ')}${c.falseFills.length > 8 ? ', …' : ''})` : ''}\n`,
+          `${c.set.padEnd(34)} ${c.mode.padEnd(8)} ${String(c.shopping).padStart(8)} ${n4(c.ndcgShipped).padStart(8)} ${n4(c.ndcgThresholdOff).padStart(8)} ${pct(c.noFill).padStart(8)} ${String(c.noNeed).padStart(8)} ${pct(c.falseFill).padStart(10)}${c.falseFills.length > 0 ? `  (${c.falseFills.slice(0, 8).join(', ')}${c.falseFills.length > 8 ? ', …' : ''})` : ''}\n`,
         );
     }
     process.stdout.write(
