@@ -58,6 +58,8 @@ export interface NeedOptions {
   pos: Readonly<Record<string, number>>;
   /** Dirichlet prior (in products) smoothing P(word | type) towards the word's catalog rate. */
   typeSmoothing: number;
+  /** How much more a word weighs when it is the catalog's type for the products using it (× √share). */
+  typeBoost: number;
   /** Need words kept at most, the heaviest. */
   maxWords: number;
   /** Weight of a word in the noun phrase a verb of wanting governs ("I need [a capo]"), relative to others. */
@@ -79,6 +81,7 @@ export const NEED_DEFAULTS: NeedOptions = {
   minTypeShare: 0.1,
   wantedBoost: 1.5,
   maxWords: 5,
+  typeBoost: 1,
 };
 
 /**
@@ -90,8 +93,13 @@ const MAX_USER_TURNS = 4;
 const MAX_ASSISTANT_TURNS = 2;
 const MAX_TURN_CHARS = 600;
 
-/** Products of a type from which a word of it counts as naming a kind of product. */
+/**
+ * A word names a kind of product when at least this many products are of that type, and at least
+ * this share of the products using the word are ("tent", "blender"; not "screen", which a
+ * catalog mostly uses for screen protectors and phones' screens).
+ */
 const NAMED_TYPE_PRODUCTS = 3;
+const NAMED_TYPE_SHARE = 0.2;
 
 /**
  * Signs of talk in a message: a person speaking ("I need", "my", "we're", "you"), or a question.
@@ -167,12 +175,15 @@ export function understandNeed(
     }
     if (TALK_WORDS.has(word) || word.length < 2) return;
     const salience = catalogSalience(word, vocabulary, options.titleBias);
-    if (salience > 0) add(word, turnWeight * pos * salience, source, turn, role?.wanted === true);
+    if (salience > 0) add(word, turnWeight * pos * salience * typeness(word, vocabulary, options.typeBoost), source, turn, role?.wanted === true);
   };
   read(query.slice(0, MAX_TURN_CHARS), 1, 'query', null);
   // A last message that names a kind of product it wants ("I need a yoga mat") leaves the
   // earlier turns only to qualify it: they weigh half as much.
-  const named = [...byWord.values()].some((s) => s.wanted && vocabulary.headDf(stem(s.word)) >= NAMED_TYPE_PRODUCTS);
+  const named = [...byWord.values()].some((s) => {
+    const term = stem(s.word);
+    return s.wanted && vocabulary.headDf(term) >= NAMED_TYPE_PRODUCTS && vocabulary.headDf(term) >= NAMED_TYPE_SHARE * vocabulary.df(term);
+  });
   const contextScale = named ? 0.5 : 1;
   const earlier = [...context].reverse();
   let userIndex = 0;
@@ -219,6 +230,15 @@ function catalogSalience(word: string, vocabulary: NeedVocabulary, titleBias: nu
   if (df === 0) return 0;
   const titleShare = (vocabulary.titleDf(term) + 0.5) / (df + 1);
   return 1 - titleBias + titleBias * Math.sqrt(titleShare);
+}
+
+/**
+ * More for a word the catalog's titles name products by (it is their type: "tv", "blender") than
+ * for one they only describe them with ("modern", "big").
+ */
+function typeness(word: string, vocabulary: NeedVocabulary, boost: number): number {
+  const term = stem(word);
+  return 1 + boost * Math.sqrt(vocabulary.headDf(term) / Math.max(1, vocabulary.df(term)));
 }
 
 /** Product types the catalog associates with the need words. A type already among the words adds nothing. */

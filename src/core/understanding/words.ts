@@ -45,6 +45,8 @@ export const TALK_WORDS = words(`
   please thanks thank hi hello hey sorry cool great nice awesome fine sure right good better best bad
   worse worst new old kind sort type way ways lot able unable
   anymore anyway somewhere anywhere everywhere nowhere else instead almost
+  proper decent real actual perfect ideal famous popular favorite favourite usual normal regular
+  whole entire certain particular special main
   would've could've should've don't doesn't didn't can't couldn't won't wouldn't isn't aren't wasn't
   weren't haven't hasn't hadn't shouldn't
 `);
