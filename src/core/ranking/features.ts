@@ -75,6 +75,12 @@ export interface AnalyzedQuery {
   /** Character trigrams of the current turn's words. */
   trigrams: string[];
   termSet: Set<string>;
+  /**
+   * A conversation's words that may be missing without counting against a product (the earlier
+   * turns' lighter words): shares are taken of the other terms' weight only, and capped at 1.
+   * Absent for a product query, all of whose words count.
+   */
+  optional?: ReadonlySet<string>;
 }
 
 /** Character trigrams of words, each padded with a space on both sides ("cap" → " ca", "cap", "ap "). */
@@ -114,13 +120,15 @@ export function analyzeQuery(matchWords: readonly string[], currentWords: readon
  * A conversation's need as ranking sees it: each term weighted by IDF and by how much it carries
  * the need (understanding/need.ts; the heaviest word counts as a product query's own words do).
  */
-export function analyzeNeed(words: readonly { word: string; weight: number }[], lexicon: Lexicon): AnalyzedQuery {
+export function analyzeNeed(words: readonly { word: string; weight: number; optional: boolean }[], lexicon: Lexicon): AnalyzedQuery {
   const weights = new Map<string, number>();
+  const required = new Set<string>();
   const ordered: string[] = [];
   for (const w of words)
     for (const term of lexicalTerms(w.word)) {
       ordered.push(term);
       weights.set(term, Math.max(weights.get(term) ?? 0, w.weight));
+      if (!w.optional) required.add(term);
     }
   const bigrams: Array<readonly [string, string]> = [];
   for (let i = 0; i + 1 < ordered.length; i++) bigrams.push([ordered[i]!, ordered[i + 1]!]);
@@ -133,6 +141,7 @@ export function analyzeNeed(words: readonly { word: string; weight: number }[], 
     bigrams,
     trigrams: [...trigramsOf(words.filter((w) => w.weight >= 0.5).flatMap((w) => wordTokens(w.word)))],
     termSet: new Set(unique),
+    optional: new Set(unique.filter((t) => !required.has(t))),
   };
 }
 
@@ -333,7 +342,11 @@ export function computeFeatures(
   queryVector: Float32Array | null,
 ): FeatureRow[] {
   const maxBm25 = Math.max(1e-9, ...lexical.map((r) => r.score));
-  const idfSum = query.terms.reduce((s, t) => s + t.weight, 0) || 1;
+  const optional = query.optional;
+  const idfSum = query.terms.reduce((s, t) => (optional?.has(t.term) ? s : s + t.weight), 0) || query.terms.reduce((s, t) => s + t.weight, 0) || 1;
+  const requiredCount = optional ? query.terms.filter((t) => !optional.has(t.term)).length || query.terms.length : query.terms.length;
+  // Shares are capped only where optional words can push the matched weight past the required.
+  const share = optional ? (v: number) => Math.min(1, v) : (v: number) => v;
   const lexicalById = new Map(lexical.map((r, rank) => [r.product.productId, { bm25: r.score, rank }]));
   const denseById = new Map(dense.map((r, rank) => [r.product.productId, { cosine: 1 - r.score, rank }]));
   const bestCosine = dense.length > 0 ? 1 - dense[0]!.score : 0;
@@ -373,6 +386,7 @@ export function computeFeatures(
     let covered = 0;
     let titleCovered = 0;
     let inTitle = 0;
+    let requiredInTitle = 0;
     let headCovered = 0;
     let tailCovered = 0;
     for (let i = 0; i < qTerms.length; i++) {
@@ -382,6 +396,7 @@ export function computeFeatures(
       if (id >= 0 && titleHas(terms, id)) {
         titleCovered += weight;
         inTitle += 1;
+        if (optional !== undefined && !optional.has(term)) requiredInTitle += 1;
       }
       if (terms.head.includes(term)) headCovered += weight;
       if (terms.tail.length > 0 && terms.tail.includes(term)) tailCovered += weight;
@@ -390,10 +405,11 @@ export function computeFeatures(
     x[FEATURE_INDEX.bm25] = lex ? lex.bm25 / maxBm25 : 0;
     x[FEATURE_INDEX.bm25Query] = lex ? lex.bm25 / idfSum : 0;
     x[FEATURE_INDEX.cosine] = cosine;
-    x[FEATURE_INDEX.coverage] = covered / idfSum;
-    x[FEATURE_INDEX.titleCoverage] = titleCovered / idfSum;
-    x[FEATURE_INDEX.titleShare] = qTerms.length ? inTitle / qTerms.length : 0;
-    x[FEATURE_INDEX.allInTitle] = qTerms.length > 0 && inTitle === qTerms.length ? 1 : 0;
+    x[FEATURE_INDEX.coverage] = share(covered / idfSum);
+    x[FEATURE_INDEX.titleCoverage] = share(titleCovered / idfSum);
+    const titled = optional !== undefined && requiredCount < qTerms.length ? requiredInTitle : inTitle;
+    x[FEATURE_INDEX.titleShare] = requiredCount ? titled / requiredCount : 0;
+    x[FEATURE_INDEX.allInTitle] = requiredCount > 0 && titled === requiredCount ? 1 : 0;
     x[FEATURE_INDEX.numbers] = numberIds.length ? countIds(numberIds, terms.allIds) / numberIds.length : 0.5;
     x[FEATURE_INDEX.lastInTitle] = lastId >= 0 && titleHas(terms, lastId) ? 1 : 0;
     x[FEATURE_INDEX.firstInTitle] = firstId >= 0 && titleHas(terms, firstId) ? 1 : 0;
@@ -406,8 +422,8 @@ export function computeFeatures(
     x[FEATURE_INDEX.cosineGap] = cosine - bestCosine;
     x[FEATURE_INDEX.titleTrigrams] = trigramKeys.length ? countKeys(trigramKeys, terms.titleTrigrams) / trigramKeys.length : 0;
     x[FEATURE_INDEX.headNoun] = terms.headNoun !== undefined && query.termSet.has(terms.headNoun) ? 1 : 0;
-    x[FEATURE_INDEX.headCoverage] = headCovered / idfSum;
-    x[FEATURE_INDEX.tailOnly] = tailCovered / idfSum;
+    x[FEATURE_INDEX.headCoverage] = share(headCovered / idfSum);
+    x[FEATURE_INDEX.tailOnly] = share(tailCovered / idfSum);
     x[FEATURE_INDEX.brandInQuery] = terms.brand !== undefined && query.termSet.has(terms.brand) ? 1 : 0;
     rows.push({ product, terms, features: x });
   }

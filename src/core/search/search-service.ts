@@ -231,7 +231,7 @@ export class SearchService {
       this.deps.feedback?.demotions(principal.accountId, query),
       // Test data teaches nothing (docs/commerce.md, "Test mode"): no learned boosts for test searches.
       retrieval === 'hybrid' && principal.livemode !== false ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
-      vectors !== null ? this.reader.chatterSimilarity(vectors) : 0,
+      vectors !== null ? this.reader.chatterSimilarity(vectors) : { chatter: 0, shopping: 0 },
     ]);
     // A conversation's scores: P(need) · P(relevant | need), each calibrated on conversations.
     let needProbabilityOf: number | null = null;

@@ -18,6 +18,8 @@ export const NEED_FEATURES = [
   'bestCosine',
   /** Cosine of the conversation to the nearest chat that asks for nothing (chatter.ts). */
   'chatter',
+  /** Cosine of the conversation to the nearest way of asking for something to buy (shopping-talk.ts). */
+  'shoppingTalk',
   /** How much of the conversation the catalog's product words carry (need.ts), up to 3. */
   'mass',
   /** 1 when a verb of wanting governs a noun phrase ("I need [a capo]"). */
@@ -43,7 +45,7 @@ export interface ConversationModel {
 export const DEFAULT_CONVERSATION_MODEL: ConversationModel = {
   need: {
     bias: 3.5,
-    weights: { bestProbability: 1.5, topProbability: 1.5, bestCosine: 7, chatter: -16, mass: 0.2, wanted: 1, shopping: 1.2, question: -1.5 },
+    weights: { bestProbability: 1.5, topProbability: 1.5, bestCosine: 7, chatter: -16, shoppingTalk: 0, mass: 0.2, wanted: 1, shopping: 1.2, question: -1.5 },
   },
 };
 

@@ -8,6 +8,7 @@ import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import { cosineOf, meanVector } from '../ranking/vectors.js';
 import type { Embedder } from '../shared-ports.js';
 import { CHATTER } from './chatter.js';
+import { SHOPPING_TALK } from './shopping-talk.js';
 import type { NeedFeature } from './conversation-model.js';
 import type { Need, Turn } from './need.js';
 import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, sensitiveTopic, type SensitiveTopic } from './sensitive.js';
@@ -26,6 +27,7 @@ export interface ConversationVectors {
 
 interface Examples {
   chatter: Float32Array[];
+  shopping: Float32Array[];
   sensitive: { topic: SensitiveTopic; vector: Float32Array }[];
 }
 
@@ -64,14 +66,19 @@ export class ConversationReader {
   }
 
   /**
-   * Closeness of the conversation's turns to chat that asks for nothing: the best cosine of any of
-   * its last user turns to any CHATTER example (`skip` leaves one example out, for fitting on them).
+   * Closeness of the conversation's last message to chat that asks for nothing (the best cosine to
+   * any CHATTER example; `skip` leaves one out, for fitting on them) and to ways of asking for
+   * something to buy (SHOPPING_TALK).
    */
-  async chatterSimilarity(vectors: ConversationVectors, skip = -1): Promise<number> {
-    const { chatter } = await this.loadExamples();
+  async chatterSimilarity(vectors: ConversationVectors, skip = -1): Promise<{ chatter: number; shopping: number }> {
+    const { chatter, shopping } = await this.loadExamples();
+    const last = vectors.turns[0];
+    if (last === undefined) return { chatter: 0, shopping: 0 };
     let best = 0;
-    for (const turn of vectors.turns.slice(0, 1)) for (let i = 0; i < chatter.length; i++) if (i !== skip) best = Math.max(best, cosineOf(turn, chatter[i]!));
-    return best;
+    for (let i = 0; i < chatter.length; i++) if (i !== skip) best = Math.max(best, cosineOf(last, chatter[i]!));
+    let shop = 0;
+    for (const v of shopping) shop = Math.max(shop, cosineOf(last, v));
+    return { chatter: best, shopping: shop };
   }
 
   /** Embeds the chat and sensitive-topic examples now (about 0.6 s of the embedding thread), not in the first conversation's search. */
@@ -82,10 +89,12 @@ export class ConversationReader {
   private loadExamples(): Promise<Examples> {
     this.examples ??= (async () => {
       const sensitiveTexts = SENSITIVE_TOPICS.flatMap((topic) => SENSITIVE_EXAMPLES[topic].map((text) => ({ topic, text })));
-      const vectors = await this.embedder.embed([...CHATTER, ...sensitiveTexts.map((s) => s.text)].map(toEmbeddingInput));
+      const vectors = await this.embedder.embed([...CHATTER, ...SHOPPING_TALK, ...sensitiveTexts.map((s) => s.text)].map(toEmbeddingInput));
+      const sensitiveStart = CHATTER.length + SHOPPING_TALK.length;
       return {
         chatter: vectors.slice(0, CHATTER.length),
-        sensitive: sensitiveTexts.map((s, i) => ({ topic: s.topic, vector: vectors[CHATTER.length + i]! })),
+        shopping: vectors.slice(CHATTER.length, sensitiveStart),
+        sensitive: sensitiveTexts.map((s, i) => ({ topic: s.topic, vector: vectors[sensitiveStart + i]! })),
       };
     })();
     this.examples.catch(() => {
@@ -101,14 +110,15 @@ export function needSignals(
   query: string,
   userTexts: readonly string[],
   ranked: readonly { probability: number; cosine: number }[],
-  chatter: number,
+  likeness: { chatter: number; shopping: number },
 ): Record<NeedFeature, number> {
   const top = ranked.slice(0, 3);
   return {
     bestProbability: top[0]?.probability ?? 0,
     topProbability: top.length > 0 ? top.reduce((s, c) => s + c.probability, 0) / top.length : 0,
     bestCosine: Math.max(0, ...ranked.slice(0, 10).map((c) => c.cosine)),
-    chatter,
+    chatter: likeness.chatter,
+    shoppingTalk: likeness.shopping,
     mass: Math.min(3, need.mass),
     wanted: need.wanted ? 1 : 0,
     shopping: Math.min(

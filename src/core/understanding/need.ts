@@ -26,6 +26,11 @@ export interface NeedWord {
   source: 'query' | 'context' | 'recipient' | 'type';
   /** The earlier turn it came from (its text), for the explanation; null for the last message and inferred words. */
   turn: string | null;
+  /**
+   * Whether a product may lack it without counting against it (features.ts): a light word that
+   * says something about the situation, not what was asked for or what kind of product it is.
+   */
+  optional: boolean;
 }
 
 export interface Need {
@@ -60,6 +65,8 @@ export interface NeedOptions {
   typeSmoothing: number;
   /** How much more a word weighs when it is the catalog's type for the products using it (× √share). */
   typeBoost: number;
+  /** A word lighter than this share of the heaviest is optional (NeedWord.optional) unless it was asked for or names a type. */
+  optionalBelow: number;
   /** Need words kept at most, the heaviest. */
   maxWords: number;
   /** Weight of a word in the noun phrase a verb of wanting governs ("I need [a capo]"), relative to others. */
@@ -80,7 +87,8 @@ export const NEED_DEFAULTS: NeedOptions = {
   typeSmoothing: 5,
   minTypeShare: 0.1,
   wantedBoost: 1.5,
-  maxWords: 5,
+  maxWords: 8,
+  optionalBelow: 0.6,
   typeBoost: 1,
 };
 
@@ -114,8 +122,16 @@ const TALK =
  * conversation or the session), and no sign of talk.
  */
 export function isProductQuery(query: string, context: readonly Turn[]): boolean {
-  return context.length === 0 && !TALK.test(query);
+  if (context.length > 0 || TALK.test(query) || WANTING_START.test(query)) return false;
+  // A long message of words is a sentence; a long one of sizes and numbers is a product spec.
+  const words = query.split(/\s+/).filter(Boolean);
+  return words.length < SENTENCE_WORDS || words.filter((w) => /\d/.test(w)).length >= 2;
 }
+
+/** A message that opens with a wish ("Need a new garden hose that …") is talk without a pronoun. */
+const WANTING_START = /^\s*(?:need|needs|want|wanted|looking for|searching for|shopping for)\b/i;
+/** Words from which a message without numbers reads as a sentence. */
+const SENTENCE_WORDS = 12;
 
 interface Scored {
   word: string;
@@ -138,7 +154,7 @@ export function understandNeed(
 ): Need {
   const { vocabulary } = catalog;
   if (isProductQuery(query, context)) {
-    const words = wordTokens(query).map((word) => ({ word, weight: 1, source: 'query' as const, turn: null }));
+    const words = wordTokens(query).map((word) => ({ word, weight: 1, source: 'query' as const, turn: null, optional: false }));
     return { kind: 'query', words, interpreted: query.trim(), embedTexts: [query], mass: words.length, wanted: true };
   }
   const byWord = new Map<string, Scored>();
@@ -180,10 +196,7 @@ export function understandNeed(
   read(query.slice(0, MAX_TURN_CHARS), 1, 'query', null);
   // A last message that names a kind of product it wants ("I need a yoga mat") leaves the
   // earlier turns only to qualify it: they weigh half as much.
-  const named = [...byWord.values()].some((s) => {
-    const term = stem(s.word);
-    return s.wanted && vocabulary.headDf(term) >= NAMED_TYPE_PRODUCTS && vocabulary.headDf(term) >= NAMED_TYPE_SHARE * vocabulary.df(term);
-  });
+  const named = [...byWord.values()].some((s) => s.wanted && namesType(stem(s.word), vocabulary));
   const contextScale = named ? 0.5 : 1;
   const earlier = [...context].reverse();
   let userIndex = 0;
@@ -205,7 +218,13 @@ export function understandNeed(
     .sort((a, b) => b.weight - a.weight)
     .slice(0, options.maxWords)
     .sort((a, b) => a.order - b.order)
-    .map((s) => ({ word: s.word, weight: s.weight / max, source: s.source, turn: s.turn }));
+    .map((s) => ({
+      word: s.word,
+      weight: s.weight / max,
+      source: s.source,
+      turn: s.turn,
+      optional: s.weight < options.optionalBelow * max && !s.wanted && s.source !== 'type' && !namesType(stem(s.word), vocabulary),
+    }));
   const interpreted = kept.map((k) => k.word).join(' ');
   const lastUser = (earlier.find((t) => t.role === 'user' && t.content.trim() !== '')?.content ?? '').slice(0, MAX_TURN_CHARS);
   // The embedding is the mean of the words as spoken (the last two user turns: the embedding
@@ -230,6 +249,12 @@ function catalogSalience(word: string, vocabulary: NeedVocabulary, titleBias: nu
   if (df === 0) return 0;
   const titleShare = (vocabulary.titleDf(term) + 0.5) / (df + 1);
   return 1 - titleBias + titleBias * Math.sqrt(titleShare);
+}
+
+/** Whether the catalog names a kind of product by the term (NAMED_TYPE_PRODUCTS, NAMED_TYPE_SHARE). */
+function namesType(term: string, vocabulary: NeedVocabulary): boolean {
+  const products = vocabulary.headDf(term);
+  return products >= NAMED_TYPE_PRODUCTS && products >= NAMED_TYPE_SHARE * vocabulary.df(term);
 }
 
 /**

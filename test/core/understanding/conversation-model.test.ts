@@ -6,6 +6,7 @@ const signals = (over: Partial<Record<(typeof NEED_FEATURES)[number], number>>) 
   topProbability: 0.5,
   bestCosine: 0.5,
   chatter: 0.5,
+  shoppingTalk: 0.5,
   mass: 1,
   wanted: 0,
   shopping: 0,

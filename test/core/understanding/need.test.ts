@@ -41,6 +41,9 @@ describe('understandNeed', () => {
     expect(isProductQuery('I need a coffee grinder', [])).toBe(false);
     expect(isProductQuery('which grinder is best?', [])).toBe(false);
     expect(isProductQuery('coffee grinder', [user('hi')])).toBe(false);
+    expect(isProductQuery('Need a new garden hose that reaches the back beds', [])).toBe(false);
+    expect(isProductQuery('a garden hose that reaches the back beds and does not kink when pulled', [])).toBe(false);
+    expect(isProductQuery('1/2 in. x 12in. black steel schedule 40 cut pipe for the gas line', [])).toBe(true);
     const need = understandNeed('coffee grinder', [], { vocabulary });
     expect(need).toMatchObject({ kind: 'query', interpreted: 'coffee grinder' });
   });
