@@ -40,12 +40,22 @@ export interface ConversationModel {
  * Serves until an import fits a catalog's own: the fits on two catalogs' synthetic conversations
  * (CrowdFlower's 9,912 products and Home Depot's 54,667), rounded between them. Each weight says
  * the same on both: the conversation's likeness to chat weighs most, against the best candidate's
- * cosine and probability and the words of wanting.
+ * cosine and probability, the likeness to ways of asking for something and the words of shopping.
  */
 export const DEFAULT_CONVERSATION_MODEL: ConversationModel = {
   need: {
-    bias: 3.5,
-    weights: { bestProbability: 1.5, topProbability: 1.5, bestCosine: 7, chatter: -16, shoppingTalk: 0, mass: 0.2, wanted: 1, shopping: 1.2, question: -1.5 },
+    bias: -0.9,
+    weights: {
+      bestProbability: 1.3,
+      topProbability: 0.9,
+      bestCosine: 4,
+      chatter: -16,
+      shoppingTalk: 12.9,
+      mass: 0.14,
+      wanted: 0.7,
+      shopping: 1.4,
+      question: -1.4,
+    },
   },
 };
 
