@@ -1,12 +1,12 @@
 import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import type { CatalogFilter, CatalogStore } from '../catalog/ports.js';
 import type { Embedder } from '../shared-ports.js';
+import { embedNeed } from '../understanding/conversation.js';
 import type { Need } from '../understanding/need.js';
 import { analyzeNeed, analyzeQuery } from './features.js';
 import { type CatalogLexicon, wordTokens } from './lexical.js';
 import { CONVERSATIONAL_WORDS } from './query-text.js';
 import { rankCandidates, type Candidate, type RankingModel } from './ranking.js';
-import { meanVector } from './vectors.js';
 
 /**
  * Candidate retrieval: the full-text and the vector search with the filter pushed into both,
@@ -115,7 +115,7 @@ async function retrieveForNeed(
       ? null
       : input.queryVector !== undefined
         ? Promise.resolve(input.queryVector)
-        : deps.embedder.embed(need.embedTexts.map(toEmbeddingInput)).then(meanVector);
+        : embedNeed(deps.embedder, need).then((v) => v.query);
   embedded?.catch(() => undefined);
   const lexicon = await deps.lexicon.get();
   const heaviest = [...need.words].sort((a, b) => b.weight - a.weight).slice(0, MAX_NEED_WORDS);

@@ -150,7 +150,7 @@ export class SearchService {
       text: matchText,
       added: contextText,
       usedTurn,
-    } = need !== null ? { text: need.embedTexts.join(' '), added: '', usedTurn: null } : contextualQuery(queryText, earlierTurns, earlierQueries);
+    } = need !== null ? { text: need.spoken.join(' '), added: '', usedTurn: null } : contextualQuery(queryText, earlierTurns, earlierQueries);
     const filter = this.catalogFilter(request, price, options);
     const normalizedQuery = normalizeQuery(query);
     // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
@@ -191,7 +191,7 @@ export class SearchService {
     };
     // A conversation is embedded here, with its last turns, which say whether it touches a
     // sensitive topic: then nothing is searched at all (docs/search.md, "Sensitive topics").
-    const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need, queryText, before) : null;
+    const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need) : null;
     if (need !== null && vectors !== null) {
       // The last turns of the conversation: what is being talked about now.
       // (The request's turns, else the session's earlier searches, as the need reads them.)

@@ -63,7 +63,7 @@ export async function fitConversationModel(
     queue.add(async () => {
       const need = understandNeed(query, context, { vocabulary });
       if (need.kind !== 'conversation') return null;
-      const vectors = await reader.embed(need, query, context);
+      const vectors = await reader.embed(need);
       const [candidates, chatter] = await Promise.all([
         retrieveCandidates(deps, {
           queryText: query,

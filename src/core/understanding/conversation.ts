@@ -10,19 +10,25 @@ import type { Embedder } from '../shared-ports.js';
 import { CHATTER } from './chatter.js';
 import { SHOPPING_TALK } from './shopping-talk.js';
 import type { NeedFeature } from './conversation-model.js';
-import type { Need, Turn } from './need.js';
+import type { Need } from './need.js';
 import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, sensitiveTopic, type SensitiveTopic } from './sensitive.js';
 
 /** A turn this close to one of a sensitive topic's examples is that topic (docs/search.md, "Sensitive topics"). */
 export const SENSITIVE_SIMILARITY = 0.68;
-/** User turns read for sensitive topics and for the chat likeness: the last few. */
-const TURNS_READ = 3;
 
 export interface ConversationVectors {
-  /** The mean of the need's embedding texts: what the vector retrieval searches with. */
+  /** The mean of the turns' mean and the interpreted need: what the vector retrieval searches with. */
   query: Float32Array;
-  /** The last user turns, the latest first. */
+  /** The last message and the user turn before it, the latest first. */
   turns: Float32Array[];
+}
+
+/** The vectors of a conversation's need (ConversationReader.embed). */
+export async function embedNeed(embedder: Embedder, need: Need): Promise<ConversationVectors> {
+  const one = async (text: string) => (await embedder.embed([toEmbeddingInput(text)]))[0]!;
+  const [turns, interpreted] = await Promise.all([Promise.all(need.spoken.map(one)), need.interpreted !== '' ? one(need.interpreted) : null]);
+  const spoken = meanVector(turns);
+  return { query: interpreted === null ? spoken : meanVector([spoken, interpreted]), turns };
 }
 
 interface Examples {
@@ -36,19 +42,13 @@ export class ConversationReader {
 
   constructor(private readonly embedder: Embedder) {}
 
-  /** Embeds the need's texts and the last user turns in one call. */
-  async embed(need: Need, query: string, before: readonly Turn[]): Promise<ConversationVectors> {
-    const turns = [
-      query,
-      ...before
-        .filter((t) => t.role === 'user')
-        .map((t) => t.content)
-        .reverse(),
-    ]
-      .filter((t) => t.trim() !== '')
-      .slice(0, TURNS_READ);
-    const vectors = await this.embedder.embed([...need.embedTexts, ...turns].map(toEmbeddingInput));
-    return { query: meanVector(vectors.slice(0, need.embedTexts.length)), turns: vectors.slice(need.embedTexts.length) };
+  /**
+   * Embeds the last message, the user turn before it and the interpreted need, each in a call of
+   * its own: USE-lite pads a batch to its longest text, and one embedding of the two turns
+   * together cost as much as the two apart (docs/search.md, "Bounds on a conversation's work").
+   */
+  async embed(need: Need): Promise<ConversationVectors> {
+    return embedNeed(this.embedder, need);
   }
 
   /** The sensitive topic the conversation touches, by the patterns or by closeness to the examples; null when none. */

@@ -39,8 +39,12 @@ export interface Need {
   words: NeedWord[];
   /** The need as a short product query in the catalog's words (metadata.interpreted_query). */
   interpreted: string;
-  /** The texts the query embedding is taken from (their vectors are averaged). */
-  embedTexts: string[];
+  /**
+   * The last message and the user turn before it, as said (each up to MAX_TURN_CHARS): the
+   * embedding model reads sentences. The query vector is the mean of theirs and the interpreted
+   * need's (conversation.ts).
+   */
+  spoken: string[];
   /** How much product talk there is: the summed weight of the three heaviest words before they are scaled to 1. */
   mass: number;
   /** Whether a verb of wanting governs one of the need words ("I need [a capo]"). */
@@ -155,7 +159,7 @@ export function understandNeed(
   const { vocabulary } = catalog;
   if (isProductQuery(query, context)) {
     const words = wordTokens(query).map((word) => ({ word, weight: 1, source: 'query' as const, turn: null, optional: false }));
-    return { kind: 'query', words, interpreted: query.trim(), embedTexts: [query], mass: words.length, wanted: true };
+    return { kind: 'query', words, interpreted: query.trim(), spoken: [query], mass: words.length, wanted: true };
   }
   const byWord = new Map<string, Scored>();
   let order = 0;
@@ -227,16 +231,13 @@ export function understandNeed(
     }));
   const interpreted = kept.map((k) => k.word).join(' ');
   const lastUser = (earlier.find((t) => t.role === 'user' && t.content.trim() !== '')?.content ?? '').slice(0, MAX_TURN_CHARS);
-  // The embedding is the mean of the words as spoken (the last two user turns: the embedding
-  // model reads sentences) and of the need in the catalog's words.
-  const spoken = `${query.slice(0, MAX_TURN_CHARS)} ${lastUser}`.trim();
-  const embedTexts = interpreted !== '' && interpreted !== spoken ? [spoken, interpreted] : [spoken];
+  const spoken = [query.slice(0, MAX_TURN_CHARS), lastUser].filter((t) => t.trim() !== '');
   const mass = scored
     .map((s) => s.weight)
     .sort((a, b) => b - a)
     .slice(0, 3)
     .reduce((sum, w) => sum + w, 0);
-  return { kind: 'conversation', words: kept, interpreted, embedTexts, mass, wanted: scored.some((s) => s.wanted) };
+  return { kind: 'conversation', words: kept, interpreted, spoken, mass, wanted: scored.some((s) => s.wanted) };
 }
 
 /**
