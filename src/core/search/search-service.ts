@@ -144,7 +144,10 @@ export class SearchService {
     const earlierTurns = context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) }));
     const earlierQueries = session.queries.map((q) => withoutPrice(forMatching(q)));
     // The conversation before this message: the request's turns, else the session's earlier searches.
-    const before: Turn[] = earlierTurns.length > 0 ? earlierTurns : earlierQueries.map((content) => ({ role: 'user', content }));
+    // A turn that repeats this message (a page of the same search, a resent query) adds nothing.
+    const before: Turn[] = (earlierTurns.length > 0 ? earlierTurns : earlierQueries.map((content) => ({ role: 'user' as const, content }))).filter(
+      (t) => t.content.trim() !== queryText.trim(),
+    );
     const need = isProductQuery(queryText, before) ? null : await this.understand(queryText, before);
     const {
       text: matchText,
