@@ -109,29 +109,26 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
         .join('\n'),
     );
     writeFileSync(join(dir, 'qrels_chat.tsv'), 'query_id\tproduct_id\tgrade\n');
-    const json = await runEval(['--set', set, '--conversations', shopping, '--conversations', chat, '--only-conversations']);
+    // A fold kept aside is scored apart from the rest: every second line here.
+    const json = await runEval(['--set', set, '--conversations', shopping, '--conversations', chat, '--held-out-every', '2', '--only-conversations']);
     expect(Object.keys(json.systems)).toEqual([]);
     expect(json.conversations.map((c) => [c.set, c.mode, c.shopping, c.noNeed])).toEqual([
-      ['tiny_conversations', 'context', 2, 0],
-      ['tiny_conversations', 'session', 2, 0],
-      ['chat', 'context', 0, 2],
-      ['chat', 'session', 0, 2],
+      ['tiny_conversations tuned', 'context', 1, 0],
+      ['tiny_conversations tuned', 'session', 1, 0],
+      ['tiny_conversations held-out', 'context', 1, 0],
+      ['tiny_conversations held-out', 'session', 1, 0],
+      ['chat tuned', 'context', 0, 1],
+      ['chat tuned', 'session', 0, 1],
+      ['chat held-out', 'context', 0, 1],
+      ['chat held-out', 'session', 0, 1],
     ]);
-    // A fold kept aside is scored apart: every second line here.
-    const folds = await runEval(['--set', set, '--conversations', shopping, '--held-out-every', '2', '--only-conversations']);
-    expect(folds.conversations.map((c) => [c.set, c.mode, c.shopping])).toEqual([
-      ['tiny_conversations tuned', 'context', 1],
-      ['tiny_conversations tuned', 'session', 1],
-      ['tiny_conversations held-out', 'context', 1],
-      ['tiny_conversations held-out', 'session', 1],
-    ]);
-    for (const c of json.conversations.slice(0, 2)) {
-      expect(c.ndcgThresholdOff, c.mode).toBeGreaterThan(0.5);
-      expect(c.ndcgShipped!, c.mode).toBeLessThanOrEqual(c.ndcgThresholdOff! + 1e-9);
+    for (const c of json.conversations.slice(0, 4)) {
+      expect(c.ndcgThresholdOff, `${c.set} ${c.mode}`).toBeGreaterThan(0.5);
+      expect(c.ndcgShipped!, `${c.set} ${c.mode}`).toBeLessThanOrEqual(c.ndcgThresholdOff! + 1e-9);
       expect(c.noFill, c.mode).toEqual(expect.any(Number));
       expect(c.falseFill).toBeNull();
     }
-    for (const c of json.conversations.slice(2)) expect(c.falseFill, c.mode).toBe(0);
+    for (const c of json.conversations.slice(4)) expect(c.falseFill, `${c.set} ${c.mode}`).toBe(0);
   });
 
   it('adds distractor sets to the catalog, unjudged and under their own ids, with or without the ANN index', async () => {

@@ -24,7 +24,7 @@ import type { NeedVocabulary } from './vocabulary.js';
 export interface ConversationFitOptions {
   /** Synthetic conversations (one per sampled product). */
   conversations: number;
-  /** Chatter examples used as negatives (of CHATTER's). */
+  /** Chatter examples used as negatives (of CHATTER's), at most; fewer for a catalog that gives few conversations. */
   negatives: number;
   seed: number;
   concurrency: number;
@@ -44,6 +44,9 @@ type Deps = { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon
 interface Seen {
   signals: Record<NeedFeature, number>;
 }
+
+/** Chatter examples a small catalog's fit reads at least. */
+const MIN_NEGATIVES = 200;
 
 /** Fewer conversations or chatter examples than this that reach the need path, and the fit would be noise. */
 const MIN_EACH = 20;
@@ -86,7 +89,8 @@ export async function fitConversationModel(
   const random = mulberry32(o.seed);
   const picked = CHATTER.map((text, index) => ({ text, index, r: random() }))
     .sort((a, b) => a.r - b.r)
-    .slice(0, o.negatives);
+    // Twice as many as the catalog gave conversations (a small catalog gives few), at least 200.
+    .slice(0, Math.min(o.negatives, Math.max(MIN_NEGATIVES, 2 * positives.length)));
   const negatives = (
     await Promise.all(
       picked.map(({ text, index }, k) => {
