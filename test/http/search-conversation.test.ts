@@ -146,6 +146,12 @@ describe('POST /v1/search with a conversation', () => {
     expect(body.results[0]!.category).toBe('Sports & Fitness > Yoga > Yoga Mats');
   });
 
+  it('answers a price alone after turns that name nothing by price, as a price alone', async () => {
+    const body = await search({ query: 'under $50', conversation_context: [{ role: 'assistant', content: 'Happy to help!' }], limit: 3 });
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const r of body.results) expect(r.relevance_score).toBe(1);
+  });
+
   it('searches a product query as before: no interpretation beyond the query itself', async () => {
     const body = await search({ query: 'espresso machine', limit: 3 });
     expect(body.metadata.interpreted_query).toBe('espresso machine');

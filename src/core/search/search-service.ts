@@ -196,8 +196,8 @@ export class SearchService {
     // sensitive topic: then nothing is searched at all (docs/search.md, "Sensitive topics").
     const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need) : null;
     if (need !== null && vectors !== null) {
-      // The last turns of the conversation: what is being talked about now.
-      // (The request's turns, else the session's earlier searches, as the need reads them.)
+      // What is being talked about now: the message and the latest turns before it (the request's,
+      // else the session's earlier searches, as the need reads them).
       const topic = await this.reader.sensitive([query, ...before.slice(-SENSITIVE_TURNS).map((t) => t.content)], vectors);
       if (topic !== null)
         return this.respond(

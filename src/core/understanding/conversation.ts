@@ -1,8 +1,8 @@
 /**
  * What search needs of a conversation beyond its need words (need.ts): its embeddings, whether it
  * touches a sensitive topic, and the signals of the shopping-need decision
- * (conversation-model.ts). One per search service; the embeddings of the chat examples and of the
- * sensitive-topic examples are computed once, on first use.
+ * (conversation-model.ts). One per search service; the embeddings of the chat, shopping-talk and
+ * sensitive-topic examples are computed once, when the service warms up (or on first use).
  */
 import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import { cosineOf, meanVector } from '../ranking/vectors.js';
@@ -23,7 +23,7 @@ export interface ConversationVectors {
   turns: Float32Array[];
 }
 
-/** The vectors of a conversation's need (ConversationReader.embed). */
+/** The vectors of a conversation's need (ConversationReader.embed); `need.spoken` is never empty here (search browses by price then). */
 export async function embedNeed(embedder: Embedder, need: Need): Promise<ConversationVectors> {
   const one = async (text: string) => (await embedder.embed([toEmbeddingInput(text)]))[0]!;
   const [turns, interpreted] = await Promise.all([Promise.all(need.spoken.map(one)), need.interpreted !== '' ? one(need.interpreted) : null]);
@@ -44,8 +44,8 @@ export class ConversationReader {
 
   /**
    * Embeds the last message, the user turn before it and the interpreted need, each in a call of
-   * its own: USE-lite pads a batch to its longest text, and one embedding of the two turns
-   * together cost as much as the two apart (docs/search.md, "Bounds on a conversation's work").
+   * its own: USE-lite pads a batch to its longest text, so one batch of mixed lengths costs more
+   * than its texts apart (docs/search.md, "Bounds on a conversation's work").
    */
   async embed(need: Need): Promise<ConversationVectors> {
     return embedNeed(this.embedder, need);

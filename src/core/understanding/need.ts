@@ -60,12 +60,12 @@ export interface NeedOptions {
   /** How much a word's share of title use counts against plain presence in the catalog. */
   titleBias: number;
   recipientWeight: number;
-  /** Inferred product types: at most this many, each weighted by its share of the evidence. */
+  /** Inferred product types added at most (the vote's winners), each weighted typeWeight × its share of the vote (× 2, capped at 1). */
   maxTypes: number;
   typeWeight: number;
   /** Weight of a word by its part of speech in its sentence. */
   pos: Readonly<Record<string, number>>;
-  /** Dirichlet prior (in products) smoothing P(word | type) towards the word's catalog rate. */
+  /** Products added to a word's count when it shares out its vote: a rare word votes less surely. */
   typeSmoothing: number;
   /** How much more a word weighs when it is the catalog's type for the products using it (× √share). */
   typeBoost: number;
@@ -75,11 +75,12 @@ export interface NeedOptions {
   maxWords: number;
   /** Weight of a word in the noun phrase a verb of wanting governs ("I need [a capo]"), relative to others. */
   wantedBoost: number;
-  /** Inferred types below this posterior are not added. */
+  /** A type with less than this share of the vote is not added. */
   minTypeShare: number;
 }
 
-export const NEED_DEFAULTS: NeedOptions = {
+/** The weights as shipped; chosen on the tuning folds of the conversation sets (docs/decisions/0001-reading-conversations.md). */
+export const NEED_DEFAULTS: Readonly<NeedOptions> = Object.freeze({
   contextWeights: [0.5, 0.35, 0.25],
   assistantWeight: 0.2,
   keepShare: 0.3,
@@ -94,7 +95,7 @@ export const NEED_DEFAULTS: NeedOptions = {
   maxWords: 8,
   optionalBelow: 0.6,
   typeBoost: 1,
-};
+});
 
 /**
  * Bounds on one request's reading (docs/search.md, "Bounds on one request's work"): the latest
@@ -154,7 +155,7 @@ export function understandNeed(
   query: string,
   context: readonly Turn[],
   catalog: { vocabulary: NeedVocabulary; correct?: (word: string) => readonly string[] | null },
-  options: NeedOptions = NEED_DEFAULTS,
+  options: Readonly<NeedOptions> = NEED_DEFAULTS,
 ): Need {
   const { vocabulary } = catalog;
   if (isProductQuery(query, context)) {
@@ -268,7 +269,7 @@ function typeness(word: string, vocabulary: NeedVocabulary, boost: number): numb
 }
 
 /** Product types the catalog associates with the need words. A type already among the words adds nothing. */
-function inferTypes(scored: readonly Scored[], vocabulary: NeedVocabulary, options: NeedOptions): { word: string; weight: number }[] {
+function inferTypes(scored: readonly Scored[], vocabulary: NeedVocabulary, options: Readonly<NeedOptions>): { word: string; weight: number }[] {
   if (options.maxTypes <= 0 || vocabulary.sampledProducts === 0) return [];
   const evidence = scored.filter((s) => s.source !== 'recipient').map((s) => ({ term: stem(s.word), weight: s.weight }));
   const ratio = vocabulary.sampledProducts / Math.max(1, vocabulary.size);
