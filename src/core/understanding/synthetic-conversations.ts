@@ -1,5 +1,5 @@
 /**
- * Conversations a catalog writes for itself, to calibrate how conversations are scored
+ * Conversations a catalog writes for itself, the positives the shopping-need decision is fitted on
  * (conversation-fit.ts) before anybody has talked to it: templates of occasions, recipients,
  * problems and activities around a need built from one sampled product — its product type, the
  * words before it in the title, the words of its description — said plainly ("Can you recommend
