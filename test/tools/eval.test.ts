@@ -32,16 +32,11 @@ interface EvalJson {
   systems: Record<string, { ndcg: number }>;
   ece?: Record<string, number>;
   cold_start: { source: string };
-  conversations: {
-    set: string;
-    mode: string;
-    shopping: number;
-    noNeed: number;
-    ndcgShipped: number | null;
-    ndcgThresholdOff: number | null;
-    noFill: number | null;
-    falseFill: number | null;
-  }[];
+  /** The JSON the tool prints for each conversation set and mode, as a reader of its output sees it. */
+  conversations: ({ set: string; mode: string; shopping: number; noNeed: number } & Record<
+    'ndcgShipped' | 'ndcgThresholdOff' | 'noFill' | 'falseFill',
+    number | null
+  >)[];
 }
 
 async function runEval(args: string[]): Promise<EvalJson> {

@@ -8,6 +8,7 @@
  */
 import { stemmer } from 'stemmer';
 import type { CatalogStore } from '../catalog/ports.js';
+import { PerCatalogVersion } from '../catalog/per-version.js';
 
 /** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
 export const UNIT_NAMES = [
@@ -322,33 +323,17 @@ export const productText = (p: { title: string; brand: string | null; category: 
  * committed). Concurrent searches share one build; until a rebuild finishes they keep the last.
  */
 export class CatalogLexicon {
-  private built: { key: string; lexicon: Lexicon } | null = null;
-  private building: { key: string; promise: Promise<Lexicon> } | null = null;
+  private readonly current: PerCatalogVersion<Lexicon>;
 
-  constructor(private readonly catalog: Pick<CatalogStore, 'info' | 'scanProducts'>) {}
-
-  async get(): Promise<Lexicon> {
-    const info = await this.catalog.info();
-    const key = info === null ? 'empty' : `${info.version}@${info.updatedAt.getTime()}`;
-    if (this.built?.key === key) return this.built.lexicon;
-    if (this.building?.key !== key) {
-      const promise = this.build().then((lexicon) => {
-        this.built = { key, lexicon };
-        return lexicon;
-      });
-      this.building = { key, promise };
-      promise
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.building?.promise === promise) this.building = null;
-        });
-    }
-    return this.built?.lexicon ?? this.building!.promise;
+  constructor(catalog: Pick<CatalogStore, 'info' | 'scanProducts'>) {
+    this.current = new PerCatalogVersion(catalog, async () => {
+      const texts: string[] = [];
+      for await (const batch of catalog.scanProducts()) for (const p of batch) texts.push(productText(p));
+      return Lexicon.build(texts);
+    });
   }
 
-  private async build(): Promise<Lexicon> {
-    const texts: string[] = [];
-    for await (const batch of this.catalog.scanProducts()) for (const p of batch) texts.push(productText(p));
-    return Lexicon.build(texts);
+  get(): Promise<Lexicon> {
+    return this.current.get();
   }
 }

@@ -7,6 +7,7 @@
  * without labels.
  */
 import type { CatalogStore } from '../catalog/ports.js';
+import { PerCatalogVersion } from '../catalog/per-version.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import { canonicalText, lexicalTerms, productText, stem, wordTokens } from '../ranking/lexical.js';
 
@@ -165,38 +166,19 @@ export class NeedVocabularyBuilder {
   }
 }
 
-/**
- * The NeedVocabulary of the serving catalog version, rebuilt when the version moves, as
- * CatalogLexicon is: concurrent searches share one build and keep the last until it is done.
- */
+/** The NeedVocabulary of the serving catalog version, rebuilt when the version moves, as CatalogLexicon is. */
 export class CatalogVocabulary {
-  private built: { key: string; vocabulary: NeedVocabulary } | null = null;
-  private building: { key: string; promise: Promise<NeedVocabulary> } | null = null;
+  private readonly current: PerCatalogVersion<NeedVocabulary>;
 
-  constructor(private readonly catalog: Pick<CatalogStore, 'info' | 'scanProducts'>) {}
-
-  async get(): Promise<NeedVocabulary> {
-    const info = await this.catalog.info();
-    const key = info === null ? 'empty' : `${info.version}@${info.updatedAt.getTime()}`;
-    if (this.built?.key === key) return this.built.vocabulary;
-    if (this.building?.key !== key) {
-      const promise = this.build(info?.productCount).then((vocabulary) => {
-        this.built = { key, vocabulary };
-        return vocabulary;
-      });
-      this.building = { key, promise };
-      promise
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.building?.promise === promise) this.building = null;
-        });
-    }
-    return this.built?.vocabulary ?? this.building!.promise;
+  constructor(catalog: Pick<CatalogStore, 'info' | 'scanProducts'>) {
+    this.current = new PerCatalogVersion(catalog, async (info) => {
+      const builder = new NeedVocabularyBuilder(info?.productCount);
+      for await (const batch of catalog.scanProducts()) for (const p of batch) builder.add(p);
+      return builder.finish();
+    });
   }
 
-  private async build(total: number | undefined): Promise<NeedVocabulary> {
-    const builder = new NeedVocabularyBuilder(total);
-    for await (const batch of this.catalog.scanProducts()) for (const p of batch) builder.add(p);
-    return builder.finish();
+  get(): Promise<NeedVocabulary> {
+    return this.current.get();
   }
 }
