@@ -76,9 +76,9 @@ export interface AnalyzedQuery {
   trigrams: string[];
   termSet: Set<string>;
   /**
-   * A conversation's words that may be missing without counting against a product (the earlier
-   * turns' lighter words): shares are taken of the other terms' weight only, and capped at 1.
-   * Absent for a product query, all of whose words count.
+   * A conversation's words that may be missing without counting against a product (light words
+   * that were neither asked for nor name a kind of product: need.ts): shares are taken of the
+   * other terms' weight only, and capped at 1. Absent for a product query, all of whose words count.
    */
   optional?: ReadonlySet<string>;
 }
