@@ -167,7 +167,8 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
       catalog,
       embedder,
-      rankingModel,
+      // Each catalog version's own model, followed with the version (no restart after an import).
+      rankingModel: 'catalog',
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
       oauth: { publicBaseUrl: config.clickLinks.publicBaseUrl, clientMetadata, registrationsPerMinute: config.oauth.registrationsPerMinute },
       requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs },

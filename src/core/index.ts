@@ -14,6 +14,7 @@ import { FeedService } from './feeds/feed-service.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
+import { catalogRankingModel } from './ranking/catalog-model.js';
 import { createRankingLearning, RANKING_REFRESH_MS, type LearnerOptions, type RankingLearner } from './learning/ranking-learner.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { KeyService } from './keys/key-service.js';
@@ -39,8 +40,11 @@ export interface CoreDeps {
   /** The catalog and embedder searches run on; without them search answers 503. */
   catalog?: CatalogStore;
   embedder?: Embedder;
-  /** Fitted by npm run calibrate; the fallback model when absent. */
-  rankingModel?: RankingModel | null;
+  /**
+   * The catalog's own ranking model: 'catalog' follows the model each catalog version carries
+   * (the server), a model pins one (evaluation, tests); the fallback model when absent.
+   */
+  rankingModel?: RankingModel | null | 'catalog';
   /**
    * Signing of click links. main.ts always passes the configured or persisted secrets; without
    * them a random secret is made, and links work only as long as this process lives (tests).
@@ -130,11 +134,13 @@ export function createCore(deps: CoreDeps): Core {
   const { batchSize, ...windows } = deps.retention ?? {};
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
   const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
+  const baseModel: RankingModel | (() => RankingModel) =
+    deps.rankingModel === 'catalog' ? (deps.catalog ? catalogRankingModel(deps.catalog) : FALLBACK_MODEL) : (deps.rankingModel ?? FALLBACK_MODEL);
   const learned = learning
     ? createRankingLearning({
         store: stores.rankingModels,
         scope: deps.embedder!.model,
-        base: deps.rankingModel ?? FALLBACK_MODEL,
+        base: baseModel,
         clock,
         logger,
         refreshMs: deps.rankingLearning?.refreshMs ?? RANKING_REFRESH_MS,
@@ -155,7 +161,7 @@ export function createCore(deps: CoreDeps): Core {
           clickLinks,
           attribution,
           feedback,
-          ...(deps.rankingModel ? { model: deps.rankingModel } : {}),
+          model: baseModel,
           ...(learning ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
           ...(models ? { models } : {}),
           ...(deps.rankingLearning?.interleaveShare !== undefined ? { interleaveShare: deps.rankingLearning.interleaveShare } : {}),

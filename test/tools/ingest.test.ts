@@ -47,7 +47,8 @@ describe('npm run ingest', () => {
 
     writeFileSync(file, `${[product(0, { price: 99 }), product(100)].join('\n')}\n`);
     const second = await ingest(dir, file);
-    expect(second.summary).toMatchObject({ imported: 1, updated: 1 });
+    // A price change alone is a delta: written without embedding.
+    expect(second.summary).toMatchObject({ imported: 1, updated: 0, delta: 1, embedded: 1 });
     const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri: join(dir, 'catalog'), annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq' });
     try {
       expect((await catalog.info())?.productCount).toBe(37);

@@ -122,14 +122,25 @@ function printSummary(source: string, s: ImportSummary): void {
   const out = [
     `${s.dryRun ? 'Checked' : 'Imported'} ${source} in ${(s.durationMs / 1000).toFixed(1)} s: ${s.read.toLocaleString('en-US')} rows read`,
     `  ${s.dryRun ? 'valid  ' : 'new    '} ${n(s.imported)}`,
-    ...(s.dryRun ? [] : [`  updated ${n(s.updated)}`]),
+    ...(s.dryRun
+      ? []
+      : [
+          `  updated ${n(s.updated)}`,
+          `  delta   ${n(s.delta)}   (price or availability only: written without embedding)`,
+          `  same    ${n(s.unchanged)}   (as stored: nothing written)`,
+          ...(s.removed > 0 ? [`  removed ${n(s.removed)}   (no longer in the feed)`] : []),
+          `  embedded${n(s.embedded)}`,
+        ]),
     `  skipped ${n(s.skipped)}`,
   ];
   for (const [reason, count] of Object.entries(s.skippedByReason).sort((a, b) => b[1] - a[1])) {
     const examples = s.examples.filter((e) => e.reason === reason).map((e) => `line ${e.line}: ${e.detail}`);
     out.push(`    ${reason.padEnd(20)} ${n(count)}   e.g. ${examples.join('; ')}`);
   }
-  if (s.catalog) {
+  const wrote = s.imported + s.updated + s.delta + s.removed > 0;
+  if (s.catalog && !wrote) {
+    out.push(`Every product is as stored: the catalog is unchanged (version ${s.catalog.version}).`);
+  } else if (s.catalog) {
     const c = s.catalog;
     out.push(
       `Catalog now serves ${c.productCount.toLocaleString('en-US')} products (version ${c.version}, model ${c.model}, ${c.dimensions} d, ANN index: ${c.annIndex}${c.annRecall === null ? '' : `, recall@100 ${c.annRecall.toFixed(3)} against exact search on probe queries`}).`,
@@ -142,7 +153,7 @@ function printSummary(source: string, s: ImportSummary): void {
     const conversations =
       r.conversations > 0 ? `, shopping-need decision fitted on ${r.conversations} synthetic conversations` : ', default shopping-need decision';
     out.push(
-      `Ranking model: ${r.source}, fitted in ${(r.ms / 1000).toFixed(1)} s (${r.answered} requests found their product${conversations}); restart the server to use it.`,
+      `Ranking model: ${r.source}, fitted in ${(r.ms / 1000).toFixed(1)} s (${r.answered} requests found their product${conversations}); servers follow it with the catalog version.`,
     );
   } else if (r?.action === 'kept') {
     out.push(`Ranking model: kept ${r.source} (${r.reason}).`);
@@ -181,7 +192,7 @@ async function run(): Promise<number> {
         },
       ).finally(() => progress.stop());
       printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);
-      return summary.imported + summary.updated > 0 ? EXIT.ok : EXIT.failure;
+      return summary.imported + summary.updated + summary.delta + summary.unchanged > 0 ? EXIT.ok : EXIT.failure;
     } finally {
       await embedder.close();
     }

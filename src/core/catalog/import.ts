@@ -1,6 +1,8 @@
-import type { CatalogInfo, CatalogRow, CatalogStore } from './ports.js';
+import type { CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, UnembeddedRow } from './ports.js';
 import type { Embedder } from '../shared-ports.js';
 import { refreshColdStartModel, type ColdStartOptions, type ColdStartOutcome } from '../learning/cold-start.js';
+import { FALLBACK_MODEL, readRankingModel } from '../ranking/ranking.js';
+import { classifyChange, productDigests, type ProductChange, type ProductDigests } from './digests.js';
 import { productEmbeddingText } from './embedding-text.js';
 import { normalizeProduct } from './normalize.js';
 import type { CatalogProduct } from './product.js';
@@ -8,15 +10,30 @@ import type { CatalogProduct } from './product.js';
 /** One record from a feed reader: a raw row to normalise, or a record that could not be parsed. */
 export type FeedRecord = { line: number; row: Record<string, unknown> } | { line: number; error: string; detail: string };
 
+/** Counts of an import so far (docs/ingest.md, "Re-imports and deltas"). */
 export interface ImportProgress {
   read: number;
+  /** Products not in the catalog before. */
   imported: number;
+  /** Stored products whose content changed (embedded again only when their embedded text did). */
   updated: number;
+  /** Stored products of which only price, currency, availability or last update changed: written without embedding. */
+  delta: number;
+  /** Stored products read again exactly as stored: nothing written. */
+  unchanged: number;
+  /** Products embedded (new ones and those whose embedded text changed). */
+  embedded: number;
+  /** Products a replacing import removed because the feed no longer lists them. */
+  removed: number;
   skipped: number;
 }
 
 export interface ImportOptions {
-  /** Replace the whole catalog instead of upserting by product id. */
+  /**
+   * The feed is the whole catalog: products it does not list are removed. Products it lists
+   * unchanged keep their rows and vectors; only when the embedding model changed is everything
+   * embedded again.
+   */
   replace: boolean;
   /** Read and validate only: nothing is embedded or written. */
   dryRun: boolean;
@@ -41,7 +58,7 @@ export interface ImportSummary extends ImportProgress {
   skippedByReason: Record<string, number>;
   /** The first few skipped rows per reason, to show the user what to fix. */
   examples: SkippedExample[];
-  /** The serving catalog after the import; null for a dry run or when nothing was imported. */
+  /** The serving catalog after the import (the same version when nothing changed); null for a dry run or when nothing valid was read. */
   catalog: CatalogInfo | null;
   /** What the import did about the ranking model; null when fitRanking was off or nothing was committed. */
   rankingModel: ColdStartOutcome | null;
@@ -50,11 +67,16 @@ export interface ImportSummary extends ImportProgress {
 }
 
 const EXAMPLES_PER_REASON = 3;
+/** Products compared with the stored catalog per lookup: one indexed read of their digests. */
+const LOOKUP_BATCH = 2_048;
 
 /**
- * Reads, normalises, embeds and writes products in batches, then commits them as one new
- * catalog version. Messy rows are skipped and counted by reason. When nothing valid was read,
- * or anything throws, the import is aborted and the previous catalog keeps serving.
+ * Reads, normalises and compares products with the stored catalog in batches, embeds only those
+ * whose embedded text is new or changed, writes what changed (the live fields alone for a delta)
+ * and commits it all as one new catalog version. Embedding the next batch overlaps writing the
+ * last. Messy rows are skipped and counted by reason. When nothing valid was read, or anything
+ * throws, the import is aborted and the previous catalog keeps serving; when nothing changed, no
+ * version is written.
  */
 export async function importCatalog(
   records: AsyncIterable<FeedRecord>,
@@ -62,8 +84,8 @@ export async function importCatalog(
   options: ImportOptions,
 ): Promise<ImportSummary> {
   const started = Date.now();
-  const batchSize = options.batchSize ?? 256;
-  const progress: ImportProgress = { read: 0, imported: 0, updated: 0, skipped: 0 };
+  const embedBatch = options.batchSize ?? 256;
+  const progress: ImportProgress = { read: 0, imported: 0, updated: 0, delta: 0, unchanged: 0, embedded: 0, removed: 0, skipped: 0 };
   const skippedByReason: Record<string, number> = {};
   const examples: SkippedExample[] = [];
   const skip = (line: number, reason: string, detail: string) => {
@@ -72,26 +94,24 @@ export async function importCatalog(
     if (skippedByReason[reason]! <= EXAMPLES_PER_REASON) examples.push({ line, reason, detail });
   };
 
-  const writer = options.dryRun
-    ? null
-    : await deps.catalog.openWriter({ model: deps.embedder.model, dimensions: deps.embedder.dimensions, replace: options.replace });
+  const { model, dimensions } = deps.embedder;
+  const current = await deps.catalog.info();
+  // A replacing import of a catalog built by the same model keeps what it reads unchanged and
+  // removes the rest at the end; only a new model drops every row up front.
+  const dropAll = options.replace && (current === null || current.model !== model || current.dimensions !== dimensions);
+  const writer = options.dryRun ? null : await deps.catalog.openWriter({ model, dimensions, replace: dropAll });
+  const applier = writer === null ? null : new BatchApplier(writer, deps.embedder, embedBatch, progress);
   let batch: CatalogProduct[] = [];
   const flush = async () => {
-    if (batch.length === 0) return;
     const products = batch;
     batch = [];
-    if (writer === null) {
-      progress.imported += products.length;
-      return;
-    }
-    const vectors = await deps.embedder.embed(products.map(productEmbeddingText));
-    const rows: CatalogRow[] = products.map((product, i) => ({ product, vector: vectors[i]! }));
-    const { inserted, updated } = await writer.write(rows);
-    progress.imported += inserted;
-    progress.updated += updated;
+    if (applier === null) progress.imported += products.length;
+    else await applier.apply(products);
+    options.onProgress?.({ ...progress });
   };
 
   let catalog: CatalogInfo | null = null;
+  let contentChanged = false;
   try {
     for await (const record of records) {
       progress.read += 1;
@@ -102,22 +122,120 @@ export async function importCatalog(
         if (result.ok) batch.push(result.product);
         else skip(record.line, result.reason, result.detail);
       }
-      if (batch.length >= batchSize) {
-        await flush();
-        options.onProgress?.({ ...progress });
-      }
+      if (batch.length >= LOOKUP_BATCH) await flush();
     }
     await flush();
-    options.onProgress?.({ ...progress });
-    if (writer !== null) {
-      if (progress.imported + progress.updated === 0) await writer.abort();
-      else catalog = await writer.commit();
+    if (writer !== null && applier !== null) {
+      await applier.drain();
+      const valid = progress.imported + progress.updated + progress.delta + progress.unchanged;
+      if (valid > 0 && options.replace && !dropAll) progress.removed = await applier.removeUnseen();
+      contentChanged = progress.imported + progress.updated + progress.removed > 0;
+      if (valid === 0) {
+        await writer.abort();
+      } else if (!contentChanged && progress.delta === 0) {
+        // Every product as stored: no new version, nothing for other processes to load.
+        await writer.abort();
+        catalog = current;
+      } else {
+        catalog = await writer.commit();
+      }
+      options.onProgress?.({ ...progress });
     }
   } catch (err) {
+    // A write still in flight finishes (or fails) before the import's commits are discarded.
+    await applier?.drain().catch(() => undefined);
     await writer?.abort();
     throw err;
   }
   // Outside the try: the import is committed and serving, so a failed fit must not abort it.
-  const rankingModel = catalog !== null && options.fitRanking ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking) : null;
+  // Prices and availability are not what the model ranks by, so a delta-only import keeps it.
+  let rankingModel: ColdStartOutcome | null = null;
+  if (catalog !== null && options.fitRanking) {
+    rankingModel = contentChanged
+      ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking)
+      : {
+          action: 'kept',
+          source: (await readRankingModel(deps.catalog, model))?.source ?? FALLBACK_MODEL.source,
+          reason: 'no product was added, removed or changed beyond price and availability',
+        };
+  }
   return { ...progress, skippedByReason, examples, catalog, rankingModel, dryRun: options.dryRun, durationMs: Date.now() - started };
+}
+
+/**
+ * One import's writes: each batch is classified against the stored digests (digests.ts), the
+ * products to embed are embedded in `embedBatch`-sized calls, and the writes of a batch run while
+ * the next batch is read and embedded (one write in flight; its failure fails the import).
+ */
+class BatchApplier {
+  /** Every product id this import has read: a second occurrence is written in full, and a replacing import removes the ids it did not see. */
+  private readonly seen = new Set<string>();
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly writer: CatalogWriter,
+    private readonly embedder: Embedder,
+    private readonly embedBatch: number,
+    private readonly progress: ImportProgress,
+  ) {}
+
+  async apply(batch: readonly CatalogProduct[]): Promise<void> {
+    if (batch.length === 0) return;
+    // The last occurrence of an id within the batch wins, as it would across batches.
+    const byId = new Map(batch.map((p) => [p.productId, p]));
+    const stored = await this.writer.storedDigests([...byId.keys()].filter((id) => !this.seen.has(id)));
+    const fresh: { product: CatalogProduct; digests: ProductDigests }[] = [];
+    const upserts: { product: CatalogProduct; digests: ProductDigests }[] = [];
+    const restated: UnembeddedRow[] = [];
+    const deltas: UnembeddedRow[] = [];
+    for (const [id, product] of byId) {
+      const digests = productDigests(product, this.embedder.model);
+      const change: ProductChange = this.seen.has(id) ? 'changed' : classifyChange(stored.get(id), digests);
+      this.seen.add(id);
+      if (change === 'new') fresh.push({ product, digests });
+      else if (change === 'changed') upserts.push({ product, digests });
+      else if (change === 'restated') restated.push({ product, digests });
+      else if (change === 'delta') deltas.push({ product, digests });
+      else this.progress.unchanged += 1;
+    }
+    const embedded = await this.embed([...fresh, ...upserts]);
+    this.progress.embedded += embedded.length;
+    const newRows = embedded.slice(0, fresh.length);
+    const changedRows = embedded.slice(fresh.length);
+    await this.pending;
+    this.pending = (async () => {
+      await this.writer.insert(newRows);
+      await this.writer.write(changedRows);
+      await this.writer.restate(restated);
+      await this.writer.applyDeltas(deltas);
+      this.progress.imported += newRows.length;
+      this.progress.updated += changedRows.length + restated.length;
+      this.progress.delta += deltas.length;
+    })();
+    // Seen by the next await of `pending`; marked handled so a failure waiting there is not reported as unhandled first.
+    this.pending.catch(() => undefined);
+  }
+
+  /** Waits for the last batch's writes. */
+  drain(): Promise<void> {
+    return this.pending;
+  }
+
+  /** Removes the stored products this import did not read; returns how many. */
+  async removeUnseen(): Promise<number> {
+    const gone: string[] = [];
+    for await (const ids of this.writer.storedIds()) for (const id of ids) if (!this.seen.has(id)) gone.push(id);
+    await this.writer.remove(gone);
+    return gone.length;
+  }
+
+  private async embed(items: readonly { product: CatalogProduct; digests: ProductDigests }[]): Promise<CatalogRow[]> {
+    const rows: CatalogRow[] = [];
+    for (let i = 0; i < items.length; i += this.embedBatch) {
+      const slice = items.slice(i, i + this.embedBatch);
+      const vectors = await this.embedder.embed(slice.map((item) => productEmbeddingText(item.product)));
+      slice.forEach((item, k) => rows.push({ ...item, vector: vectors[k]! }));
+    }
+    return rows;
+  }
 }

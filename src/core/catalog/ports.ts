@@ -1,4 +1,5 @@
 /** The product catalog: what search, import and learning need from it (src/store/lance). */
+import type { ProductDigests } from './digests.js';
 import type { CatalogProduct } from './product.js';
 
 export type AnnIndexKind = 'none' | 'ivf_hnsw_sq' | 'ivf_pq';
@@ -40,6 +41,21 @@ export interface ScoredProduct {
 export interface CatalogRow {
   product: CatalogProduct;
   vector: Float32Array;
+  /** Kept with the row so the next import can tell what changed (digests.ts); without them the next import embeds the product again. */
+  digests?: ProductDigests;
+}
+
+/** A product written without a new vector: its stored vector is kept (digests.ts, 'restated' and 'delta'). */
+export interface UnembeddedRow {
+  product: CatalogProduct;
+  digests: ProductDigests;
+}
+
+/** The digests stored with a product; null for a row written without them. */
+export interface StoredDigests {
+  text: string | null;
+  content: string | null;
+  row: string | null;
 }
 
 /**
@@ -47,7 +63,18 @@ export interface CatalogRow {
  * the previous catalog version serving.
  */
 export interface CatalogWriter {
+  /** Upserts by product id. */
   write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }>;
+  /** Appends products the caller knows are in neither the base version nor this import yet (cheaper than an upsert). */
+  insert(rows: readonly CatalogRow[]): Promise<void>;
+  /** Rewrites stored products' fields but keeps their vectors and text index entries (their embedded text is unchanged). */
+  restate(rows: readonly UnembeddedRow[]): Promise<void>;
+  /** Rewrites only stored products' live fields: price, currency, availability, last update. */
+  applyDeltas(rows: readonly UnembeddedRow[]): Promise<void>;
+  /** The digests the version this import started from stores for these products; ids it does not hold are absent. */
+  storedDigests(productIds: readonly string[]): Promise<Map<string, StoredDigests>>;
+  /** Every product id of the version this import started from, in batches. */
+  storedIds(): AsyncIterable<string[]>;
   /** Removes these products (ids not in the catalog are ignored). */
   remove(productIds: readonly string[]): Promise<void>;
   commit(): Promise<CatalogInfo>;
@@ -88,8 +115,14 @@ export interface CatalogStore {
    * core/ranking/ranking.ts). Null when none is stored.
    */
   readStoredRankingModel(embeddingModel: string): Promise<unknown>;
-  /** Stores the ranking model for this embedding model, replacing the one stored before. */
+  /**
+   * Stores the ranking model for this embedding model, replacing the one stored before; the
+   * serving version, when built by that embedding model, takes it (other processes at their next
+   * refresh).
+   */
   storeRankingModel(embeddingModel: string, rankingModel: object): Promise<void>;
+  /** The ranking model the serving version carries, as stored (validated by the core), or null; the same object until the version or its model moves. */
+  servingRankingModel(): unknown;
   /** Every product of the serving version, in batches (re-index). */
   scanProducts(): AsyncIterable<CatalogProduct[]>;
   /** Every product id and vector of the serving version (re-index, ANN evaluation). */

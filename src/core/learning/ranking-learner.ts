@@ -31,10 +31,14 @@ export class RankingModels {
   private held: { at: number; value: ActiveModels } | null = null;
   private loading: Promise<ActiveModels> | null = null;
 
-  constructor(private readonly deps: { store: RankingModelStore; scope: string; base: RankingModel; logger: Logger; refreshMs: number }) {}
+  /** `base`: the catalog's own model, fixed or read per call (the serving catalog version's, catalog-model.ts). */
+  constructor(
+    private readonly deps: { store: RankingModelStore; scope: string; base: RankingModel | (() => RankingModel); logger: Logger; refreshMs: number },
+  ) {}
 
   get base(): RankingModel {
-    return this.deps.base;
+    const base = this.deps.base;
+    return typeof base === 'function' ? base() : base;
   }
 
   get scope(): string {
@@ -45,7 +49,9 @@ export class RankingModels {
   async active(): Promise<ActiveModels> {
     if (this.held === null || this.deps.refreshMs === 0) return this.refresh();
     if (performance.now() - this.held.at >= this.deps.refreshMs) void this.refresh();
-    return this.held.value;
+    const value = this.held.value;
+    // Without a learned model the catalog's serves, as of now: it moves with the catalog version.
+    return value.serving.id === null ? { ...value, serving: { id: null, model: this.base } } : value;
   }
 
   /** Reads the models now (a read already under way is joined). */
@@ -54,7 +60,7 @@ export class RankingModels {
       .active(this.deps.scope)
       .then(({ serving, candidate }) => {
         const value: ActiveModels = {
-          serving: serving ? served(serving) : { id: null, model: this.deps.base },
+          serving: serving ? served(serving) : { id: null, model: this.base },
           candidate: candidate ? served(candidate) : null,
         };
         this.held = { at: performance.now(), value };
@@ -62,7 +68,7 @@ export class RankingModels {
       })
       .catch((err: unknown) => {
         this.deps.logger.warn({ err }, 'reading the learned ranking models failed; serving the models held');
-        const value = this.held?.value ?? { serving: { id: null, model: this.deps.base }, candidate: null };
+        const value = this.held?.value ?? { serving: { id: null, model: this.base }, candidate: null };
         this.held = { at: performance.now(), value };
         return value;
       })
@@ -264,7 +270,7 @@ export class RankingLearner {
 export function createRankingLearning(deps: {
   store: RankingModelStore;
   scope: string;
-  base: RankingModel;
+  base: RankingModel | (() => RankingModel);
   clock: Clock;
   logger: Logger;
   refreshMs: number;

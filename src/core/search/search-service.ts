@@ -46,8 +46,11 @@ export interface SearchServiceDeps {
   clock: Clock;
   /** A session is loaded while used within this (default SESSION_TTL_MS); retention deletes it after. */
   sessionTtlMs?: number;
-  /** Fitted by npm run calibrate; FALLBACK_MODEL when absent. */
-  model?: RankingModel;
+  /**
+   * The catalog's own model: fixed, or read per search (the serving catalog version's,
+   * catalog-model.ts); FALLBACK_MODEL when absent.
+   */
+  model?: RankingModel | (() => RankingModel);
   /**
    * The learned models (global learning): which serves, and a candidate under test to interleave
    * with it. Without it `model` serves alone.
@@ -80,13 +83,14 @@ const formatPrice = (amount: number | null, currency: string | null): string => 
  * written as an impression before the response exists.
  */
 export class SearchService {
-  private readonly model: RankingModel;
+  private readonly baseModel: () => RankingModel;
   private readonly lexicon: CatalogLexicon;
   private readonly vocabulary: CatalogVocabulary;
   private readonly reader: ConversationReader;
 
   constructor(private readonly deps: SearchServiceDeps) {
-    this.model = deps.model ?? FALLBACK_MODEL;
+    const model = deps.model ?? FALLBACK_MODEL;
+    this.baseModel = typeof model === 'function' ? model : () => model;
     this.lexicon = new CatalogLexicon(deps.catalog);
     this.vocabulary = new CatalogVocabulary(deps.catalog);
     this.reader = new ConversationReader(deps.embedder);
@@ -178,7 +182,8 @@ export class SearchService {
       );
     }
 
-    const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: this.model }, candidate: null };
+    const base = this.baseModel();
+    const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: base }, candidate: null };
     const asked = {
       started,
       now,
@@ -239,7 +244,7 @@ export class SearchService {
     // A conversation's scores: P(need) · P(relevant | need), each calibrated on conversations.
     let needProbabilityOf: number | null = null;
     if (need !== null) {
-      const model = active.serving.model.conversation ?? this.model.conversation ?? DEFAULT_CONVERSATION_MODEL;
+      const model = active.serving.model.conversation ?? base.conversation ?? DEFAULT_CONVERSATION_MODEL;
       const byProbability = [...candidates].sort((a, b) => b.probability - a.probability);
       const userTexts = [queryText, ...before.filter((t) => t.role === 'user').map((t) => t.content)];
       needProbabilityOf = needProbability(model, needSignals(need, queryText, userTexts, byProbability, chatter));

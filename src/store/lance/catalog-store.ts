@@ -8,12 +8,35 @@ import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
 import { cosineOf } from '../../core/ranking/vectors.js';
-import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
+import type {
+  AnnIndexKind,
+  CatalogFilter,
+  CatalogInfo,
+  CatalogRow,
+  CatalogStore,
+  CatalogWriter,
+  ScoredProduct,
+  StoredDigests,
+  UnembeddedRow,
+} from '../../core/catalog/ports.js';
 import { acquirePidLock, type PidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { ExactScan } from './exact-scan.js';
 import { annIndexConfig, ensureIndexes, nearestQuery, type AnnTuning } from './indexes.js';
-import { CALIBRATION_TABLE, META_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, fromRecord, metaSchema, productSchema, toRecord } from './rows.js';
+import {
+  CALIBRATION_TABLE,
+  META_TABLE,
+  PRODUCTS_TABLE,
+  PRODUCT_COLUMNS,
+  calibrationSchema,
+  digestFields,
+  fromRecord,
+  metaSchema,
+  partialRecord,
+  partialSchema,
+  productSchema,
+  toRecord,
+} from './rows.js';
 import { buildWhere, sqlString } from './where.js';
 
 export interface LanceCatalogOptions {
@@ -33,6 +56,8 @@ export interface LanceCatalogOptions {
 }
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
+/** Ids per `product_id IN (…)` filter: long lists are split so no single filter grows with the import. */
+const ID_LIST_CHUNK = 1_000;
 export const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
 
 const isLocal = (uri: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
@@ -45,6 +70,8 @@ interface Hydrated {
 interface Serving {
   table: Table;
   info: CatalogInfo;
+  /** The ranking model the version carries (parsed JSON, validated by the core), or null. */
+  rankingModel: unknown;
   /** Decoded rows by row address, which is stable within one table version (a new version gets a new cache). */
   rows: LRUCache<bigint, Hydrated> | null;
   /** Set once warm() ran for this version: the cache filled from one sequential scan. */
@@ -104,14 +131,24 @@ export class LanceCatalogStore implements CatalogStore {
   }
 
   async refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
-    const info = await this.readMeta();
-    if (info === null) {
+    const meta = await this.readMeta();
+    if (meta === null) {
       const moved = this.serving !== null;
       this.serving = null;
       return moved;
     }
+    const { info } = meta;
     if (this.serving && this.serving.info.version === info.version && this.serving.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
     if (accept && !accept(info)) return false;
+    // The same products with a new ranking model (an import's fit, npm run calibrate): the rows,
+    // their cache and its warmth stay; only the model moves.
+    if (this.serving && this.serving.info.version === info.version) {
+      // In place: a warm-up under way belongs to this same serving version and carries on.
+      const rankingModel = await this.versionModel(meta);
+      this.serving.info = info;
+      this.serving.rankingModel = rankingModel;
+      return true;
+    }
     const table = await this.conn.openTable(PRODUCTS_TABLE);
     await table.checkout(info.version);
     const rewarm = this.serving?.warmed != null;
@@ -120,6 +157,7 @@ export class LanceCatalogStore implements CatalogStore {
     this.serving = {
       table,
       info,
+      rankingModel: await this.versionModel(meta),
       rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null,
       warmed: null,
       exact: null,
@@ -129,8 +167,19 @@ export class LanceCatalogStore implements CatalogStore {
     return true;
   }
 
+  /** The ranking model the serving version carries (servingRankingModel's port contract). */
+  servingRankingModel(): unknown {
+    return this.serving?.rankingModel ?? null;
+  }
+
+  /** A version's model: from its pointer row, else (catalogs published before the pointer carried it) the calibration table. */
+  private async versionModel(meta: { info: CatalogInfo; rankingModel: string | null }): Promise<unknown> {
+    if (meta.rankingModel !== null) return JSON.parse(meta.rankingModel) as unknown;
+    return this.readStoredRankingModel(meta.info.model);
+  }
+
   async openWriter(options: { model: string; dimensions: number; replace: boolean }): Promise<CatalogWriter> {
-    const current = await this.readMeta();
+    const current = (await this.readMeta())?.info ?? null;
     if (current && !options.replace && (current.model !== options.model || current.dimensions !== options.dimensions)) {
       throw new CatalogModelMismatchError(current.model, current.dimensions, options.model, options.dimensions);
     }
@@ -157,7 +206,16 @@ export class LanceCatalogStore implements CatalogStore {
         }
       }
       startsEmpty = startsEmpty || (await table.countRows()) === 0;
-      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock);
+      // The version the import starts from, read through its own handle: this import's writes
+      // never change what it compares against, and its indexes stay whole while the import runs.
+      const base = startsEmpty ? null : await this.conn.openTable(PRODUCTS_TABLE);
+      if (base !== null) await base.checkout(current!.version);
+      const baseHasDigests = base !== null && (await base.schema()).fields.some((f) => f.name === 'row_digest');
+      // Catalogs written before digests were kept get the columns (null: every product embeds once more).
+      const columns = new Set((await table.schema()).fields.map((f) => f.name));
+      const missing = digestFields().filter((f) => !columns.has(f.name));
+      if (missing.length > 0) await table.addColumns(missing);
+      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock, base, baseHasDigests);
     } catch (err) {
       lock?.release();
       throw err;
@@ -195,6 +253,10 @@ export class LanceCatalogStore implements CatalogStore {
     }
     const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(rankingModel) }];
     await this.replaceTable(CALIBRATION_TABLE, rows, calibrationSchema());
+    // The serving version takes the model: its pointer is written again with it, so every
+    // process that follows the pointer serves the new model at its next check, with no restart.
+    const meta = await this.readMeta();
+    if (meta !== null && meta.info.model === model) await this.publish({ ...meta.info, updatedAt: new Date() }, JSON.stringify(rankingModel));
   }
 
   /**
@@ -202,7 +264,7 @@ export class LanceCatalogStore implements CatalogStore {
    * result as a new version: for switching index kinds and for measuring them (tools/bench/ann.ts).
    */
   async rebuildVectorIndex(kind: AnnIndexKind): Promise<CatalogInfo> {
-    const current = await this.readMeta();
+    const current = (await this.readMeta())?.info ?? null;
     if (current === null) throw new Error('the catalog is empty');
     const table = await this.conn.openTable(PRODUCTS_TABLE);
     try {
@@ -413,8 +475,18 @@ export class LanceCatalogStore implements CatalogStore {
     this.conn.close();
   }
 
-  /** Writes the pointer: one overwrite of the one-row meta table, which is a single atomic commit. */
-  async publish(info: CatalogInfo): Promise<void> {
+  /**
+   * Writes the pointer: one overwrite of the one-row meta table, which is a single atomic commit.
+   * The version carries `rankingModel` (JSON) when given, else the model the pointer carried before
+   * when the embedding model is the same: a new version of the same catalog keeps its model until
+   * an import's fit or npm run calibrate stores another.
+   */
+  async publish(info: CatalogInfo, rankingModel?: string | null): Promise<void> {
+    let model = rankingModel;
+    if (model === undefined) {
+      const before = await this.readMeta();
+      model = before !== null && before.info.model === info.model ? before.rankingModel : null;
+    }
     const row = {
       model: info.model,
       dimensions: info.dimensions,
@@ -423,6 +495,7 @@ export class LanceCatalogStore implements CatalogStore {
       ann_index: info.annIndex,
       updated_at: info.updatedAt,
       ann_recall: info.annRecall,
+      ranking_model: model,
     };
     await this.replaceTable(META_TABLE, [row], metaSchema());
     await this.refresh();
@@ -441,14 +514,14 @@ export class LanceCatalogStore implements CatalogStore {
     await this.conn.createTable(name, rows, { mode, schema });
   }
 
-  private async readMeta(): Promise<CatalogInfo | null> {
+  private async readMeta(): Promise<{ info: CatalogInfo; rankingModel: string | null } | null> {
     const names = await this.conn.tableNames();
     if (!names.includes(META_TABLE)) return null;
     const meta = await this.conn.openTable(META_TABLE);
     try {
       const [row] = (await meta.query().limit(1).toArray()) as Record<string, unknown>[];
       if (!row) return null;
-      return {
+      const info: CatalogInfo = {
         model: String(row.model),
         dimensions: Number(row.dimensions),
         version: Number(row.products_version),
@@ -458,6 +531,8 @@ export class LanceCatalogStore implements CatalogStore {
         // Catalogs published before the probe existed have no such column.
         annRecall: typeof row.ann_recall === 'number' ? row.ann_recall : null,
       };
+      // Nor, before versions carried their model, this one.
+      return { info, rankingModel: typeof row.ranking_model === 'string' ? row.ranking_model : null };
     } finally {
       meta.close();
     }
@@ -476,16 +551,19 @@ class LanceCatalogWriter implements CatalogWriter {
     private readonly startsEmpty: boolean,
     private readonly options: { model: string; dimensions: number; replace: boolean },
     private readonly lock: PidLock | null,
+    /** The serving version when the import opened (null when it starts empty). */
+    private readonly base: Table | null,
+    private readonly baseHasDigests: boolean,
   ) {}
 
   async write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }> {
     if (this.finished) throw new Error('import already finished');
     const byId = new Map<string, CatalogRow>();
     for (const row of rows) {
-      if (row.vector.length !== this.options.dimensions) throw new Error(`vector of ${row.vector.length} dimensions; expected ${this.options.dimensions}`);
+      this.checkVector(row);
       byId.set(row.product.productId, row);
     }
-    const records = [...byId.values()].map((r) => toRecord(r.product, r.vector));
+    const records = [...byId.values()].map((r) => toRecord(r.product, r.vector, r.digests));
     if (records.length === 0) return { inserted: 0, updated: 0 };
     const fresh = this.startsEmpty && [...byId.keys()].every((id) => !this.written.has(id));
     for (const id of byId.keys()) this.written.add(id);
@@ -498,11 +576,86 @@ class LanceCatalogWriter implements CatalogWriter {
     return { inserted: result.numInsertedRows, updated: result.numUpdatedRows };
   }
 
+  async insert(rows: readonly CatalogRow[]): Promise<void> {
+    if (this.finished) throw new Error('import already finished');
+    if (rows.length === 0) return;
+    for (const row of rows) this.checkVector(row);
+    for (const row of rows) this.written.add(row.product.productId);
+    await this.table.add(rows.map((r) => toRecord(r.product, r.vector, r.digests)));
+  }
+
+  restate(rows: readonly UnembeddedRow[]): Promise<void> {
+    return this.mergePartial('restate', rows);
+  }
+
+  applyDeltas(rows: readonly UnembeddedRow[]): Promise<void> {
+    return this.mergePartial('delta', rows);
+  }
+
+  /**
+   * Rewrites some columns of stored rows: LanceDB's merge with a narrower schema rewrites those
+   * columns in place, so the rows keep their addresses and the vector and full-text indexes stay
+   * valid for them (the indexes of rewritten columns are brought up to date at commit).
+   */
+  private async mergePartial(kind: 'restate' | 'delta', rows: readonly UnembeddedRow[]): Promise<void> {
+    if (this.finished) throw new Error('import already finished');
+    if (rows.length === 0) return;
+    const schema = partialSchema(this.options.dimensions, kind);
+    const data = lancedb.makeArrowTable(
+      rows.map((r) => partialRecord(kind, r.product, r.digests)),
+      { schema },
+    );
+    for (const row of rows) this.written.add(row.product.productId);
+    await this.table.mergeInsert('product_id').whenMatchedUpdateAll().execute(data);
+  }
+
+  async storedDigests(productIds: readonly string[]): Promise<Map<string, StoredDigests>> {
+    const out = new Map<string, StoredDigests>();
+    if (this.base === null || productIds.length === 0) return out;
+    const columns = this.baseHasDigests ? ['product_id', 'text_digest', 'content_digest', 'row_digest'] : ['product_id'];
+    const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
+      const ids = productIds.slice(i, i + ID_LIST_CHUNK);
+      const batch = await this.base
+        .query()
+        .where(`product_id IN (${ids.map(sqlString).join(', ')})`)
+        .select(columns)
+        .toArrow();
+      const get = (name: string) => batch.getChild(name);
+      for (let r = 0; r < batch.numRows; r++) {
+        out.set(String(get('product_id')!.get(r)), {
+          text: str(get('text_digest')?.get(r)),
+          content: str(get('content_digest')?.get(r)),
+          row: str(get('row_digest')?.get(r)),
+        });
+      }
+    }
+    return out;
+  }
+
+  async *storedIds(): AsyncIterable<string[]> {
+    if (this.base === null) return;
+    for await (const batch of this.base.query().select(['product_id'])) {
+      const ids = batch.getChild('product_id')!;
+      yield Array.from({ length: batch.numRows }, (_, i) => String(ids.get(i)));
+    }
+  }
+
+  private checkVector(row: CatalogRow): void {
+    if (row.vector.length !== this.options.dimensions) throw new Error(`vector of ${row.vector.length} dimensions; expected ${this.options.dimensions}`);
+  }
+
   async remove(productIds: readonly string[]): Promise<void> {
     if (this.finished) throw new Error('import already finished');
-    if (productIds.length === 0) return;
     for (const id of productIds) this.written.delete(id);
-    await this.table.delete(`product_id IN (${productIds.map(sqlString).join(', ')})`);
+    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
+      await this.table.delete(
+        `product_id IN (${productIds
+          .slice(i, i + ID_LIST_CHUNK)
+          .map(sqlString)
+          .join(', ')})`,
+      );
+    }
   }
 
   async commit(): Promise<CatalogInfo> {
@@ -543,6 +696,7 @@ class LanceCatalogWriter implements CatalogWriter {
   private finish(): void {
     this.finished = true;
     this.table.close();
+    this.base?.close();
     this.lock?.release();
   }
 }

@@ -1,4 +1,5 @@
 import { Field, FixedSizeList, Float32, Float64, Int32, List, Schema, TimestampMillisecond, Utf8 } from 'apache-arrow';
+import type { ProductDigests } from '../../core/catalog/digests.js';
 import type { AttributeValue, Availability, CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
 import { categoryKeys, filterKey } from './where.js';
@@ -33,7 +34,39 @@ export function productSchema(dimensions: number): Schema {
     text('search_text', false),
     text('keyword_text', false),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+    ...digestFields(),
   ]);
+}
+
+/**
+ * The change digests kept with each product (core/catalog/digests.ts), null for rows written
+ * without them (catalogs imported before digests were kept, rows a test writes directly).
+ */
+export const digestFields = (): Field[] => ['text_digest', 'content_digest', 'row_digest'].map((name) => new Field(name, new Utf8(), true));
+
+/**
+ * Columns a restated product rewrites (its embedded text is unchanged): all but the vector and
+ * the full-text column, so the vector and text indexes stay valid for its row.
+ */
+const RESTATE_EXCLUDED = new Set(['vector', 'search_text', 'text_digest']);
+/** Columns a delta rewrites: the live fields and the row digest. */
+const DELTA_COLUMNS = ['product_id', 'price_amount', 'currency', 'availability', 'last_updated_at', 'row_digest'];
+
+/** The schema of a partial row write: the product schema's fields of `kind`. */
+export function partialSchema(dimensions: number, kind: 'restate' | 'delta'): Schema {
+  const fields = productSchema(dimensions).fields.filter((f) => (kind === 'delta' ? DELTA_COLUMNS.includes(f.name) : !RESTATE_EXCLUDED.has(f.name)));
+  return new Schema(fields);
+}
+
+/** A partial row of `kind` (partialSchema): a delta's few fields, or a restated product's record without its vector and text. */
+export function partialRecord(kind: 'restate' | 'delta', product: CatalogProduct, digests: ProductDigests): Record<string, unknown> {
+  if (kind === 'delta') {
+    const { productId, priceAmount, currency, availability, lastUpdatedAt } = product;
+    return { product_id: productId, price_amount: priceAmount, currency, availability, last_updated_at: lastUpdatedAt, row_digest: digests.row };
+  }
+  const record = toRecord(product, new Float32Array(0), digests);
+  for (const name of RESTATE_EXCLUDED) delete record[name];
+  return record;
 }
 
 export const metaSchema = (): Schema =>
@@ -45,6 +78,9 @@ export const metaSchema = (): Schema =>
     new Field('ann_index', new Utf8(), false),
     new Field('updated_at', new TimestampMillisecond(), false),
     new Field('ann_recall', new Float64(), true),
+    // The ranking model this version serves (JSON as stored), so a process moving to the version
+    // moves to its model in the same read; null when none was fitted or calibrated for it.
+    new Field('ranking_model', new Utf8(), true),
   ]);
 
 /** Columns read back for results: everything but the vector and the derived search columns. */
@@ -87,7 +123,7 @@ export function filterColumns(product: CatalogProduct): {
   };
 }
 
-export function toRecord(product: CatalogProduct, vector: Float32Array): Record<string, unknown> {
+export function toRecord(product: CatalogProduct, vector: Float32Array, digests?: ProductDigests): Record<string, unknown> {
   const category = product.category.join(' > ');
   const filters = filterColumns(product);
   return {
@@ -114,6 +150,9 @@ export function toRecord(product: CatalogProduct, vector: Float32Array): Record<
     search_text: [product.title, product.title, product.brand ?? '', category, product.description].map(canonicalText).join(' \n '),
     keyword_text: filters.keyword_text,
     vector,
+    text_digest: digests?.text ?? null,
+    content_digest: digests?.content ?? null,
+    row_digest: digests?.row ?? null,
   };
 }
 
