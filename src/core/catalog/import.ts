@@ -234,7 +234,7 @@ class BatchApplier {
     for (let i = 0; i < items.length; i += this.embedBatch) {
       const slice = items.slice(i, i + this.embedBatch);
       const vectors = await this.embedder.embed(slice.map((item) => productEmbeddingText(item.product)));
-      slice.forEach((item, k) => rows.push({ ...item, vector: vectors[k]! }));
+      for (const [k, item] of slice.entries()) rows.push({ ...item, vector: vectors[k]! });
     }
     return rows;
   }
