@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startCatalogRefresh, type CatalogRefresh } from '../src/catalog-refresh.js';
 import type { CatalogRow } from '../src/core/catalog/ports.js';
 import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
@@ -8,6 +8,8 @@ import { LogCapture } from './helpers/app.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
 import { childEnv, runTs, seededDataDir, type Child } from './helpers/process.js';
 import { createLogger } from '../src/logger.js';
+import { catalogRankingModel } from '../src/core/ranking/catalog-model.js';
+import { FALLBACK_MODEL } from '../src/core/ranking/ranking.js';
 
 const DIMS = 16;
 const embedder = { model: 'test-model', dimensions: DIMS };
@@ -64,6 +66,30 @@ describe('startCatalogRefresh', () => {
     expect(await refresh.check()).toBe(false);
   });
 
+  it('serves the ranking model a version carries once it follows the version, and keeps it through a later import', async () => {
+    const uri = tempCatalogUri();
+    const writer = await open(uri);
+    await importRows(writer, 0, 20);
+    const reader = await open(uri);
+    const model = catalogRankingModel(reader);
+    expect(model().source).toBe(FALLBACK_MODEL.source);
+    const { refresh } = refreshOf(reader, 0);
+
+    await writer.storeRankingModel(embedder.model, { ...FALLBACK_MODEL, source: 'cold-start (a test fit)' });
+    expect(model().source).toBe(FALLBACK_MODEL.source);
+    expect(await refresh.check()).toBe(true);
+    expect(model().source).toBe('cold-start (a test fit)');
+
+    await importRows(writer, 20, 25);
+    expect(await refresh.check()).toBe(true);
+    expect((await reader.info())?.productCount).toBe(25);
+    expect(model().source).toBe('cold-start (a test fit)');
+    // A model stored for another embedding model is not this catalog's.
+    await writer.storeRankingModel('another-model', { ...FALLBACK_MODEL, source: 'not ours' });
+    expect(await refresh.check()).toBe(false);
+    expect(model().source).toBe('cold-start (a test fit)');
+  });
+
   it('checks on its own every interval', async () => {
     const uri = tempCatalogUri();
     const writer = await open(uri);
@@ -111,16 +137,21 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
     children.push(server);
     const [, key] = await server.waitForStderr(/shown only now: (aisle_sk_[0-9A-Za-z]{36})\n/, 120_000);
     const [, base] = await server.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000);
-    const titles = async () => {
+    const searchBody = async () => {
       const res = await fetch(`${base}/v1/search`, {
         method: 'POST',
         headers: { 'x-api-key': key!, 'content-type': 'application/json' },
         body: JSON.stringify({ query: 'quokka telescope', limit: 3, min_relevance_score: 0 }),
       });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { results: { title: string }[] }).results.map((r) => r.title);
+      return (await res.json()) as { results: { title: string }[]; metadata: { ranking_model: string } };
     };
+    const titles = async () => (await searchBody()).results.map((r) => r.title);
+    // The cold-start model names the catalog it was fitted on.
+    const fittedOn = async () => Number(/^cold-start \(catalog (\d+) products/.exec((await searchBody()).metadata.ranking_model)?.[1]);
     expect(await titles()).not.toContain('Quokka Stargazer Telescope');
+    const before = await fittedOn();
+    expect(before).toBeGreaterThan(100);
 
     const feed = join(dataDir, 'new-products.jsonl');
     writeFileSync(
@@ -137,5 +168,7 @@ describe('npm start follows imports by other processes (AISLE_CATALOG_REFRESH_MS
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(server.stderr()).toContain('serving a new catalog version');
+    // The model the import fitted serves too, without a restart.
+    await vi.waitFor(async () => expect(await fittedOn()).toBe(before + 1), { timeout: 30_000, interval: 200 });
   });
 });

@@ -111,15 +111,17 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
     const c = await startApi(dirC);
     // B started first on the empty database, so B made the default account and printed its key.
     const [, key] = await b.child.waitForStderr(/admin API key, shown only now: (\S+)/);
-    const search = async (base: string, query: string) => {
+    const searchBody = async (base: string, query: string) => {
       const res = await fetch(`${base}/v1/search`, {
         method: 'POST',
         headers: { 'x-api-key': key!, 'content-type': 'application/json' },
         body: JSON.stringify({ query, limit: 5, min_relevance_score: 0 }),
       });
       expect(res.status, await res.clone().text()).toBe(200);
-      return ((await res.json()) as { results: { product_id: string; title: string }[] }).results;
+      return (await res.json()) as { results: { product_id: string; title: string; price_amount: number | null }[]; metadata: { ranking_model: string } };
     };
+    const search = async (base: string, query: string) => (await searchBody(base, query)).results;
+    const rankingModel = async (base: string) => (await searchBody(base, 'espresso machine')).metadata.ranking_model;
     const ranked = async (base: string, query: string) => (await search(base, query)).map((r) => r.product_id);
     for (const query of ['espresso machine', 'trail running shoes', 'merino hiking socks']) {
       const fromB = await ranked(b.base, query);
@@ -127,15 +129,19 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
       expect(await ranked(c.base, query)).toEqual(fromB);
     }
 
-    // A second import on machine A adds a product; both servers pick it up, answering throughout.
+    // The cold-start model names the catalog it was fitted on.
+    const fittedOn = async (base: string) => Number(/^cold-start \(catalog (\d+) products/.exec(await rankingModel(base))?.[1]);
+    const before = await fittedOn(b.base);
+    expect(before).toBeGreaterThan(100);
+
+    // A second import on machine A adds a product and fits the catalog's model again; both servers
+    // pick up the product and the model with the version, answering throughout.
     const extra = join(tempDir('import-2'), 'more.jsonl');
     writeFileSync(
       extra,
       `${JSON.stringify({ sku: 'AURORA-1', title: 'Aurora Gooseneck Pour-Over Kettle', price: 59, currency: 'USD', merchant: 'Aurora Goods', category: 'Kitchen > Coffee' })}\n`,
     );
-    // --no-fit-ranking: the ranking model fitted at import is read when a process starts, so a re-fit
-    // would rank differently in the restarted process than in the running one (docs/deployment.md).
-    const second = runToEnd('tools/cli/ingest.ts', [extra, '--no-fit-ranking'], machine(importer));
+    const second = runToEnd('tools/cli/ingest.ts', [extra], machine(importer));
     let answeredDuringImport = 0;
     let imported = false;
     void second.then(() => (imported = true));
@@ -149,6 +155,22 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
     const kettle = async (base: string) => (await search(base, 'aurora gooseneck pour-over kettle')).map((r) => r.title);
     await vi.waitFor(async () => expect(await kettle(b.base)).toContain('Aurora Gooseneck Pour-Over Kettle'), { timeout: 30_000, interval: 250 });
     await vi.waitFor(async () => expect(await kettle(c.base)).toContain('Aurora Gooseneck Pour-Over Kettle'), { timeout: 30_000, interval: 250 });
+    for (const base of [b.base, c.base]) {
+      await vi.waitFor(async () => expect(await fittedOn(base)).toBe(before + 1), { timeout: 30_000, interval: 250 });
+    }
+
+    // A price change alone: applied without embedding, on both machines within their refresh.
+    writeFileSync(
+      extra,
+      `${JSON.stringify({ sku: 'AURORA-1', title: 'Aurora Gooseneck Pour-Over Kettle', price: 39, currency: 'USD', merchant: 'Aurora Goods', category: 'Kitchen > Coffee' })}\n`,
+    );
+    const delta = await runToEnd('tools/cli/ingest.ts', [extra, '--json'], machine(importer));
+    expect(delta.code, delta.stderr).toBe(0);
+    expect(JSON.parse(delta.stdout.trim().split('\n').at(-1)!)).toMatchObject({ delta: 1, embedded: 0 });
+    const kettlePrice = async (base: string) =>
+      (await search(base, 'aurora gooseneck pour-over kettle')).find((r) => r.title.startsWith('Aurora'))?.price_amount;
+    for (const base of [b.base, c.base]) await vi.waitFor(async () => expect(await kettlePrice(base)).toBe(39), { timeout: 30_000, interval: 250 });
+    expect(await fittedOn(c.base)).toBe(before + 1);
 
     // Machine B's process is killed and started again on its own folder: it serves the current catalog.
     b.child.proc.kill('SIGKILL');

@@ -66,6 +66,8 @@ export interface ImportSummary extends ImportProgress {
   durationMs: number;
 }
 
+export const emptyProgress = (): ImportProgress => ({ read: 0, imported: 0, updated: 0, delta: 0, unchanged: 0, embedded: 0, removed: 0, skipped: 0 });
+
 const EXAMPLES_PER_REASON = 3;
 /** Products compared with the stored catalog per lookup: one indexed read of their digests. */
 const LOOKUP_BATCH = 2_048;
@@ -85,7 +87,7 @@ export async function importCatalog(
 ): Promise<ImportSummary> {
   const started = Date.now();
   const embedBatch = options.batchSize ?? 256;
-  const progress: ImportProgress = { read: 0, imported: 0, updated: 0, delta: 0, unchanged: 0, embedded: 0, removed: 0, skipped: 0 };
+  const progress = emptyProgress();
   const skippedByReason: Record<string, number> = {};
   const examples: SkippedExample[] = [];
   const skip = (line: number, reason: string, detail: string) => {
@@ -167,7 +169,7 @@ export async function importCatalog(
  * products to embed are embedded in `embedBatch`-sized calls, and the writes of a batch run while
  * the next batch is read and embedded (one write in flight; its failure fails the import).
  */
-class BatchApplier {
+export class BatchApplier {
   /** Every product id this import has read: a second occurrence is written in full, and a replacing import removes the ids it did not see. */
   private readonly seen = new Set<string>();
   private pending: Promise<void> = Promise.resolve();
@@ -176,7 +178,8 @@ class BatchApplier {
     private readonly writer: CatalogWriter,
     private readonly embedder: Embedder,
     private readonly embedBatch: number,
-    private readonly progress: ImportProgress,
+    /** Counted into as batches are written. */
+    readonly progress: ImportProgress = emptyProgress(),
   ) {}
 
   async apply(batch: readonly CatalogProduct[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { productEmbeddingText } from '../catalog/embedding-text.js';
+import { BatchApplier } from '../catalog/import.js';
 import { normalizeProduct } from '../catalog/normalize.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { CatalogProduct } from '../catalog/product.js';
@@ -12,6 +12,9 @@ import type { FeedStore, StoredFeed } from './ports.js';
 
 /** Feeds one account may hold. */
 export const MAX_FEEDS_PER_ACCOUNT = 100;
+
+/** Texts per embedding call, as imports send them. */
+const EMBED_BATCH = 256;
 
 /** How long an upsert waits for another process's catalog write (an import, another upsert) before 503. */
 const WRITER_WAIT_MS = 10_000;
@@ -119,17 +122,24 @@ export class FeedService {
     return { publish, remove };
   }
 
-  /** One new catalog version with these products written and those removed; the previous version keeps serving on any failure. */
+  /**
+   * One new catalog version with these products written and those removed, the way an import
+   * writes them (import.ts): a variant whose price or availability alone changed is written
+   * without embedding, one sent again unchanged not at all, and an upsert that changes nothing
+   * makes no version. The previous version keeps serving on any failure.
+   */
   private async publish(catalog: CatalogStore, embedder: Embedder, products: readonly CatalogProduct[], remove: readonly string[]): Promise<void> {
     if (products.length === 0 && remove.length === 0) return;
     const writer = await this.openWriter(catalog, embedder);
     try {
-      if (products.length > 0) {
-        const vectors = await embedder.embed(products.map(productEmbeddingText));
-        await writer.write(products.map((product, i) => ({ product, vector: vectors[i]! })));
-      }
+      const applier = new BatchApplier(writer, embedder, EMBED_BATCH);
+      await applier.apply(products);
+      await applier.drain();
+      const stored = await writer.storedDigests(remove);
       await writer.remove(remove);
-      await writer.commit();
+      const p = applier.progress;
+      if (p.imported + p.updated + p.delta + stored.size === 0) await writer.abort();
+      else await writer.commit();
     } catch (err) {
       await writer.abort();
       throw err;

@@ -8,6 +8,7 @@
  * docs/relevance.md ("Cold start: a model fitted from the catalog").
  */
 import PQueue from 'p-queue';
+import { mulberry32 } from '../random.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { Embedder } from '../shared-ports.js';
@@ -188,6 +189,31 @@ export function fitOffset(z: readonly number[], target: readonly number[]): numb
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /**
+ * Products the fit writes its requests and conversations from, at most: past it a sample serves as
+ * well (a thousand requests use a thousand products), and the fit's memory stops growing with the
+ * catalog. Every catalog measured so far is below it, so their fits read every product.
+ */
+const MAX_FIT_PRODUCTS = 100_000;
+
+/** Every product of the catalog, or a uniform seeded sample of `max` of them (reservoir sampling), and how many there are. */
+async function sampleProducts(catalog: CatalogStore, max: number, seed: number): Promise<{ products: CatalogProduct[]; seen: number }> {
+  const random = mulberry32(seed);
+  const products: CatalogProduct[] = [];
+  let seen = 0;
+  for await (const batch of catalog.scanProducts()) {
+    for (const product of batch) {
+      seen += 1;
+      if (products.length < max) products.push(product);
+      else {
+        const at = Math.floor(random() * seen);
+        if (at < max) products[at] = product;
+      }
+    }
+  }
+  return { products, seen };
+}
+
+/**
  * Fits the catalog's cold-start model: samples products (seeded), writes a request from each,
  * runs them through the real retrieval, fits the ranker on the graded candidates and calibrates
  * it. Reads the catalog only; the caller decides whether to store the model.
@@ -199,15 +225,14 @@ export async function fitColdStartModel(
   const started = performance.now();
   const o = { ...COLD_START_DEFAULTS, concurrency: 4, ...options };
   const retrievalDeps = { catalog: deps.catalog, embedder: deps.embedder, lexicon: deps.lexicon ?? new CatalogLexicon(deps.catalog) };
-  const products: CatalogProduct[] = [];
-  for await (const batch of deps.catalog.scanProducts()) products.push(...batch);
+  const { products, seen } = await sampleProducts(deps.catalog, MAX_FIT_PRODUCTS, o.seed);
   const requests = syntheticRequests(products, { count: o.requests, seed: o.seed, kinds: o.kinds });
   const queries = await syntheticTrainingQueries(retrievalDeps, requests, o.concurrency);
   const offTopic = await offTopicCandidates(retrievalDeps, o.concurrency);
   const answered = queries.filter((q) => q.rows.some((r) => (r.grade ?? 0) > 0)).length;
-  const summary = { products: products.length, requests: requests.length, answered };
+  const summary = { products: seen, requests: requests.length, answered };
   if (answered < MIN_ANSWERED_REQUESTS) return { model: null, ...summary, ms: Math.round(performance.now() - started) };
-  const source = `${COLD_START_SOURCE_PREFIX} (catalog ${products.length} products, ${requests.length} synthetic requests)`;
+  const source = `${COLD_START_SOURCE_PREFIX} (catalog ${seen} products, ${requests.length} synthetic requests)`;
   // Coordinate ascent on the synthetic NDCG@10: the held-out choice fitRankingModel makes
   // otherwise would be made on synthetic queries too, and picked the weaker fit (docs/relevance.md).
   const blended = blend(fitRankingModel(queries, offTopic.flat(), source, { ranker: 'ascent' }));

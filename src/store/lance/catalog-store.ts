@@ -214,7 +214,7 @@ export class LanceCatalogStore implements CatalogStore {
       // Catalogs written before digests were kept get the columns (null: every product embeds once more).
       const columns = new Set((await table.schema()).fields.map((f) => f.name));
       const missing = digestFields().filter((f) => !columns.has(f.name));
-      if (missing.length > 0) await table.addColumns(missing);
+      if (missing.length > 0) await table.addColumns(missing.map((f) => ({ name: f.name, valueSql: 'CAST(NULL AS STRING)' })));
       return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock, base, baseHasDigests);
     } catch (err) {
       lock?.release();
