@@ -61,6 +61,8 @@ const envSchema = z.object({
   AISLE_ANN_INDEX: z.enum(['ivf_hnsw_sq', 'ivf_pq']).default('ivf_hnsw_sq'),
   AISLE_CATALOG_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(256),
   AISLE_CATALOG_REFRESH_MS: z.coerce.number().int().min(0).max(86_400_000).default(10_000),
+  AISLE_CATALOG_UPKEEP_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  AISLE_CATALOG_RETENTION_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   AISLE_EMBEDDING_PROVIDER: z.enum(['use-lite', 'openai', 'transformers']).default('use-lite'),
   AISLE_EMBEDDING_MODEL: z.string().min(1).optional(),
   AISLE_EMBEDDING_BASE_URL: z.url().optional(),
@@ -139,6 +141,10 @@ export type Config = Readonly<{
     cacheBytes: number;
     /** How often an API process re-reads the serving pointer (imports by other processes); 0 never. */
     refreshMs: number;
+    /** How often the leader process runs catalog upkeep (docs/ingest.md); 0 never. */
+    upkeepMs: number;
+    /** How long a version the serving pointer left keeps its files. */
+    versionRetentionMs: number;
   }>;
   embedding: Readonly<{
     provider: 'use-lite' | 'openai' | 'transformers';
@@ -293,6 +299,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       annIndex: e.AISLE_ANN_INDEX,
       cacheBytes: e.AISLE_CATALOG_CACHE_MB * 1024 * 1024,
       refreshMs: e.AISLE_CATALOG_REFRESH_MS,
+      upkeepMs: e.AISLE_CATALOG_UPKEEP_MINUTES * 60_000,
+      versionRetentionMs: e.AISLE_CATALOG_RETENTION_MINUTES * 60_000,
     }),
     embedding: Object.freeze({
       provider: e.AISLE_EMBEDDING_PROVIDER,

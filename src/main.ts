@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { startCatalogRefresh } from './catalog-refresh.js';
+import { startCatalogUpkeep } from './catalog-upkeep.js';
 import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
@@ -46,6 +47,9 @@ async function main(): Promise<void> {
     logger,
     intervalMs: config.catalog.refreshMs,
   });
+  // One process per machine tidies the catalog; on shared object storage, set
+  // AISLE_CATALOG_UPKEEP_MINUTES=0 on all machines but one (docs/deployment.md).
+  const upkeep = startCatalogUpkeep({ catalog: runtime.catalog, logger, intervalMs: leader ? config.catalog.upkeepMs : 0 });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
     // Closing the app flushes the request log's queue.
     await app.close();
     await refresh.stop();
+    await upkeep.stop();
     await core.retention.stop();
     await core.ranking?.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.

@@ -45,6 +45,7 @@ export function openCatalog(config: Config): Promise<LanceCatalogStore> {
     annThreshold: config.catalog.annThreshold,
     annIndex: config.catalog.annIndex,
     cacheBytes: config.catalog.cacheBytes,
+    versionRetentionMs: config.catalog.versionRetentionMs,
   });
 }
 
@@ -106,7 +107,7 @@ async function loadAffiliateConfig(path: string | undefined): Promise<AffiliateC
 export interface Runtime {
   core: Core;
   db: Db;
-  catalog: CatalogStore;
+  catalog: LanceCatalogStore;
   embedder: Embedder;
   /** Closes the embedder, the catalog and the database, in that order. */
   close(): Promise<void>;

@@ -53,6 +53,25 @@ export interface LanceCatalogOptions {
   recallDepth: number;
   /** Overrides the index kind's query settings (tools/bench/ann.ts sweeps them). */
   annTuning?: Partial<AnnTuning>;
+  /**
+   * How long a version the pointer left keeps its files (default 1 hour): every process follows
+   * the pointer within its refresh interval, so one still serving an older version has stopped
+   * refreshing for this long. Upkeep and imports remove older versions.
+   */
+  versionRetentionMs?: number;
+}
+
+export const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
+
+/** What one upkeep run did (docs/ingest.md, "Catalog upkeep"). */
+export type UpkeepReport =
+  | { action: 'skipped'; reason: string }
+  | { action: 'done'; version: number; fragmentsCompacted: number; versionsRemoved: number; bytesRemoved: number; ms: number };
+
+interface RetiredVersion {
+  version: number;
+  /** When the pointer left it (ms since the epoch). */
+  at: number;
 }
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
@@ -482,11 +501,11 @@ export class LanceCatalogStore implements CatalogStore {
    * an import's fit or npm run calibrate stores another.
    */
   async publish(info: CatalogInfo, rankingModel?: string | null): Promise<void> {
-    let model = rankingModel;
-    if (model === undefined) {
-      const before = await this.readMeta();
-      model = before !== null && before.info.model === info.model ? before.rankingModel : null;
-    }
+    const before = await this.readMeta();
+    const model = rankingModel !== undefined ? rankingModel : before !== null && before.info.model === info.model ? before.rankingModel : null;
+    const now = Date.now();
+    const retired = (before?.retired ?? []).filter((r) => r.at >= now - this.retentionMs);
+    if (before !== null && before.info.version !== info.version) retired.push({ version: before.info.version, at: now });
     const row = {
       model: info.model,
       dimensions: info.dimensions,
@@ -496,9 +515,83 @@ export class LanceCatalogStore implements CatalogStore {
       updated_at: info.updatedAt,
       ann_recall: info.annRecall,
       ranking_model: model,
+      retired: JSON.stringify(retired),
     };
     await this.replaceTable(META_TABLE, [row], metaSchema());
     await this.refresh();
+  }
+
+  private get retentionMs(): number {
+    return this.options.versionRetentionMs ?? DEFAULT_VERSION_RETENTION_MS;
+  }
+
+  /**
+   * The date before which versions of `table` may be removed: the creation time of the oldest
+   * version a process may still serve (the pointer's, or one the pointer left within the
+   * retention window), and never later than the window's start. A process that follows the
+   * pointer keeps its version's files so.
+   */
+  async cleanupCutoff(table: Table): Promise<Date> {
+    const now = Date.now();
+    const meta = await this.readMeta();
+    const windowStart = now - this.retentionMs;
+    if (meta === null) return new Date(windowStart);
+    const served = [meta.info.version, ...meta.retired.filter((r) => r.at >= windowStart).map((r) => r.version)];
+    const oldest = Math.min(...served);
+    const versions = await table.listVersions();
+    const created = versions.find((v) => v.version === oldest)?.timestamp.getTime() ?? Math.min(...versions.map((v) => v.timestamp.getTime()));
+    return new Date(Math.min(created, windowStart));
+  }
+
+  /**
+   * Catalog upkeep (docs/ingest.md): compacts the serving version's small fragments, folds rows
+   * written since the indexes were built into them, removes versions no process can still be
+   * serving, and publishes the compacted version. Skipped while an import is writing (its lock
+   * is held, or, on object storage, versions newer than the pointer exist).
+   */
+  async upkeep(): Promise<UpkeepReport> {
+    const started = performance.now();
+    let lock: PidLock | null = null;
+    if (isLocal(this.options.uri)) {
+      try {
+        lock = acquirePidLock(join(this.options.uri, 'import.lock'), (pid) => `import ${pid}`);
+      } catch (err) {
+        if ((err as Error).name === 'LockHeldError') return { action: 'skipped', reason: 'an import is writing the catalog' };
+        throw err;
+      }
+    }
+    try {
+      const meta = await this.readMeta();
+      if (meta === null) return { action: 'skipped', reason: 'the catalog is empty' };
+      const table = await this.conn.openTable(PRODUCTS_TABLE);
+      try {
+        const pointer = meta.info.version;
+        if ((await table.version()) !== pointer) {
+          if (lock === null)
+            return { action: 'skipped', reason: 'versions newer than the serving one exist: an import is writing or died; its next import clears them' };
+          // Under the lock, newer versions are commits of an import that died: discard them.
+          await table.checkout(pointer);
+          await table.restore();
+        }
+        const stats = await table.optimize({ cleanupOlderThan: await this.cleanupCutoff(table) });
+        const version = await table.version();
+        const now = await this.readMeta();
+        // Only the version the pointer still names is replaced by its compacted self.
+        if (version !== pointer && now?.info.version === pointer) await this.publish({ ...meta.info, version, updatedAt: new Date() });
+        return {
+          action: 'done',
+          version,
+          fragmentsCompacted: stats.compaction.fragmentsRemoved,
+          versionsRemoved: stats.prune.oldVersionsRemoved,
+          bytesRemoved: stats.prune.bytesRemoved,
+          ms: Math.round(performance.now() - started),
+        };
+      } finally {
+        table.close();
+      }
+    } finally {
+      lock?.release();
+    }
   }
 
   get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex' | 'recallDepth'> {
@@ -514,7 +607,7 @@ export class LanceCatalogStore implements CatalogStore {
     await this.conn.createTable(name, rows, { mode, schema });
   }
 
-  private async readMeta(): Promise<{ info: CatalogInfo; rankingModel: string | null } | null> {
+  private async readMeta(): Promise<{ info: CatalogInfo; rankingModel: string | null; retired: RetiredVersion[] } | null> {
     const names = await this.conn.tableNames();
     if (!names.includes(META_TABLE)) return null;
     const meta = await this.conn.openTable(META_TABLE);
@@ -531,8 +624,9 @@ export class LanceCatalogStore implements CatalogStore {
         // Catalogs published before the probe existed have no such column.
         annRecall: typeof row.ann_recall === 'number' ? row.ann_recall : null,
       };
-      // Nor, before versions carried their model, this one.
-      return { info, rankingModel: typeof row.ranking_model === 'string' ? row.ranking_model : null };
+      // Nor, before versions carried their model and history, these.
+      const retired = typeof row.retired === 'string' ? (JSON.parse(row.retired) as RetiredVersion[]) : [];
+      return { info, rankingModel: typeof row.ranking_model === 'string' ? row.ranking_model : null, retired };
     } finally {
       meta.close();
     }
@@ -542,6 +636,8 @@ export class LanceCatalogStore implements CatalogStore {
 class LanceCatalogWriter implements CatalogWriter {
   private readonly written = new Set<string>();
   private finished = false;
+  /** Whether any vector was written or removed: without, the base version's measured ANN recall still holds. */
+  private vectorsChanged = false;
 
   constructor(
     private readonly store: LanceCatalogStore,
@@ -567,6 +663,7 @@ class LanceCatalogWriter implements CatalogWriter {
     if (records.length === 0) return { inserted: 0, updated: 0 };
     const fresh = this.startsEmpty && [...byId.keys()].every((id) => !this.written.has(id));
     for (const id of byId.keys()) this.written.add(id);
+    this.vectorsChanged = true;
     if (fresh) {
       // Nothing to match against: a plain append is far cheaper than a merge.
       await this.table.add(records);
@@ -581,6 +678,7 @@ class LanceCatalogWriter implements CatalogWriter {
     if (rows.length === 0) return;
     for (const row of rows) this.checkVector(row);
     for (const row of rows) this.written.add(row.product.productId);
+    this.vectorsChanged = true;
     await this.table.add(rows.map((r) => toRecord(r.product, r.vector, r.digests)));
   }
 
@@ -648,6 +746,7 @@ class LanceCatalogWriter implements CatalogWriter {
   async remove(productIds: readonly string[]): Promise<void> {
     if (this.finished) throw new Error('import already finished');
     for (const id of productIds) this.written.delete(id);
+    if (productIds.length > 0) this.vectorsChanged = true;
     for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
       await this.table.delete(
         `product_id IN (${productIds
@@ -662,7 +761,13 @@ class LanceCatalogWriter implements CatalogWriter {
     if (this.finished) throw new Error('import already finished');
     try {
       const productCount = await this.table.countRows();
-      const annIndex = await ensureIndexes(this.table, productCount, this.options.replace || this.baseVersion === null, this.store.annOptions);
+      const annIndex = await ensureIndexes(
+        this.table,
+        productCount,
+        this.options.replace || this.baseVersion === null,
+        this.store.annOptions,
+        await this.store.cleanupCutoff(this.table),
+      );
       const info: CatalogInfo = {
         model: this.options.model,
         dimensions: this.options.dimensions,
@@ -670,13 +775,20 @@ class LanceCatalogWriter implements CatalogWriter {
         version: await this.table.version(),
         updatedAt: new Date(),
         annIndex,
-        annRecall: annIndex === 'none' ? null : await probeAnnRecall(this.table, productCount, { kind: annIndex }, this.store.annOptions.recallDepth),
+        annRecall: annIndex === 'none' ? null : await this.annRecall(annIndex, productCount),
       };
       await this.store.publish(info);
       return info;
     } finally {
       this.finish();
     }
+  }
+
+  /** Recall@depth of the ANN path: measured again unless only live fields changed since the base version measured it. */
+  private async annRecall(kind: Exclude<AnnIndexKind, 'none'>, rows: number): Promise<number> {
+    const base = await this.store.info();
+    if (!this.vectorsChanged && base?.version === this.baseVersion && base.annIndex === kind && base.annRecall !== null) return base.annRecall;
+    return probeAnnRecall(this.table, rows, { kind }, this.store.annOptions.recallDepth);
   }
 
   async abort(): Promise<void> {

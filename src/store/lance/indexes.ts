@@ -75,12 +75,13 @@ export async function ensureIndexes(
   rows: number,
   rebuild: boolean,
   options: { annThreshold: number; annIndex: Exclude<AnnIndexKind, 'none'> },
+  cleanupOlderThan: Date,
 ): Promise<AnnIndexKind> {
   if (rows === 0) return 'none';
   // Each written batch is a data fragment; hundreds of small fragments make every query pay
-  // per-fragment overhead. Compact before indexing (older versions stay readable: cleanup only
-  // removes versions older than optimize()'s 7-day default).
-  await table.optimize();
+  // per-fragment overhead. Compact before indexing, and remove the versions no process can still
+  // be serving (older than `cleanupOlderThan`: catalog-store.ts, cleanupCutoff).
+  await table.optimize({ cleanupOlderThan });
   const existing = new Set((await table.listIndices()).map((i) => i.columns.join(',')));
   const create = async (column: string, config: lancedb.Index) => {
     if (rebuild || !existing.has(column)) await table.createIndex(column, { config, replace: true });

@@ -81,6 +81,9 @@ export const metaSchema = (): Schema =>
     // The ranking model this version serves (JSON as stored), so a process moving to the version
     // moves to its model in the same read; null when none was fitted or calibrated for it.
     new Field('ranking_model', new Utf8(), true),
+    // JSON [{version, at}]: versions the pointer left, and when, within the retention window:
+    // a process may still serve them, so upkeep keeps their files (catalog-store.ts, cleanupCutoff).
+    new Field('retired', new Utf8(), true),
   ]);
 
 /** Columns read back for results: everything but the vector and the derived search columns. */
