@@ -20,13 +20,20 @@ async function seeded(): Promise<LanceCatalogStore> {
   return store;
 }
 
+let runs = 0;
+/** The store's upkeep, counting runs. */
+const counted = (store: LanceCatalogStore) => {
+  runs += 1;
+  return store.upkeep();
+};
+
 describe('startCatalogUpkeep', () => {
   it('runs upkeep every interval and logs what it did', async () => {
     const store = await seeded();
     const logs = new LogCapture();
-    let runs = 0;
+    runs = 0;
     const upkeep = startCatalogUpkeep({
-      catalog: { upkeep: () => ((runs += 1), store.upkeep()) },
+      catalog: { upkeep: () => counted(store) },
       logger: createLogger('info', logs),
       intervalMs: 30,
     });
@@ -40,8 +47,8 @@ describe('startCatalogUpkeep', () => {
     const store = await openTestCatalog(tempCatalogUri());
     await store.close();
     const logs = new LogCapture();
-    let runs = 0;
-    const upkeep = startCatalogUpkeep({ catalog: { upkeep: () => ((runs += 1), store.upkeep()) }, logger: createLogger('info', logs), intervalMs: 30 });
+    runs = 0;
+    const upkeep = startCatalogUpkeep({ catalog: { upkeep: () => counted(store) }, logger: createLogger('info', logs), intervalMs: 30 });
     cleanups.push(() => upkeep.stop());
     expect(await upkeep.run()).toBeNull();
     await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 20 });
@@ -50,9 +57,9 @@ describe('startCatalogUpkeep', () => {
 
   it('starts no timer at interval 0', async () => {
     const store = await seeded();
-    let runs = 0;
+    runs = 0;
     const upkeep = startCatalogUpkeep({
-      catalog: { upkeep: () => ((runs += 1), store.upkeep()) },
+      catalog: { upkeep: () => counted(store) },
       logger: createLogger('info', new LogCapture()),
       intervalMs: 0,
     });
