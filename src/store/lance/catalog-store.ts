@@ -77,6 +77,14 @@ interface RetiredVersion {
 export const DEFAULT_ANN_THRESHOLD = 20_000;
 /** Ids per `product_id IN (…)` filter: long lists are split so no single filter grows with the import. */
 const ID_LIST_CHUNK = 1_000;
+/**
+ * Share of the catalog from which rewrites without new vectors go column-wise in place rather
+ * than as whole rows, and from which a commit compacts and folds its rows into the indexes; below
+ * it the rows are few, searched unindexed until upkeep folds them (docs/ingest.md).
+ */
+const IN_PLACE_MIN_SHARE = 0.01;
+/** Fragments past which a commit compacts whatever it wrote: each fragment adds to every query's cost. */
+const MAX_FRAGMENTS = 64;
 export const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
 
 const isLocal = (uri: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
@@ -234,7 +242,7 @@ export class LanceCatalogStore implements CatalogStore {
       const columns = new Set((await table.schema()).fields.map((f) => f.name));
       const missing = digestFields().filter((f) => !columns.has(f.name));
       if (missing.length > 0) await table.addColumns(missing.map((f) => ({ name: f.name, valueSql: 'CAST(NULL AS STRING)' })));
-      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock, base, baseHasDigests);
+      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock, base, baseHasDigests, startsEmpty ? 0 : current!.productCount);
     } catch (err) {
       lock?.release();
       throw err;
@@ -638,6 +646,8 @@ class LanceCatalogWriter implements CatalogWriter {
   private finished = false;
   /** Whether any vector was written or removed: without, the base version's measured ANN recall still holds. */
   private vectorsChanged = false;
+  /** Rows written or removed by this import: past a share of the catalog, the commit compacts and folds indexes. */
+  private rowsWritten = 0;
 
   constructor(
     private readonly store: LanceCatalogStore,
@@ -650,6 +660,8 @@ class LanceCatalogWriter implements CatalogWriter {
     /** The serving version when the import opened (null when it starts empty). */
     private readonly base: Table | null,
     private readonly baseHasDigests: boolean,
+    /** Products of the base version (0 when the import starts empty). */
+    private readonly baseRows: number,
   ) {}
 
   async write(rows: readonly CatalogRow[]): Promise<{ inserted: number; updated: number }> {
@@ -664,6 +676,7 @@ class LanceCatalogWriter implements CatalogWriter {
     const fresh = this.startsEmpty && [...byId.keys()].every((id) => !this.written.has(id));
     for (const id of byId.keys()) this.written.add(id);
     this.vectorsChanged = true;
+    this.rowsWritten += records.length;
     if (fresh) {
       // Nothing to match against: a plain append is far cheaper than a merge.
       await this.table.add(records);
@@ -679,22 +692,57 @@ class LanceCatalogWriter implements CatalogWriter {
     for (const row of rows) this.checkVector(row);
     for (const row of rows) this.written.add(row.product.productId);
     this.vectorsChanged = true;
+    this.rowsWritten += rows.length;
     await this.table.add(rows.map((r) => toRecord(r.product, r.vector, r.digests)));
   }
 
   restate(rows: readonly UnembeddedRow[]): Promise<void> {
-    return this.mergePartial('restate', rows);
+    return this.rewrite('restate', rows);
   }
 
   applyDeltas(rows: readonly UnembeddedRow[]): Promise<void> {
-    return this.mergePartial('delta', rows);
+    return this.rewrite('delta', rows);
   }
 
   /**
-   * Rewrites some columns of stored rows: LanceDB's merge with a narrower schema rewrites those
-   * columns in place, so the rows keep their addresses and the vector and full-text indexes stay
-   * valid for them (the indexes of rewritten columns are brought up to date at commit).
+   * Stored products rewritten without new vectors, one of two ways by how many: a few are
+   * written again as whole rows with their stored vectors (a small new fragment; the old rows
+   * are marked deleted), so a small delta writes kilobytes; many have only the changed columns
+   * rewritten in place, which rewrites those columns of every row of the fragments they sit in.
    */
+  private async rewrite(kind: 'restate' | 'delta', rows: readonly UnembeddedRow[]): Promise<void> {
+    if (this.finished) throw new Error('import already finished');
+    if (rows.length === 0) return;
+    this.rowsWritten += rows.length;
+    if (rows.length >= IN_PLACE_MIN_SHARE * this.baseRows) return this.mergePartial(kind, rows);
+    const vectors = await this.storedVectors(rows.map((r) => r.product.productId));
+    const whole = rows.flatMap((r) => {
+      const vector = vectors.get(r.product.productId);
+      return vector === undefined ? [] : [{ product: r.product, vector, digests: r.digests }];
+    });
+    if (whole.length !== rows.length) throw new Error('a product to rewrite is not in the catalog version the import started from');
+    for (const row of whole) this.written.add(row.product.productId);
+    await this.table.mergeInsert('product_id').whenMatchedUpdateAll().execute(whole.map((r) => toRecord(r.product, r.vector, r.digests)));
+  }
+
+  private async storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    if (this.base === null) return out;
+    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
+      const batch = await this.base
+        .query()
+        .where(`product_id IN (${productIds.slice(i, i + ID_LIST_CHUNK).map(sqlString).join(', ')})`)
+        .select(['product_id', 'vector'])
+        .toArrow();
+      const ids = batch.getChild('product_id')!;
+      const vectors = batch.getChild('vector')!;
+      for (let r = 0; r < batch.numRows; r++) {
+        out.set(String(ids.get(r)), Float32Array.from((vectors.get(r) as { toArray(): ArrayLike<number> }).toArray()));
+      }
+    }
+    return out;
+  }
+
   private async mergePartial(kind: 'restate' | 'delta', rows: readonly UnembeddedRow[]): Promise<void> {
     if (this.finished) throw new Error('import already finished');
     if (rows.length === 0) return;
@@ -747,6 +795,7 @@ class LanceCatalogWriter implements CatalogWriter {
     if (this.finished) throw new Error('import already finished');
     for (const id of productIds) this.written.delete(id);
     if (productIds.length > 0) this.vectorsChanged = true;
+    this.rowsWritten += productIds.length;
     for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
       await this.table.delete(
         `product_id IN (${productIds
@@ -761,13 +810,11 @@ class LanceCatalogWriter implements CatalogWriter {
     if (this.finished) throw new Error('import already finished');
     try {
       const productCount = await this.table.countRows();
-      const annIndex = await ensureIndexes(
-        this.table,
-        productCount,
-        this.options.replace || this.baseVersion === null,
-        this.store.annOptions,
-        await this.store.cleanupCutoff(this.table),
-      );
+      const rebuild = this.options.replace || this.baseVersion === null;
+      // A small commit leaves its few rows unindexed (searched exactly) and compaction to upkeep:
+      // compacting rewrites the fragments the rows join, far more than the commit wrote.
+      const compact = rebuild || this.rowsWritten >= IN_PLACE_MIN_SHARE * this.baseRows || (await this.table.stats()).fragmentStats.numFragments > MAX_FRAGMENTS;
+      const annIndex = await ensureIndexes(this.table, productCount, rebuild, this.store.annOptions, compact ? await this.store.cleanupCutoff(this.table) : null);
       const info: CatalogInfo = {
         model: this.options.model,
         dimensions: this.options.dimensions,

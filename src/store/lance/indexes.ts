@@ -67,21 +67,23 @@ export function nearestQuery(
 
 /**
  * Brings the indexes up to date after an import. A full rebuild after a replace or the first
- * import; otherwise optimize() folds the new rows into the existing indexes. The ANN index is
- * built once the catalog passes the threshold; below it exact search is fast and perfect.
+ * import; otherwise, with `cleanupOlderThan`, optimize() compacts the fragments and folds the new
+ * rows into the existing indexes (removing versions older than it); without, the new rows stay
+ * unindexed (searched exactly) until the next such commit or upkeep. The ANN index is built once
+ * the catalog passes the threshold; below it exact search is fast and perfect.
  */
 export async function ensureIndexes(
   table: Table,
   rows: number,
   rebuild: boolean,
   options: { annThreshold: number; annIndex: Exclude<AnnIndexKind, 'none'> },
-  cleanupOlderThan: Date,
+  cleanupOlderThan: Date | null,
 ): Promise<AnnIndexKind> {
   if (rows === 0) return 'none';
   // Each written batch is a data fragment; hundreds of small fragments make every query pay
   // per-fragment overhead. Compact before indexing, and remove the versions no process can still
-  // be serving (older than `cleanupOlderThan`: catalog-store.ts, cleanupCutoff).
-  await table.optimize({ cleanupOlderThan });
+  // be serving (catalog-store.ts, cleanupCutoff).
+  if (cleanupOlderThan !== null) await table.optimize({ cleanupOlderThan });
   const existing = new Set((await table.listIndices()).map((i) => i.columns.join(',')));
   const create = async (column: string, config: lancedb.Index) => {
     if (rebuild || !existing.has(column)) await table.createIndex(column, { config, replace: true });
@@ -102,6 +104,6 @@ export async function ensureIndexes(
     ann = 'none';
   }
   // Fold the new rows into indexes that were kept (not rebuilt) above.
-  if (!rebuild) await table.optimize();
+  if (!rebuild && cleanupOlderThan !== null) await table.optimize({ cleanupOlderThan });
   return ann;
 }
