@@ -110,7 +110,7 @@ async function main(): Promise<number> {
       const catalog = await openCatalog(loadConfig());
       await catalog.storeRankingModel(model, fitted);
       await catalog.close();
-      process.stdout.write(`written to the catalog for model ${model}; restart the server to use it\n`);
+      process.stdout.write(`written to the catalog for model ${model}; running servers rank with it from their next catalog check\n`);
     }
     return 0;
   } finally {
