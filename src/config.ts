@@ -93,6 +93,8 @@ const envSchema = z.object({
     .optional(),
   AISLE_AFFILIATE_CONFIG: z.string().min(1).optional(),
   AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_FEED_ALLOW_PRIVATE: booleanFlag.default(false),
+  AISLE_FEED_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(4_096),
   AISLE_OAUTH_ALLOW_PRIVATE: booleanFlag.default(false),
   AISLE_OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
@@ -141,6 +143,8 @@ export type Config = Readonly<{
     cacheBytes: number;
     /** How often an API process re-reads the serving pointer (imports by other processes); 0 never. */
     refreshMs: number;
+    /** Catalog sources' downloads: http and private addresses allowed (local feeds, tests), and the largest feed after decompression. */
+    feeds: Readonly<{ allowPrivate: boolean; maxBytes: number }>;
     /** How often the leader process runs catalog upkeep (docs/ingest.md); 0 never. */
     upkeepMs: number;
     /** How long a version the serving pointer left keeps its files. */
@@ -300,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheBytes: e.AISLE_CATALOG_CACHE_MB * 1024 * 1024,
       refreshMs: e.AISLE_CATALOG_REFRESH_MS,
       upkeepMs: e.AISLE_CATALOG_UPKEEP_MINUTES * 60_000,
+      feeds: Object.freeze({ allowPrivate: e.AISLE_FEED_ALLOW_PRIVATE, maxBytes: e.AISLE_FEED_MAX_MB * 1024 * 1024 }),
       versionRetentionMs: e.AISLE_CATALOG_RETENTION_MINUTES * 60_000,
     }),
     embedding: Object.freeze({

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import { startCatalogRefresh } from './catalog-refresh.js';
 import { startCatalogUpkeep } from './catalog-upkeep.js';
+import { startPeriodic } from './periodic.js';
 import { consoleAssets } from './console/assets.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
@@ -10,6 +11,9 @@ import { createProcessLogger } from './logger.js';
 import { runPrimary } from './cluster.js';
 import { createdKeyLine, isStartupRefusal, openRuntime, prepareDeployment } from './runtime.js';
 import { createDeliveryWorker } from './worker/create.js';
+
+/** How often the leader looks for catalog sources due a pull (schedules are in minutes, at least 15). */
+const SOURCE_TICK_MS = 60_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -50,6 +54,14 @@ async function main(): Promise<void> {
   // One process per machine tidies the catalog; on shared object storage, set
   // AISLE_CATALOG_UPKEEP_MINUTES=0 on all machines but one (docs/deployment.md).
   const upkeep = startCatalogUpkeep({ catalog: runtime.catalog, logger, intervalMs: leader ? config.catalog.upkeepMs : 0 });
+  // Catalog sources whose time has come are pulled by the leader; a claim in the database keeps
+  // two machines' leaders from pulling one source at once (docs/ingest.md).
+  const pulls = startPeriodic({
+    run: () => core.catalogSources().pullDue(),
+    logger,
+    failure: 'pulling catalog sources failed; retried at the next tick',
+    intervalMs: leader ? SOURCE_TICK_MS : 0,
+  });
 
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
@@ -62,6 +74,7 @@ async function main(): Promise<void> {
     await app.close();
     await refresh.stop();
     await upkeep.stop();
+    await pulls.stop();
     await core.retention.stop();
     await core.ranking?.stop();
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.

@@ -14,6 +14,7 @@ import { createRankingLearning, RANKING_REFRESH_MS, type RankingLearner } from '
 import { readRankingModel, FALLBACK_MODEL, type RankingModel } from './core/ranking/ranking.js';
 import { createEmbedder, embeddingModelName } from './embed/embedder.js';
 import { readFeed } from './feeds/detect.js';
+import { HttpFeedDownloader } from './feeds/download.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, openMigratedDb, type Db } from './store/pg/index.js';
 import { HttpClientMetadataFetcher } from './worker/client-metadata-fetcher.js';
@@ -141,8 +142,10 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
   const parts = await openParts(config);
   const { db, catalog, embedder } = parts;
   const clientMetadata = new HttpClientMetadataFetcher({ allowPrivate: config.oauth.allowPrivate });
+  const feedDownloader = new HttpFeedDownloader(config.catalog.feeds);
   const close = async () => {
     await clientMetadata.close();
+    await feedDownloader.close();
     await parts.close();
   };
   try {
@@ -171,6 +174,7 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       // Each catalog version's own model, followed with the version (no restart after an import).
       rankingModel: 'catalog',
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
+      feedDownloader,
       oauth: { publicBaseUrl: config.clickLinks.publicBaseUrl, clientMetadata, registrationsPerMinute: config.oauth.registrationsPerMinute },
       requestLog: { enabled: config.requestLog.enabled, flushIntervalMs: config.requestLog.flushMs },
       retention: config.retention,

@@ -37,6 +37,8 @@ export const errorRegistry = {
   impression_not_clicked: { status: 422, title: 'The impression has no click to attribute a conversion to' },
   conversion_window_closed: { status: 422, title: 'The conversion falls outside the attribution window of its click' },
   webhook_url_not_allowed: { status: 422, title: 'The webhook URL is not an allowed destination' },
+  source_url_not_allowed: { status: 422, title: 'The feed URL is not an allowed source' },
+  source_limit_reached: { status: 409, title: 'The account has reached its catalog source limit' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'The request headers are too large' },
   internal_error: { status: 500, title: 'Internal server error' },

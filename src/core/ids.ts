@@ -15,6 +15,8 @@ export const idPrefixes = {
   account: 'acct',
   grant: 'grt',
   feed: 'feed',
+  source: 'src',
+  pull: 'pull',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -11,6 +11,8 @@ import { ConsoleSessions } from './console/console-sessions.js';
 import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
 import { FeedService } from './feeds/feed-service.js';
+import { CatalogSourceService } from './catalog-sources/source-service.js';
+import type { FeedDownloader } from './catalog-sources/ports.js';
 import type { Clock } from './clock.js';
 import { Authenticator } from './keys/authenticator.js';
 import { QueryLearning } from './learning/query-learning.js';
@@ -52,6 +54,8 @@ export interface CoreDeps {
   clickLinks?: { publicBaseUrl: string; secrets: readonly string[] };
   /** Affiliate parameters per merchant or network for click redirects. */
   affiliate?: AffiliateConfig;
+  /** Downloads feeds for catalog sources (src/feeds/download.ts); without it the sources API answers 503. */
+  feedDownloader?: FeedDownloader;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };
   /** Learning from the event log, per query and global (AISLE_LEARNING; default on). */
@@ -104,6 +108,8 @@ export interface Core {
   feedback: FeedbackService;
   /** ACP product feeds: merchants push products into the catalog (docs/commerce.md). */
   feeds: FeedService;
+  /** Feeds pulled on a schedule (docs/ingest.md); throws 503 unavailable without a feed downloader. */
+  catalogSources(): CatalogSourceService;
   clickLinks: ClickLinkSigner;
   /** Attribution tokens: issued with every result, verified for merchants (docs/commerce.md). */
   attribution: AttributionTokens;
@@ -167,6 +173,17 @@ export function createCore(deps: CoreDeps): Core {
           ...(deps.rankingLearning?.interleaveShare !== undefined ? { interleaveShare: deps.rankingLearning.interleaveShare } : {}),
         })
       : null;
+  const catalogSources = deps.feedDownloader
+    ? new CatalogSourceService({
+        store: stores.catalogSources,
+        downloader: deps.feedDownloader,
+        clock,
+        logger,
+        ...(deps.catalog ? { catalog: deps.catalog } : {}),
+        ...(deps.embedder ? { embedder: deps.embedder } : {}),
+        onPublished: async () => search?.warm(),
+      })
+    : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
   const imageOrigins = new ImageOrigins(deps.catalog);
   const requestLog = new RequestLog({ store: stores.requestLog, clock, logger, options: { ...DEFAULT_REQUEST_LOG_OPTIONS, ...deps.requestLog } });
@@ -235,6 +252,10 @@ export function createCore(deps: CoreDeps): Core {
       ...(deps.embedder ? { embedder: deps.embedder } : {}),
       onPublished: async () => search?.warm(),
     }),
+    catalogSources: () => {
+      if (!catalogSources) throw new AppError('unavailable', 'catalog sources are not configured on this server');
+      return catalogSources;
+    },
     clickLinks,
     attribution,
     analytics: new AnalyticsService({

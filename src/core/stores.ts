@@ -5,6 +5,7 @@ import type { ClickStore } from './clicks/ports.js';
 import type { ConsoleSessionStore } from './console/ports.js';
 import type { FeedbackStore } from './feedback/ports.js';
 import type { FeedStore } from './feeds/ports.js';
+import type { CatalogSourceStore } from './catalog-sources/ports.js';
 import type { KeyStore } from './keys/ports.js';
 import type { LearningStore, RankingModelStore } from './learning/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
@@ -18,6 +19,7 @@ export interface Stores {
   clicks: ClickStore;
   feedback: FeedbackStore;
   feeds: FeedStore;
+  catalogSources: CatalogSourceStore;
   secrets: SecretStore;
   keys: KeyStore;
   accounts: AccountStore;

@@ -26,6 +26,7 @@ import { searchRoutes } from './routes/search.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { registerMetaRoutes } from './routes/meta.js';
 import { feedRoutes } from './routes/feeds.js';
+import { catalogSourceRoutes } from './routes/catalog-sources.js';
 import { ucpRoutes } from './routes/ucp.js';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(oauthGrantRoutes, { prefix: '/v1', core: options.core });
   await app.register(ucpRoutes, { core: options.core });
   await app.register(feedRoutes, { prefix: '/v1', core: options.core });
+  await app.register(catalogSourceRoutes, { prefix: '/v1', core: options.core });
   await app.register(mcpRoutes, {
     core: options.core,
     options: options.mcp ?? LOCAL_ONLY_MCP,

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { HttpFeedDownloader } from '../../src/feeds/download.js';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
@@ -81,7 +82,12 @@ export interface TestAppOptions {
   dbTimeouts?: Partial<DatabaseTimeouts>;
   /** The OAuth authorization server: its public URL, metadata fetcher and registration limit. */
   oauth?: CoreDeps['oauth'];
+  /** Catalog sources' downloads (src/feeds/download.ts); the real downloader, public https only, unless given. */
+  feedDownloader?: CoreDeps['feedDownloader'];
 }
+
+/** One real downloader for the suite's apps that bring none: public https only, 64 MB. */
+const defaultDownloader = new HttpFeedDownloader({ allowPrivate: false, maxBytes: 64 * 1024 * 1024 });
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = options.shared?.testDb ?? (await createTestDb(options.dbTimeouts ? { timeouts: options.dbTimeouts } : {}));
@@ -102,6 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.oauth ? { oauth: options.oauth } : {}),
     ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     webhooks: { allowPrivate: options.webhooks?.allowPrivate ?? false, resolver: options.webhooks?.resolver ?? systemResolver },
+    feedDownloader: options.feedDownloader ?? defaultDownloader,
   });
   let adminKey = options.shared?.adminKey;
   let accountId = options.shared?.accountId;

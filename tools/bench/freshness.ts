@@ -37,7 +37,13 @@ async function main(): Promise<void> {
     const uri = join(work, 'catalog');
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: cli.values['cache-dir'] ?? join(work, 'models') });
     const open = (versionRetentionMs?: number) =>
-      LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq', ...(versionRetentionMs === undefined ? {} : { versionRetentionMs }) });
+      LanceCatalogStore.open({
+        recallDepth: RETRIEVAL_DEPTH,
+        uri,
+        annThreshold: 20_000,
+        annIndex: 'ivf_hnsw_sq',
+        ...(versionRetentionMs === undefined ? {} : { versionRetentionMs }),
+      });
     const rows: Record<string, unknown>[] = [];
     for await (const row of syntheticCatalog(products, 42)) rows.push(row);
     const catalog = await open();
@@ -48,7 +54,14 @@ async function main(): Promise<void> {
       const t = performance.now();
       const summary = await importCatalog(asFeed(feed), { catalog, embedder }, { replace: false, dryRun: false, fitRanking: fit });
       const ms = performance.now() - t;
-      table.push([label, String(feed.length), round(ms / 1000, 1).toString(), Math.round(feed.length / (ms / 1000)).toString(), `${summary.imported}/${summary.updated}/${summary.delta}/${summary.unchanged}`, String(summary.embedded)]);
+      table.push([
+        label,
+        String(feed.length),
+        round(ms / 1000, 1).toString(),
+        Math.round(feed.length / (ms / 1000)).toString(),
+        `${summary.imported}/${summary.updated}/${summary.delta}/${summary.unchanged}`,
+        String(summary.embedded),
+      ]);
       return { ...summary, ms };
     };
 
@@ -65,7 +78,8 @@ async function main(): Promise<void> {
       await reader.refresh();
       const probe = uuidV5(`${String(changed[0]!.merchant)}:${String(changed[0]!.sku)}`);
       const [served] = await reader.getByIds([probe]);
-      if (served?.priceAmount !== changed[0]!.price) throw new Error(`the reader does not serve the new price (${served?.priceAmount} ≠ ${String(changed[0]!.price)})`);
+      if (served?.priceAmount !== changed[0]!.price)
+        throw new Error(`the reader does not serve the new price (${served?.priceAmount} ≠ ${String(changed[0]!.price)})`);
       if (summary.delta !== count) throw new Error(`expected ${count} deltas, got ${summary.delta}`);
       return performance.now() - started;
     };
@@ -73,7 +87,16 @@ async function main(): Promise<void> {
     figures.delta_all_s = round((await delta(products, 0.8)) / 1000, 2);
 
     // Search latency at the catalog: the two retrievals a search runs, 100 candidates each.
-    const queries = await embedder.embed(['running shoe', 'espresso machine', 'wireless headphones', 'tent', 'cordless drill', 'dog bed', 'face serum', 'chef knife']);
+    const queries = await embedder.embed([
+      'running shoe',
+      'espresso machine',
+      'wireless headphones',
+      'tent',
+      'cordless drill',
+      'dog bed',
+      'face serum',
+      'chef knife',
+    ]);
     const texts = ['running shoe', 'espresso machine', 'wireless headphones', 'tent', 'cordless drill', 'dog bed', 'face serum', 'chef knife'];
     const latency = async (store: LanceCatalogStore) => {
       const times: number[] = [];

@@ -175,7 +175,7 @@ export class FeedService {
  * The catalog is one for every account and both modes: products a test key published would show
  * in live searches, so test keys cannot publish (docs/commerce.md, "Test mode").
  */
-function refuseTestMode(principal: Principal): void {
+export function refuseTestMode(principal: Principal): void {
   if (principal.livemode !== false) return;
   throw new AppError('insufficient_scope', 'Test keys cannot publish products: the catalog is shared with live searches. Use a live key.', {
     extensions: { required_scope: 'catalog:write' },

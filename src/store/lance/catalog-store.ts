@@ -242,7 +242,18 @@ export class LanceCatalogStore implements CatalogStore {
       const columns = new Set((await table.schema()).fields.map((f) => f.name));
       const missing = digestFields().filter((f) => !columns.has(f.name));
       if (missing.length > 0) await table.addColumns(missing.map((f) => ({ name: f.name, valueSql: 'CAST(NULL AS STRING)' })));
-      return new LanceCatalogWriter(this, this.conn, table, current?.version ?? null, startsEmpty, options, lock, base, baseHasDigests, startsEmpty ? 0 : current!.productCount);
+      return new LanceCatalogWriter(
+        this,
+        this.conn,
+        table,
+        current?.version ?? null,
+        startsEmpty,
+        options,
+        lock,
+        base,
+        baseHasDigests,
+        startsEmpty ? 0 : current!.productCount,
+      );
     } catch (err) {
       lock?.release();
       throw err;
@@ -722,7 +733,10 @@ class LanceCatalogWriter implements CatalogWriter {
     });
     if (whole.length !== rows.length) throw new Error('a product to rewrite is not in the catalog version the import started from');
     for (const row of whole) this.written.add(row.product.productId);
-    await this.table.mergeInsert('product_id').whenMatchedUpdateAll().execute(whole.map((r) => toRecord(r.product, r.vector, r.digests)));
+    await this.table
+      .mergeInsert('product_id')
+      .whenMatchedUpdateAll()
+      .execute(whole.map((r) => toRecord(r.product, r.vector, r.digests)));
   }
 
   private async storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -731,7 +745,12 @@ class LanceCatalogWriter implements CatalogWriter {
     for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
       const batch = await this.base
         .query()
-        .where(`product_id IN (${productIds.slice(i, i + ID_LIST_CHUNK).map(sqlString).join(', ')})`)
+        .where(
+          `product_id IN (${productIds
+            .slice(i, i + ID_LIST_CHUNK)
+            .map(sqlString)
+            .join(', ')})`,
+        )
         .select(['product_id', 'vector'])
         .toArrow();
       const ids = batch.getChild('product_id')!;
@@ -813,8 +832,15 @@ class LanceCatalogWriter implements CatalogWriter {
       const rebuild = this.options.replace || this.baseVersion === null;
       // A small commit leaves its few rows unindexed (searched exactly) and compaction to upkeep:
       // compacting rewrites the fragments the rows join, far more than the commit wrote.
-      const compact = rebuild || this.rowsWritten >= IN_PLACE_MIN_SHARE * this.baseRows || (await this.table.stats()).fragmentStats.numFragments > MAX_FRAGMENTS;
-      const annIndex = await ensureIndexes(this.table, productCount, rebuild, this.store.annOptions, compact ? await this.store.cleanupCutoff(this.table) : null);
+      const compact =
+        rebuild || this.rowsWritten >= IN_PLACE_MIN_SHARE * this.baseRows || (await this.table.stats()).fragmentStats.numFragments > MAX_FRAGMENTS;
+      const annIndex = await ensureIndexes(
+        this.table,
+        productCount,
+        rebuild,
+        this.store.annOptions,
+        compact ? await this.store.cleanupCutoff(this.table) : null,
+      );
       const info: CatalogInfo = {
         model: this.options.model,
         dimensions: this.options.dimensions,

@@ -7,6 +7,7 @@ import { PgConsoleSessionStore } from './console-session-store.js';
 import { assertDbAvailable, openDb, type Db, type DbTarget } from './db.js';
 import { PgFeedbackStore } from './feedback-store.js';
 import { PgFeedStore } from './feed-store.js';
+import { PgCatalogSourceStore } from './catalog-source-store.js';
 import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
 import { PgRankingModelStore } from './ranking-model-store.js';
@@ -29,6 +30,7 @@ export function createPgStores(db: Db): Stores {
     clicks: new PgClickStore(db),
     feedback: new PgFeedbackStore(db),
     feeds: new PgFeedStore(db),
+    catalogSources: new PgCatalogSourceStore(db),
     secrets: new PgSecretStore(db),
     keys: new PgKeyStore(db),
     accounts: new PgAccountStore(db),

@@ -14,6 +14,7 @@ import * as m013 from './013-oauth.js';
 import * as m014 from './014-attribution.js';
 import * as m015 from './015-feeds.js';
 import * as m016 from './016-test-mode.js';
+import * as m017 from './017-catalog-sources.js';
 
 export interface Migration {
   version: number;
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'attribution', sql: m014.sql },
   { version: 15, name: 'feeds', sql: m015.sql },
   { version: 16, name: 'test-mode', sql: m016.sql },
+  { version: 17, name: 'catalog-sources', sql: m017.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
