@@ -54,6 +54,7 @@ async function main(): Promise<void> {
       const t = performance.now();
       const summary = await importCatalog(asFeed(feed), { catalog, embedder }, { replace: false, dryRun: false, fitRanking: fit });
       const ms = performance.now() - t;
+      process.stderr.write(`${label}: ${round(ms / 1000, 1)} s\n`);
       table.push([
         label,
         String(feed.length),
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
       const t = performance.now();
       await importCatalog(asFeed(changed), { catalog, embedder }, { replace: false, dryRun: false });
       commitTimes.push(performance.now() - t);
+      if ((c + 1) % 100 === 0) process.stderr.write(`${c + 1} delta commits, median ${round(median(commitTimes), 0)} ms\n`);
     }
     const afterCommits = await open();
     const busy = { ...(await latency(afterCommits)), bytes: duBytes(uri) };

@@ -83,8 +83,12 @@ const ID_LIST_CHUNK = 1_000;
  * it the rows are few, searched unindexed until upkeep folds them (docs/ingest.md).
  */
 const IN_PLACE_MIN_SHARE = 0.01;
-/** Fragments past which a commit compacts whatever it wrote: each fragment adds to every query's cost. */
-const MAX_FRAGMENTS = 64;
+/**
+ * Fragments past which a commit compacts whatever it wrote: each fragment adds to every query's
+ * cost, and compacting rewrites the fragments the small ones are merged into, so it is amortised
+ * over this many small commits (docs/ingest.md, "Catalog upkeep").
+ */
+const MAX_FRAGMENTS = 32;
 export const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
 
 const isLocal = (uri: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
@@ -725,7 +729,15 @@ class LanceCatalogWriter implements CatalogWriter {
     if (this.finished) throw new Error('import already finished');
     if (rows.length === 0) return;
     this.rowsWritten += rows.length;
-    if (rows.length >= IN_PLACE_MIN_SHARE * this.baseRows) return this.mergePartial(kind, rows);
+    if (rows.length >= IN_PLACE_MIN_SHARE * this.baseRows) {
+      try {
+        return await this.mergePartial(kind, rows);
+      } catch (err) {
+        // LanceDB refuses a column-wise merge into fragments that carry deleted rows ("run
+        // compaction to materialize deletions first"); whole rows are written instead.
+        if (!/materialize deletions/.test((err as Error).message)) throw err;
+      }
+    }
     const vectors = await this.storedVectors(rows.map((r) => r.product.productId));
     const whole = rows.flatMap((r) => {
       const vector = vectors.get(r.product.productId);

@@ -134,6 +134,30 @@ describe('importCatalog against a stored catalog', () => {
     }
   });
 
+  it('applies large price deltas to a catalog whose rows were partly deleted and rewritten', async () => {
+    const catalog = await openTestCatalog();
+    try {
+      const many = Array.from({ length: 300 }, (_, i) => product(i));
+      await run(catalog, many);
+      // Deleted rows (a replacing import), a row rewritten whole (a delta under 1 % of the
+      // catalog), then deltas large enough to be written column-wise, twice.
+      await run(catalog, many.slice(0, 250), true);
+      await run(catalog, [{ ...many[0]!, priceAmount: 1 }]);
+      for (const price of [700, 800]) {
+        const summary = await run(
+          catalog,
+          many.slice(0, 120).map((p) => ({ ...p, priceAmount: price })),
+        );
+        expect(summary).toMatchObject({ delta: 120, texts: 0 });
+        const stored = await catalog.getByIds(many.slice(0, 250).map((p) => p.productId));
+        expect(stored.filter((p) => p.priceAmount === price)).toHaveLength(120);
+        expect(stored).toHaveLength(250);
+      }
+    } finally {
+      await catalog.close();
+    }
+  });
+
   it('writes a product listed twice once, as its last listing says', async () => {
     const catalog = await openTestCatalog();
     try {
