@@ -6,6 +6,8 @@
  * `AISLE_SCREENSHOT_DIR=docs/console`).
  */
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { HttpFeedDownloader } from '../../src/feeds/download.js';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,15 @@ import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 import { createTestWorker, Receiver, type TestWorker } from '../helpers/webhooks.js';
 
 const SCREENSHOTS = process.env.AISLE_SCREENSHOT_DIR;
+
+/** A merchant's feed on 127.0.0.1, for the Catalog page. */
+let feedBody = `${[
+  { sku: 'Q-1', title: 'Quokka Night Binoculars', price: 120, category: 'Outdoor > Optics' },
+  { sku: 'Q-2', title: 'Quokka Star Map', price: 15, category: 'Outdoor > Optics' },
+]
+  .map((p) => JSON.stringify(p))
+  .join('\n')}\n`;
+const feedServer: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(feedBody));
 
 /** Runs in the page: WCAG 2 contrast of an element's text against the first opaque background behind it. */
 const CONTRAST = `(el) => {
@@ -104,8 +115,14 @@ if (!chromiumAvailable) console.warn(`SKIPPED: console browser tests need Chromi
 
 describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
   beforeAll(async () => {
-    sample = await openSampleCatalog();
-    t = await createTestApp({ search: sample, webhooks: { allowPrivate: true } });
+    // A copy: the Catalog page's pulls write into it.
+    sample = await openSampleCatalog({ copy: true });
+    t = await createTestApp({
+      search: sample,
+      webhooks: { allowPrivate: true },
+      feedDownloader: new HttpFeedDownloader({ allowPrivate: true, maxBytes: 1024 * 1024, idleTimeoutMs: 2_000 }),
+    });
+    await new Promise<void>((resolve) => feedServer.listen(0, '127.0.0.1', resolve));
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     receiver = await Receiver.start();
     worker = createTestWorker(t.db, { clock: { now: () => new Date() }, allowPrivate: true });
@@ -114,6 +131,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await traffic();
   });
   afterAll(async () => {
+    feedServer.closeAllConnections();
+    feedServer.close();
     await browser?.close();
     await worker?.close();
     await receiver?.close();
@@ -346,6 +365,41 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(JSON.parse(got!.body)).toMatchObject({ test: true });
     expect(await page.locator('tr[data-delivery-status="succeeded"] td').nth(2).textContent()).toBe('1');
     await shot(page, 'webhooks');
+    await context.close();
+  });
+
+  it('adds a feed, pulls it now and shows what it brought; a feed that turns bad shows why while the catalog keeps serving', async () => {
+    const { context, page } = await newPage();
+    await signIn(page, t.adminKey);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    const url = `http://127.0.0.1:${(feedServer.address() as { port: number }).port}/feed.jsonl`;
+    await page.getByLabel('Feed URL').fill(url);
+    await page.getByLabel('Format').selectOption('jsonl');
+    await page.getByLabel('Merchant (optional)').fill('Quokka Optics');
+    await page.getByLabel('Pull every (minutes, at least 15)').fill('60');
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    const row = page.locator('tr[data-source-id]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('not pulled yet');
+    expect(await row.textContent()).toContain('every 60 min · Quokka Optics');
+    await page.getByRole('button', { name: 'Pull now' }).click();
+    await page.locator('tr[data-pull-status="ok"]').waitFor({ timeout: 60_000 });
+    expect(await row.textContent()).toContain('2 new · 0 updated · 0 price/stock · 0 same · 0 skipped');
+    await shot(page, 'catalog');
+
+    feedBody = '<html>a login page</html>\n';
+    await page.getByRole('button', { name: 'Pull now' }).click();
+    await page.locator('tr[data-pull-status="failed"]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-pull-error]').textContent()).toBe(
+      'no valid product in 1 rows (skipped: invalid_json 1) — the catalog keeps serving what it had.',
+    );
+    expect(await page.getByRole('alert').textContent()).toContain('The pull failed');
+    const found = await call(t.app, t.adminKey, 'POST', '/v1/search', { query: 'quokka night binoculars', limit: 3, min_relevance_score: 0 });
+    expect((found.json() as { results: { title: string }[] }).results.map((r) => r.title)).toContain('Quokka Night Binoculars');
+
+    await page.getByRole('button', { name: `Remove feed ${url}` }).click();
+    await page.getByRole('button', { name: 'Remove feed', exact: true }).click();
+    await page.getByText('No feeds yet').waitFor();
     await context.close();
   });
 

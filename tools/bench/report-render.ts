@@ -107,6 +107,18 @@ function targets(runs: BenchRun[]): string {
         longest_block?: { row: string; ms: number } | null;
       }
     | undefined;
+  const fresh = find(runs, 'freshness') as
+    | {
+        products?: number;
+        commits?: number;
+        fresh_per_s?: number;
+        same_again_per_s?: number;
+        delta_10pct_s?: number;
+        delta_all_s?: number;
+        p99_ratio?: number;
+        storage_ratio?: number;
+      }
+    | undefined;
   const rssPeak = Math.max(load?.rss_peak_mb?.search?.per_process ?? 0, load?.rss_peak_mb?.mixed?.per_process ?? 0) || undefined;
   const ms = (v: number | undefined) => (v === undefined ? '-' : `${v} ms`);
   const rows: string[][] = [
@@ -172,6 +184,43 @@ function targets(runs: BenchRun[]): string {
       '≤ 50 ms',
       worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-',
       verdict(worst?.longest_block?.ms, 50, 'max'),
+    ],
+    // Keeping a catalog fresh (bench:freshness, docs/ingest.md): synthetic products, this machine.
+    [
+      `fresh import, index and fit (bench:freshness, ${fresh?.products ?? '?'} products)`,
+      '≥ 1,000 products/s',
+      fresh?.fresh_per_s === undefined ? '-' : `${fresh.fresh_per_s}/s`,
+      verdict(fresh?.fresh_per_s, 1000, 'min'),
+    ],
+    [
+      'the same feed again',
+      '≥ 20,000 products/s',
+      fresh?.same_again_per_s === undefined ? '-' : `${fresh.same_again_per_s}/s`,
+      verdict(fresh?.same_again_per_s, 20_000, 'min'),
+    ],
+    [
+      'price-only delta of 10 % of the catalog, to searchable',
+      '≤ 10 s',
+      fresh?.delta_10pct_s === undefined ? '-' : `${fresh.delta_10pct_s} s`,
+      verdict(fresh?.delta_10pct_s, 10, 'max'),
+    ],
+    [
+      'price-only delta of every product, to searchable',
+      '≤ 60 s',
+      fresh?.delta_all_s === undefined ? '-' : `${fresh.delta_all_s} s`,
+      verdict(fresh?.delta_all_s, 60, 'max'),
+    ],
+    [
+      `search p99 after ${fresh?.commits ?? '?'} delta commits / after upkeep`,
+      '≤ 1.1×',
+      fresh?.p99_ratio === undefined ? '-' : `${fresh.p99_ratio}×`,
+      verdict(fresh?.p99_ratio, 1.1, 'max'),
+    ],
+    [
+      `storage after ${fresh?.commits ?? '?'} delta commits / after upkeep`,
+      '≤ 1.5×',
+      fresh?.storage_ratio === undefined ? '-' : `${fresh.storage_ratio}×`,
+      verdict(fresh?.storage_ratio, 1.5, 'max'),
     ],
     // The relevance target on the dev splits (docs/relevance.md).
     [

@@ -44,6 +44,7 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   auth: { script: 'bench:auth', args: [] },
   embed: { script: 'bench:embed', args: [] },
   ingest: { script: 'bench:ingest', args: [] },
+  freshness: { script: 'bench:freshness', args: [] },
   ann: { script: 'bench:ann', args: [] },
   memory: { script: 'bench:memory', args: [...catalogArgs] },
   worst: { script: 'bench:worst', args: [...catalogArgs] },

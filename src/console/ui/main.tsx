@@ -1,7 +1,7 @@
 /**
  * The Aisle console: sign in with an API key (exchanged once for an HttpOnly session cookie; the
- * key is never stored in the browser), then Overview, Keys, Webhooks, Connected apps and
- * Playground; at /oauth/authorize, the consent view of an OAuth client instead. Each section
+ * key is never stored in the browser), then Overview, Keys, Webhooks, Catalog (feeds pulled on a
+ * schedule), Connected apps and Playground; at /oauth/authorize, the consent view of an OAuth client instead. Each section
  * follows the key's scopes: one the key cannot use says so instead of failing. Bundled by esbuild
  * at the server's first request for it (src/console/assets.ts).
  */
@@ -14,6 +14,7 @@ import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { Scope } from '../../core/keys/scopes.js';
 import { api, ApiError, setSession, whenSignedOut } from './api.js';
 import { ConnectedApps } from './apps.js';
+import { Catalog } from './catalog.js';
 import { ConsentPage } from './consent.js';
 import { Keys } from './keys.js';
 import { Overview } from './overview.js';
@@ -26,6 +27,7 @@ const SECTIONS = [
   { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },
   { id: 'keys', label: 'Keys', scope: 'keys:manage', what: 'manage API keys' },
   { id: 'webhooks', label: 'Webhooks', scope: 'webhooks:manage', what: 'manage webhooks' },
+  { id: 'catalog', label: 'Catalog', scope: 'catalog:write', what: 'manage the feeds pulled into the catalog' },
   { id: 'apps', label: 'Connected apps', scope: 'keys:manage', what: 'see and revoke the apps connected by OAuth' },
   { id: 'playground', label: 'Playground', scope: 'search', what: 'run searches' },
 ] as const satisfies readonly { id: string; label: string; scope: Scope; what: string }[];
@@ -175,6 +177,8 @@ function App() {
           <Keys session={session} showSecret={setSecret} />
         ) : section === 'webhooks' ? (
           <Webhooks showSecret={setSecret} />
+        ) : section === 'catalog' ? (
+          <Catalog />
         ) : section === 'apps' ? (
           <ConnectedApps />
         ) : (

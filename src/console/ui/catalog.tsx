@@ -1,0 +1,153 @@
+import { useState } from 'preact/hooks';
+import { SOURCE_FORMATS, type PullRecord, type SourceRecord } from '../../core/schemas/catalog-sources.js';
+import { api } from './api.js';
+import { fmtAgo, fmtInt, fmtTime } from './format.js';
+import { useList } from './use-list.js';
+import { Confirm, ErrorMessage } from './widgets.js';
+
+/** A pull's products in one line: what was new, changed, a price or stock change only, the same, skipped. */
+const counts = (p: PullRecord) =>
+  `${fmtInt(p.products.new)} new · ${fmtInt(p.products.updated)} updated · ${fmtInt(p.products.delta)} price/stock · ${fmtInt(p.products.unchanged)} same · ${fmtInt(p.products.skipped)} skipped`;
+
+function LastPull({ pull }: { pull: PullRecord | null }) {
+  if (pull === null) return <span class="muted">not pulled yet</span>;
+  return (
+    <>
+      <span class={`status status-${pull.status}`}>{pull.status.replace('_', ' ')}</span> {fmtAgo(pull.finished_at)}
+      {pull.status === 'ok' && <div class="muted small">{counts(pull)}</div>}
+      {pull.error && (
+        <div class="error small" data-pull-error>
+          {pull.error} — the catalog keeps serving what it had.
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * Catalog sources (docs/ingest.md, "Feeds pulled on a schedule"): each feed URL with its last
+ * pull (result, products, why it failed), the next pull, "Pull now" and removal; a form adds one.
+ */
+export function Catalog() {
+  const { items: sources, error, status, act } = useList<SourceRecord>('/v1/catalog/sources');
+  const [pulling, setPulling] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<SourceRecord | null>(null);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const format = String(data.get('format') ?? '');
+    const merchant = String(data.get('merchant') ?? '').trim();
+    await act(async () => {
+      await api('POST', '/v1/catalog/sources', {
+        url: String(data.get('url') ?? ''),
+        schedule: Number(data.get('schedule')),
+        ...(format ? { format } : {}),
+        ...(merchant ? { merchant } : {}),
+      });
+      form.reset();
+    }, 'Feed added; it is pulled within a minute.');
+  };
+
+  const pullNow = (s: SourceRecord) => {
+    setPulling(s.id);
+    void act(async () => {
+      try {
+        const pull = await api<PullRecord>('POST', `/v1/catalog/sources/${s.id}/pull`);
+        if (pull.status === 'failed') throw new Error(`The pull failed: ${pull.error ?? 'no reason given'}`);
+      } finally {
+        setPulling(null);
+      }
+    }, `Pulled ${s.url}.`);
+  };
+
+  return (
+    <div class="catalog">
+      <ErrorMessage error={error} />
+      <p class="live" role="status">
+        {status}
+      </p>
+      <section aria-labelledby="sources-h">
+        <h2 id="sources-h">Feeds</h2>
+        {sources === null ? (
+          <p role="status">Loading feeds…</p>
+        ) : sources.length === 0 ? (
+          <p class="muted">No feeds yet. Add a feed URL and Aisle pulls it on its schedule, importing only what changed.</p>
+        ) : (
+          <div class="table-wrap">
+            <table data-table="sources">
+              <caption>Feeds pulled into the catalog</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Feed</th>
+                  <th scope="col">Last pull</th>
+                  <th scope="col">Next pull</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sources.map((s) => (
+                  <tr key={s.id} data-source-id={s.id} data-pull-status={s.last_pull?.status ?? 'none'}>
+                    <td>
+                      <code class="url">{s.url}</code>
+                      <div class="muted small">
+                        {s.format ?? 'format detected'} · every {fmtInt(s.schedule)} min{s.merchant ? ` · ${s.merchant}` : ''}
+                      </div>
+                    </td>
+                    <td>
+                      <LastPull pull={s.last_pull} />
+                    </td>
+                    <td>{fmtTime(s.next_pull_at)}</td>
+                    <td class="actions">
+                      <button type="button" class="secondary" disabled={pulling === s.id} onClick={() => pullNow(s)}>
+                        {pulling === s.id ? 'Pulling…' : 'Pull now'}
+                      </button>
+                      <button type="button" class="danger" aria-label={`Remove feed ${s.url}`} onClick={() => setConfirmDelete(s)}>
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="sources-add-h">
+        <h2 id="sources-add-h">Add a feed</h2>
+        <form class="panel" onSubmit={create}>
+          <label for="source-url">Feed URL</label>
+          <input id="source-url" name="url" type="url" required placeholder="https://merchant.example.com/feed.xml" />
+          <label for="source-format">Format</label>
+          <select id="source-format" name="format">
+            <option value="">Detect from the file</option>
+            {SOURCE_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+          <label for="source-merchant">Merchant (optional)</label>
+          <input id="source-merchant" name="merchant" maxLength={200} />
+          <label for="source-schedule">Pull every (minutes, at least 15)</label>
+          <input id="source-schedule" name="schedule" type="number" min={15} max={10080} step={1} required defaultValue="120" />
+          <button type="submit">Add feed</button>
+        </form>
+      </section>
+      {confirmDelete && (
+        <Confirm
+          title="Stop pulling this feed?"
+          body={`${confirmDelete.url} is no longer pulled. The products it brought stay in the catalog.`}
+          confirmLabel="Remove feed"
+          onCancel={() => setConfirmDelete(null)}
+          onConfirm={() => {
+            const s = confirmDelete;
+            setConfirmDelete(null);
+            void act(() => api('DELETE', `/v1/catalog/sources/${s.id}`), 'Feed removed.');
+          }}
+        />
+      )}
+    </div>
+  );
+}
