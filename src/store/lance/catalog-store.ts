@@ -661,8 +661,10 @@ class LanceCatalogWriter implements CatalogWriter {
   private finished = false;
   /** Whether any vector was written or removed: without, the base version's measured ANN recall still holds. */
   private vectorsChanged = false;
-  /** Rows written or removed by this import: past a share of the catalog, the commit compacts and folds indexes. */
+  /** Rows appended (new, or rewritten whole) or removed by this import: past a share of the catalog, the commit compacts and folds indexes. */
   private rowsWritten = 0;
+  /** Columns rewritten in place: their scalar indexes no longer cover the rows and are rebuilt at commit. */
+  private readonly rewrittenColumns = new Set<string>();
 
   constructor(
     private readonly store: LanceCatalogStore,
@@ -720,16 +722,18 @@ class LanceCatalogWriter implements CatalogWriter {
   }
 
   /**
-   * Stored products rewritten without new vectors, one of two ways by how many: a few are
-   * written again as whole rows with their stored vectors (a small new fragment; the old rows
-   * are marked deleted), so a small delta writes kilobytes; many have only the changed columns
-   * rewritten in place, which rewrites those columns of every row of the fragments they sit in.
+   * Stored products rewritten without new vectors. Column-wise in place (LanceDB's merge with only
+   * the changed columns) keeps the rows' addresses, vectors and text index entries, and rewrites
+   * those columns for every row of the fragments they sit in: a delta's five small columns always
+   * go so, a restate's many columns only for many products. Otherwise whole rows are written with
+   * their stored vectors into a small new fragment and the old rows marked deleted.
    */
   private async rewrite(kind: 'restate' | 'delta', rows: readonly UnembeddedRow[]): Promise<void> {
     if (this.finished) throw new Error('import already finished');
     if (rows.length === 0) return;
-    this.rowsWritten += rows.length;
-    if (rows.length >= IN_PLACE_MIN_SHARE * this.baseRows) {
+    // A delta rewrites a few small columns, cheap in place at any size; a restate rewrites most of
+    // a row, cheaper as whole rows when few.
+    if (kind === 'delta' || rows.length >= IN_PLACE_MIN_SHARE * this.baseRows) {
       try {
         return await this.mergePartial(kind, rows);
       } catch (err) {
@@ -745,6 +749,7 @@ class LanceCatalogWriter implements CatalogWriter {
     });
     if (whole.length !== rows.length) throw new Error('a product to rewrite is not in the catalog version the import started from');
     for (const row of whole) this.written.add(row.product.productId);
+    this.rowsWritten += whole.length;
     await this.table
       .mergeInsert('product_id')
       .whenMatchedUpdateAll()
@@ -783,6 +788,7 @@ class LanceCatalogWriter implements CatalogWriter {
       { schema },
     );
     for (const row of rows) this.written.add(row.product.productId);
+    for (const field of schema.fields) this.rewrittenColumns.add(field.name);
     await this.table.mergeInsert('product_id').whenMatchedUpdateAll().execute(data);
   }
 
@@ -846,13 +852,12 @@ class LanceCatalogWriter implements CatalogWriter {
       // compacting rewrites the fragments the rows join, far more than the commit wrote.
       const compact =
         rebuild || this.rowsWritten >= IN_PLACE_MIN_SHARE * this.baseRows || (await this.table.stats()).fragmentStats.numFragments > MAX_FRAGMENTS;
-      const annIndex = await ensureIndexes(
-        this.table,
-        productCount,
+      const annIndex = await ensureIndexes(this.table, productCount, {
         rebuild,
-        this.store.annOptions,
-        compact ? await this.store.cleanupCutoff(this.table) : null,
-      );
+        compactRemovingBefore: compact ? await this.store.cleanupCutoff(this.table) : null,
+        rewrittenColumns: this.rewrittenColumns,
+        ...this.store.annOptions,
+      });
       const info: CatalogInfo = {
         model: this.options.model,
         dimensions: this.options.dimensions,
