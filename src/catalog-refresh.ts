@@ -1,5 +1,6 @@
 import type { CatalogStore } from './core/catalog/ports.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
+import { startPeriodic } from './periodic.js';
 
 export interface CatalogRefresh {
   /** Runs one check now (tests and the first tick use it); resolves once a moved version is warm. */
@@ -24,10 +25,6 @@ export function startCatalogRefresh(deps: {
   intervalMs: number;
 }): CatalogRefresh {
   const { catalog, embedder, logger, intervalMs } = deps;
-  let running: Promise<boolean> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-
   // The version last refused, so a refused import is reported once rather than at every tick.
   let refused: number | null = null;
 
@@ -56,32 +53,6 @@ export function startCatalogRefresh(deps: {
     return true;
   }
 
-  function check(): Promise<boolean> {
-    running ??= follow()
-      .catch((err: unknown) => {
-        logger.warn({ err }, 'catalog refresh failed; the current version keeps serving');
-        return false;
-      })
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  }
-
-  function schedule(): void {
-    if (stopped || intervalMs === 0) return;
-    timer = setTimeout(() => void check().then(schedule), intervalMs);
-    // The refresh alone never keeps a process alive.
-    timer.unref();
-  }
-
-  schedule();
-  return {
-    check,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const periodic = startPeriodic({ run: follow, logger, failure: 'catalog refresh failed; the current version keeps serving', intervalMs });
+  return { check: async () => (await periodic.run()) ?? false, stop: periodic.stop };
 }
