@@ -35,6 +35,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The /v1 routes a session opens: what the console manages and shows. The data plane (search, events) takes keys only. */
 const SESSION_SCOPES: ReadonlySet<string> = new Set(['keys:manage', 'webhooks:manage', 'analytics:read']);
+/** Of `catalog:write`, the console manages catalog sources; ACP feed upserts take keys only. */
+const SESSION_PREFIXES = ['/v1/catalog/sources'];
 
 /**
  * The protected resource a route belongs to (docs/oauth.md): what an access token must be minted
@@ -116,7 +118,8 @@ export function registerAuth(app: FastifyInstance, core: Core): void {
     const apiKey = config.consoleOnly === true ? undefined : extractApiKey(request);
     const resource = resourceOf(route);
     let principal: Principal;
-    const sessionRoute = route.startsWith('/console/') || (route.startsWith('/v1/') && SESSION_SCOPES.has(scope));
+    const sessionRoute =
+      route.startsWith('/console/') || (route.startsWith('/v1/') && SESSION_SCOPES.has(scope)) || SESSION_PREFIXES.some((prefix) => route.startsWith(prefix));
     if (apiKey === undefined && (config.consoleOnly === true || (cookie !== undefined && sessionRoute))) {
       const session = await core.consoleSessions.resolve(cookie);
       if (session === null) throw sessionEndedError();

@@ -368,7 +368,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await context.close();
   });
 
-  it('adds a feed, pulls it now and shows what it brought; a feed that turns bad shows why while the catalog keeps serving', async () => {
+  // A pull imports into the sample catalog and fits its cold-start model again (about 20 s).
+  it('adds a feed, pulls it now and shows what it brought; a feed that turns bad shows why while the catalog keeps serving', { timeout: 180_000 }, async () => {
     const { context, page } = await newPage();
     await signIn(page, t.adminKey);
     await page.getByRole('link', { name: 'Catalog' }).click();
@@ -385,6 +386,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Pull now' }).click();
     await page.locator('tr[data-pull-status="ok"]').waitFor({ timeout: 60_000 });
     expect(await row.textContent()).toContain('2 new · 0 updated · 0 price/stock · 0 same · 0 skipped');
+    expect(await page.locator('p.live[role="status"]').textContent()).toBe(`Pulled ${url}: 2 new · 0 updated · 0 price/stock · 0 same · 0 skipped.`);
     await shot(page, 'catalog');
 
     feedBody = '<html>a login page</html>\n';
@@ -393,7 +395,9 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(await page.locator('[data-pull-error]').textContent()).toBe(
       'no valid product in 1 rows (skipped: invalid_json 1) — the catalog keeps serving what it had.',
     );
-    expect(await page.getByRole('alert').textContent()).toContain('The pull failed');
+    expect(await page.locator('p.live[role="status"]').textContent()).toBe(
+      `The pull of ${url} failed: no valid product in 1 rows (skipped: invalid_json 1). The catalog keeps serving what it had.`,
+    );
     const found = await call(t.app, t.adminKey, 'POST', '/v1/search', { query: 'quokka night binoculars', limit: 3, min_relevance_score: 0 });
     expect((found.json() as { results: { title: string }[] }).results.map((r) => r.title)).toContain('Quokka Night Binoculars');
 

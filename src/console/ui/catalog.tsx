@@ -50,16 +50,26 @@ export function Catalog() {
     }, 'Feed added; it is pulled within a minute.');
   };
 
+  // A pull that failed is an answer, not an error: the list reloads to show it, and the status line says it.
   const pullNow = (s: SourceRecord) => {
     setPulling(s.id);
-    void act(async () => {
-      try {
-        const pull = await api<PullRecord>('POST', `/v1/catalog/sources/${s.id}/pull`);
-        if (pull.status === 'failed') throw new Error(`The pull failed: ${pull.error ?? 'no reason given'}`);
-      } finally {
-        setPulling(null);
-      }
-    }, `Pulled ${s.url}.`);
+    let said = '';
+    void act(
+      async () => {
+        try {
+          const pull = await api<PullRecord>('POST', `/v1/catalog/sources/${s.id}/pull`);
+          said =
+            pull.status === 'failed'
+              ? `The pull of ${s.url} failed: ${pull.error ?? 'no reason given'}. The catalog keeps serving what it had.`
+              : pull.status === 'not_modified'
+                ? `${s.url} has not changed since its last pull.`
+                : `Pulled ${s.url}: ${counts(pull)}.`;
+        } finally {
+          setPulling(null);
+        }
+      },
+      () => said,
+    );
   };
 
   return (

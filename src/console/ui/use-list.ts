@@ -16,11 +16,11 @@ export function useList<T>(path: string) {
   useEffect(() => {
     load().catch(setError);
   }, [load]);
-  const act = async (what: () => Promise<void>, done: string) => {
+  const act = async (what: () => Promise<void>, done: string | (() => string)) => {
     setError(null);
     try {
       await what();
-      setStatus(done);
+      setStatus(typeof done === 'string' ? done : done());
       await load();
     } catch (err) {
       setError(err);
