@@ -151,6 +151,9 @@ describe('console sessions', () => {
       401,
       'missing_api_key',
     );
+    // Catalog sources are the console's to manage; ACP feed upserts, another catalog:write route, take keys only.
+    expectStatus(await viaSession(s, 'GET', '/v1/catalog/sources'), 200);
+    expectProblem(await viaSession(s, 'POST', '/v1/feeds', { target_country: 'US' }), 401, 'missing_api_key');
     // Never /mcp: MCP clients authenticate with keys only.
     const mcp = await t.app.inject({
       method: 'POST',
