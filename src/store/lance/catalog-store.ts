@@ -225,7 +225,7 @@ export class LanceCatalogStore implements CatalogStore {
         table = await this.conn.createEmptyTable(PRODUCTS_TABLE, productSchema(options.dimensions), { mode: 'create' });
       } else {
         table = await this.conn.openTable(PRODUCTS_TABLE);
-        if (current !== null) {
+        if (current !== null && (await table.version()) !== current.version) {
           // Discard commits of an import that died before moving the pointer.
           await table.checkout(current.version);
           await table.restore();
