@@ -75,7 +75,7 @@ interface RetiredVersion {
 }
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
-/** Ids per `product_id IN (…)` filter: long lists are split so no single filter grows with the import. */
+/** Ids per `product_id IN (…)` filter (idFilters). */
 const ID_LIST_CHUNK = 1_000;
 /**
  * Share of the catalog from which rewrites without new vectors go column-wise in place rather
@@ -759,17 +759,7 @@ class LanceCatalogWriter implements CatalogWriter {
   private async storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (this.base === null) return out;
-    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
-      const batch = await this.base
-        .query()
-        .where(
-          `product_id IN (${productIds
-            .slice(i, i + ID_LIST_CHUNK)
-            .map(sqlString)
-            .join(', ')})`,
-        )
-        .select(['product_id', 'vector'])
-        .toArrow();
+    for await (const batch of byIds(this.base, productIds, ['product_id', 'vector'])) {
       const ids = batch.getChild('product_id')!;
       const vectors = batch.getChild('vector')!;
       for (let r = 0; r < batch.numRows; r++) {
@@ -797,13 +787,7 @@ class LanceCatalogWriter implements CatalogWriter {
     if (this.base === null || productIds.length === 0) return out;
     const columns = this.baseHasDigests ? ['product_id', 'text_digest', 'content_digest', 'row_digest'] : ['product_id'];
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
-      const ids = productIds.slice(i, i + ID_LIST_CHUNK);
-      const batch = await this.base
-        .query()
-        .where(`product_id IN (${ids.map(sqlString).join(', ')})`)
-        .select(columns)
-        .toArrow();
+    for await (const batch of byIds(this.base, productIds, columns)) {
       const get = (name: string) => batch.getChild(name);
       for (let r = 0; r < batch.numRows; r++) {
         out.set(String(get('product_id')!.get(r)), {
@@ -833,14 +817,7 @@ class LanceCatalogWriter implements CatalogWriter {
     for (const id of productIds) this.written.delete(id);
     if (productIds.length > 0) this.vectorsChanged = true;
     this.rowsWritten += productIds.length;
-    for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK) {
-      await this.table.delete(
-        `product_id IN (${productIds
-          .slice(i, i + ID_LIST_CHUNK)
-          .map(sqlString)
-          .join(', ')})`,
-      );
-    }
+    for (const filter of idFilters(productIds)) await this.table.delete(filter);
   }
 
   async commit(): Promise<CatalogInfo> {
@@ -901,6 +878,24 @@ class LanceCatalogWriter implements CatalogWriter {
     this.base?.close();
     this.lock?.release();
   }
+}
+
+/** `product_id IN (…)` filters over `productIds`, split so no single filter grows with the import. */
+function idFilters(productIds: readonly string[]): string[] {
+  const filters: string[] = [];
+  for (let i = 0; i < productIds.length; i += ID_LIST_CHUNK)
+    filters.push(
+      `product_id IN (${productIds
+        .slice(i, i + ID_LIST_CHUNK)
+        .map(sqlString)
+        .join(', ')})`,
+    );
+  return filters;
+}
+
+/** `columns` of the rows of `table` with these product ids, a batch per filter. */
+async function* byIds(table: Table, productIds: readonly string[], columns: string[]): AsyncGenerator<ArrowTable> {
+  for (const filter of idFilters(productIds)) yield await table.query().where(filter).select(columns).toArrow();
 }
 
 /** Exact cosine distances for `hits`, nearest first, the first `limit` of them. */
