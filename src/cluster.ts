@@ -1,5 +1,5 @@
 /**
- * `npm start` with more than one API process (AISLE_WORKERS, PostgreSQL only): this primary
+ * `npm start` with more than one API process (AISLE_API_PROCESSES, PostgreSQL only): this primary
  * process serves nothing itself. It does the once-per-start work (migrations, the default
  * account and its key, the sample catalog), then starts the API processes with node:cluster,
  * which share the listening port. A process that dies is started again (a crash loop stops the

@@ -113,6 +113,8 @@ const envSchema = z.object({
     .min(1_000)
     .max(7 * 86_400_000)
     .default(3_600_000),
+  AISLE_API_PROCESSES: z.coerce.number().int().min(1).max(256).optional(),
+  /** The former name of AISLE_API_PROCESSES, still read when that is unset (docs/configuration.md). */
   AISLE_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   /** Set by the primary process for each API process it starts (0, 1, …); not for operators. */
   AISLE_PROCESS_INDEX: z.coerce.number().int().min(0).optional(),
@@ -218,12 +220,14 @@ export type Config = Readonly<{
   /** How often global learning runs in this process: judge the candidate under test, or fit one. */
   learningIntervalMs: number;
   /**
-   * API processes `npm start` runs: AISLE_WORKERS, else one per two available cores with PostgreSQL.
-   * Always 1 on the embedded database (PGlite is single-process); `workersIgnored` then says
-   * how many were asked for.
+   * API processes `npm start` runs: AISLE_API_PROCESSES, else one per two available cores with
+   * PostgreSQL. Always 1 on the embedded database (PGlite is single-process);
+   * `apiProcessesIgnored` then says how many were asked for.
    */
   apiProcesses: number;
   apiProcessesIgnored: number | undefined;
+  /** Settings given under a former name (still honoured), for a warning at start. */
+  formerNamesUsed: readonly string[];
   /** This API process's index among the API processes (0 runs the once-per-deployment jobs); undefined outside a cluster. */
   processIndex: number | undefined;
 }>;
@@ -278,7 +282,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // loop, the embedding thread, LanceDB's threads) and holds its own catalog cache and model, so
   // a process per core doubled the memory for no more searches (docs/deployment.md, "API
   // processes per machine").
-  const apiProcesses = e.DATABASE_URL === undefined ? 1 : (e.AISLE_WORKERS ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+  const askedProcesses = e.AISLE_API_PROCESSES ?? e.AISLE_WORKERS;
+  const apiProcesses = e.DATABASE_URL === undefined ? 1 : (askedProcesses ?? Math.max(1, Math.floor(availableParallelism() / 2)));
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -351,7 +356,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     learning: e.AISLE_LEARNING,
     learningIntervalMs: e.AISLE_LEARNING_INTERVAL_MS,
     apiProcesses,
-    apiProcessesIgnored: e.DATABASE_URL === undefined && (e.AISLE_WORKERS ?? 1) > 1 ? e.AISLE_WORKERS : undefined,
+    apiProcessesIgnored: e.DATABASE_URL === undefined && (askedProcesses ?? 1) > 1 ? askedProcesses : undefined,
+    formerNamesUsed: e.AISLE_WORKERS !== undefined ? ['AISLE_WORKERS → AISLE_API_PROCESSES'] : [],
     processIndex: e.AISLE_PROCESS_INDEX,
   });
 }

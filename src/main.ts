@@ -21,9 +21,10 @@ async function main(): Promise<void> {
   if (config.apiProcessesIgnored !== undefined) {
     logger.warn(
       { requested: config.apiProcessesIgnored },
-      'AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more',
+      'AISLE_API_PROCESSES ignored: the embedded database (PGlite) serves from one process; set DATABASE_URL to PostgreSQL for more',
     );
   }
+  for (const renamed of config.formerNamesUsed) logger.warn(`${renamed}: the former name still works; use the new one`);
   if (cluster.isPrimary && config.apiProcesses > 1) {
     await runPrimary(config, logger, { prepare: () => prepareDeployment(config, logger) });
     return;

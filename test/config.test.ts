@@ -70,24 +70,31 @@ describe('loadConfig: MCP', () => {
 });
 
 describe('loadConfig: API processes', () => {
-  it('runs one per two cores (at least one) on PostgreSQL unless AISLE_WORKERS says otherwise, and one on the embedded database', () => {
+  it('runs one per two cores (at least one) on PostgreSQL unless AISLE_API_PROCESSES says otherwise, and one on the embedded database', () => {
     const pg = { DATABASE_URL: 'postgres://127.0.0.1/aisle' };
     expect(loadConfig(pg).apiProcesses).toBe(Math.max(1, Math.floor(availableParallelism() / 2)));
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '3' }).apiProcesses).toBe(3);
+    expect(loadConfig({ ...pg, AISLE_API_PROCESSES: '3' }).apiProcesses).toBe(3);
     expect(loadConfig({}).apiProcesses).toBe(1);
-    expect(loadConfig({ AISLE_WORKERS: '3' })).toMatchObject({ apiProcesses: 1, apiProcessesIgnored: 3 });
+    expect(loadConfig({ AISLE_API_PROCESSES: '3' })).toMatchObject({ apiProcesses: 1, apiProcessesIgnored: 3 });
+  });
+
+  it('still reads the former name AISLE_WORKERS, names it for a warning, and lets the new name win', () => {
+    const pg = { DATABASE_URL: 'postgres://127.0.0.1/aisle' };
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '3' })).toMatchObject({ apiProcesses: 3, formerNamesUsed: ['AISLE_WORKERS → AISLE_API_PROCESSES'] });
+    expect(loadConfig({ ...pg, AISLE_WORKERS: '3', AISLE_API_PROCESSES: '2' }).apiProcesses).toBe(2);
+    expect(loadConfig(pg).formerNamesUsed).toEqual([]);
   });
 });
 
 describe('loadConfig: embedding threads', () => {
   const pg = { DATABASE_URL: 'postgres://127.0.0.1/aisle' };
   it('gives each of several API processes one thread, and tools and a single process every core', () => {
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_PROCESS_INDEX: '1' }).embedding.threads).toBe(1);
+    expect(loadConfig({ ...pg, AISLE_API_PROCESSES: '2', AISLE_PROCESS_INDEX: '1' }).embedding.threads).toBe(1);
     // npm run ingest and the other tools read the same environment but are no API process.
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '2' }).embedding.threads).toBe(0);
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '1', AISLE_PROCESS_INDEX: '0' }).embedding.threads).toBe(0);
+    expect(loadConfig({ ...pg, AISLE_API_PROCESSES: '2' }).embedding.threads).toBe(0);
+    expect(loadConfig({ ...pg, AISLE_API_PROCESSES: '1', AISLE_PROCESS_INDEX: '0' }).embedding.threads).toBe(0);
     expect(loadConfig({}).embedding.threads).toBe(0);
-    expect(loadConfig({ ...pg, AISLE_WORKERS: '2', AISLE_PROCESS_INDEX: '0', AISLE_EMBEDDING_THREADS: '2' }).embedding.threads).toBe(2);
+    expect(loadConfig({ ...pg, AISLE_API_PROCESSES: '2', AISLE_PROCESS_INDEX: '0', AISLE_EMBEDDING_THREADS: '2' }).embedding.threads).toBe(2);
     expect(() => loadConfig({ AISLE_EMBEDDING_THREADS: '-1' })).toThrow(ConfigError);
   });
 });

@@ -48,9 +48,9 @@ function isolateTempDirs(): { run: string; check: () => Promise<void> } {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const temp = isolateTempDirs();
-  // The server's compiled JavaScript (tools/build/compile.mjs, what `npm start` runs) is built
+  // The server's compiled JavaScript (src/launcher/compile.mjs, what `npm start` runs) is built
   // here, once, rather than by the first of the servers that test files start side by side.
-  const compile = promisify(execFile)(process.execPath, ['tools/build/compile.mjs']);
+  const compile = promisify(execFile)(process.execPath, ['src/launcher/compile.mjs']);
   const [built, template, compiled] = await Promise.allSettled([cachedSuiteFixtures(), providePgTemplate(project), compile]);
   if (built.status === 'rejected' || template.status === 'rejected' || compiled.status === 'rejected') {
     // A setup that fails leaves nothing behind: no run folder in /tmp, no template database.

@@ -1,7 +1,7 @@
 /**
  * The repository's folder, for tools that read or write beside their own code (data/, ../shared,
  * .bench/): the nearest folder above this file that holds a package.json. Tools run from their
- * TypeScript or from the compiled copy under .cache/build/<digest>/ (tools/build/compile.mjs),
+ * TypeScript or from the compiled copy under .cache/build/<digest>/ (src/launcher/compile.mjs),
  * which holds none, so both find the same folder.
  */
 import { existsSync } from 'node:fs';

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { ConfigError } from '../config.js';
 import { CatalogModelMismatchError } from '../core/catalog/errors.js';
 import { AppError } from '../core/errors.js';
-import { FeedFormatError } from '../feeds/types.js';
+import { FeedFormatError } from '../catalog-files/types.js';
 import { LockHeldError } from '../store/pid-lock.js';
 
 /**

@@ -7,10 +7,10 @@ import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
 import { ClickService } from './clicks/click-service.js';
 import { AttributionTokens } from './clicks/attribution.js';
 import { ConversionService } from './clicks/conversion-service.js';
-import { ConsoleSessions } from './console/console-sessions.js';
+import { ConsoleSessions } from './sessions/console-sessions.js';
 import { DisplayService } from './clicks/display-service.js';
 import { FeedbackService } from './feedback/feedback-service.js';
-import { FeedService } from './feeds/feed-service.js';
+import { FeedService } from './acp-feeds/feed-service.js';
 import { CatalogSourceService } from './catalog-sources/source-service.js';
 import type { FeedDownloader } from './catalog-sources/ports.js';
 import type { Clock } from './clock.js';
@@ -54,7 +54,7 @@ export interface CoreDeps {
   clickLinks?: { publicBaseUrl: string; secrets: readonly string[] };
   /** Affiliate parameters per merchant or network for click redirects. */
   affiliate?: AffiliateConfig;
-  /** Downloads feeds for catalog sources (src/feeds/download.ts); without it the sources API answers 503. */
+  /** Downloads feeds for catalog sources (src/catalog-files/download.ts); without it the sources API answers 503. */
   feedDownloader?: FeedDownloader;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };

@@ -2,9 +2,9 @@
 import type { AccountStore } from './accounts/ports.js';
 import type { AnalyticsStore, RequestLogStore } from './analytics/ports.js';
 import type { ClickStore } from './clicks/ports.js';
-import type { ConsoleSessionStore } from './console/ports.js';
+import type { ConsoleSessionStore } from './sessions/ports.js';
 import type { FeedbackStore } from './feedback/ports.js';
-import type { FeedStore } from './feeds/ports.js';
+import type { FeedStore } from './acp-feeds/ports.js';
 import type { CatalogSourceStore } from './catalog-sources/ports.js';
 import type { KeyStore } from './keys/ports.js';
 import type { LearningStore, RankingModelStore } from './learning/ports.js';

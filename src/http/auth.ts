@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../core/index.js';
-import { csrfMatches, sessionEndedError } from '../core/console/console-sessions.js';
+import { csrfMatches, sessionEndedError } from '../core/sessions/console-sessions.js';
 import { AppError } from '../core/errors.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
 import { hasScope, type Scope } from '../core/keys/scopes.js';

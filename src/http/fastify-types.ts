@@ -1,4 +1,4 @@
-import type { ConsoleSession } from '../core/console/console-sessions.js';
+import type { ConsoleSession } from '../core/sessions/console-sessions.js';
 import type { Principal } from '../core/shared-ports.js';
 import type { Scope } from '../core/keys/scopes.js';
 

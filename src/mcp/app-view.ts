@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { build } from 'esbuild';
+import { bundle, onFirstUse } from '../bundle.js';
 import type { AisleApi } from './api.js';
 
 /** The MCP Apps view search_products links to (`_meta.ui.resourceUri`). */
@@ -12,38 +12,20 @@ const TEMPLATE = fileURLToPath(new URL('./view/product-cards.html', import.meta.
 const ENTRY = fileURLToPath(new URL('./view/product-cards.ts', import.meta.url));
 const STYLE = fileURLToPath(new URL('./view/cards.css', import.meta.url));
 
-let html: Promise<string> | null = null;
-
 /**
- * The view as one self-contained HTML document: the template with the card styles and the view's script (and the
- * ext-apps App class it uses) bundled in by esbuild, built once per process on first use, so a
- * fresh clone needs nothing but `npm install` and no build output is committed.
+ * The view as one self-contained HTML document: the template with the card styles and the view's
+ * script (and the ext-apps App class it uses) bundled in by esbuild, built once per process on
+ * first use (src/bundle.ts).
  */
-export function productCardsHtml(): Promise<string> {
-  html ??= bundle().catch((err: unknown) => {
-    html = null;
-    throw err;
-  });
-  return html;
-}
+export const productCardsHtml: () => Promise<string> = onFirstUse(build);
 
-async function bundle(): Promise<string> {
-  const [template, style, result] = await Promise.all([
+async function build(): Promise<string> {
+  const [template, style, outputFiles] = await Promise.all([
     readFile(TEMPLATE, 'utf8'),
     readFile(STYLE, 'utf8'),
-    build({
-      entryPoints: [ENTRY],
-      bundle: true,
-      minify: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      legalComments: 'none',
-      logLevel: 'silent',
-    }),
+    bundle(ENTRY, { minify: true, format: 'iife', platform: 'browser', target: 'es2022', legalComments: 'none' }),
   ]);
-  const script = result.outputFiles[0]?.text;
+  const script = outputFiles[0]?.text;
   if (script === undefined) throw new Error('esbuild produced no output for the product-card view');
   // Inline script: "</script" inside a string literal would end the element early.
   const safe = script.replace(/<\/(script)/gi, '<\\/$1');

@@ -2,27 +2,17 @@
  * Runs global learning's fit (fitFromLog) on a thread of its own, so a serving process's event loop
  * only reads the log and hands it over: the position-bias EM, the labels and the coordinate
  * ascent take another core instead of time between searches. The thread's code is bundled by
- * esbuild from fit-thread-entry.ts on first use (as the console and the MCP view are), so it
- * runs the same TypeScript under tsx, vitest or plain node.
+ * esbuild from fit-thread-entry.ts on first use (src/bundle.ts), so it runs the same TypeScript
+ * under tsx, vitest or plain node.
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
+import { bundle, onFirstUse } from '../bundle.js';
 import type { fitFromLog } from '../core/learning/global-fit.js';
 import { packLog, type FitRequest } from './fit-thread-log.js';
 
 const ENTRY = fileURLToPath(new URL('./fit-thread-entry.ts', import.meta.url));
-let bundled: Promise<string> | null = null;
-
-function threadCode(): Promise<string> {
-  bundled ??= build({ entryPoints: [ENTRY], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' })
-    .then((r) => r.outputFiles[0]!.text)
-    .catch((err: unknown) => {
-      bundled = null;
-      throw err;
-    });
-  return bundled;
-}
+const threadCode = onFirstUse(async () => (await bundle(ENTRY, { format: 'cjs', platform: 'node', target: 'node20' }))[0]!.text);
 
 export const fitInThread: typeof fitFromLog = async (log, serving, source, options, incumbent) => {
   const packed = packLog(log);

@@ -6,7 +6,7 @@ import { CliError, describeFailure, EXIT, UsageError } from '../../src/cli/error
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { CatalogModelMismatchError } from '../../src/core/catalog/errors.js';
 import { AppError } from '../../src/core/errors.js';
-import { FeedFormatError } from '../../src/feeds/types.js';
+import { FeedFormatError } from '../../src/catalog-files/types.js';
 import { databaseUnavailable } from '../../src/store/pg/db-errors.js';
 import { acquirePidLock } from '../../src/store/pid-lock.js';
 import { tempDir } from '../helpers/process.js';
@@ -47,11 +47,11 @@ describe('describeFailure', () => {
   });
 
   it('maps an invalid configuration to 78 with every bad variable', async () => {
-    const err = await thrown(() => loadConfig({ PORT: 'eighty', AISLE_WORKERS: '0' }));
+    const err = await thrown(() => loadConfig({ PORT: 'eighty', AISLE_API_PROCESSES: '0' }));
     expect(err).toBeInstanceOf(ConfigError);
     const failure = describeFailure(err);
     expect(failure.exitCode).toBe(EXIT.config);
-    expect(failure.message).toMatch(/PORT: .*\n.*AISLE_WORKERS/s);
+    expect(failure.message).toMatch(/PORT: .*\n.*AISLE_API_PROCESSES/s);
   });
 
   it('maps a data directory held by another process to 75', async () => {

@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { HttpFeedDownloader } from '../../src/feeds/download.js';
+import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { HttpFeedDownloader } from '../../src/feeds/download.js';
+import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
@@ -82,7 +82,7 @@ export interface TestAppOptions {
   dbTimeouts?: Partial<DatabaseTimeouts>;
   /** The OAuth authorization server: its public URL, metadata fetcher and registration limit. */
   oauth?: CoreDeps['oauth'];
-  /** Catalog sources' downloads (src/feeds/download.ts); the real downloader, public https only, unless given. */
+  /** Catalog sources' downloads (src/catalog-files/download.ts); the real downloader, public https only, unless given. */
   feedDownloader?: CoreDeps['feedDownloader'];
 }
 

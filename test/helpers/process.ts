@@ -66,7 +66,7 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-/** The entry points that npm scripts run compiled (`node tools/build/run.mjs <entry>`; `npm start`'s is src/main.ts). */
+/** The entry points that npm scripts run compiled (`node src/launcher/run.mjs <entry>`; `npm start`'s is src/main.ts). */
 const COMPILED_ENTRIES = new Set(
   Object.values((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).flatMap((script) =>
     [...script.matchAll(/\bnode tools\/build\/run\.mjs(?: ((?:src|tools)\/\S+\.ts))?/g)].map((m) => m[1] ?? 'src/main.ts'),
@@ -83,7 +83,7 @@ const CHILD_V8_FLAGS = ['--liftoff-only'];
 
 /**
  * Runs a TypeScript entry point the way its npm script does, capturing both streams: the server,
- * the webhook worker and the operator tools from their compiled JavaScript (tools/build/run.mjs,
+ * the webhook worker and the operator tools from their compiled JavaScript (src/launcher/run.mjs,
  * built once per run by global-setup.ts), anything else (test fixtures) through tsx.
  */
 export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
@@ -133,7 +133,7 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
 }
 
 /** What `npm start` and the other npm scripts run (package.json). */
-export const RUN_ENTRY = 'tools/build/run.mjs';
+export const RUN_ENTRY = 'src/launcher/run.mjs';
 
 export interface Finished {
   code: number | null;

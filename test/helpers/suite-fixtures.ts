@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';
@@ -44,14 +44,14 @@ const KEEP = 2;
  * The fixtures for the tree as it is, from `.cache/test-fixtures/<digest>/`: built there by the
  * first run after a change to what they are built from (src/, the sample catalog, the lock file,
  * this file) and reused by later runs, which then start about 15 s sooner. Built under a
- * temporary name and renamed into place, as tools/build/compile.mjs does, so a run that stops
+ * temporary name and renamed into place, as src/launcher/compile.mjs does, so a run that stops
  * half-way leaves nothing a later run would take for a build. Tests only read them (the run fails
  * and drops the build if one wrote into them: `discardSuiteFixtures`).
  */
 export async function cachedSuiteFixtures(): Promise<SuiteFixtures> {
-  // The build tool's digest (tools/build/compile.mjs), run as a command: tests import nothing from tools/.
+  // The build tool's digest (src/launcher/compile.mjs), run as a command: tests import nothing from tools/.
   const { stdout } = await promisify(execFile)(process.execPath, [
-    fileURLToPath(new URL('../../tools/build/compile.mjs', import.meta.url)),
+    fileURLToPath(new URL('../../src/launcher/compile.mjs', import.meta.url)),
     '--digest',
     'src',
     SAMPLE_FEED,

@@ -5,7 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SESSION_TTL_MS } from '../../src/core/console/console-sessions.js';
+import { CONSOLE_SESSION_TTL_MS } from '../../src/core/sessions/console-sessions.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, LogCapture, ManualClock, type TestApp } from '../helpers/app.js';

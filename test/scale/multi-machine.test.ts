@@ -55,7 +55,7 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
     AISLE_CATALOG_URI: CATALOG,
     AISLE_SAMPLE_CATALOG: 'false',
     AISLE_CATALOG_REFRESH_MS: '500',
-    AISLE_WORKERS: '1',
+    AISLE_API_PROCESSES: '1',
     AZURE_STORAGE_USE_EMULATOR: 'true',
     AZURE_STORAGE_ACCOUNT_NAME: ACCOUNT,
     AZURE_STORAGE_ACCOUNT_KEY: ACCOUNT_KEY,

@@ -56,8 +56,8 @@ describe.skipIf(!usingRealPostgres())('two API processes and two webhook workers
       AISLE_CATALOG_REFRESH_MS: '500',
       LOG_LEVEL: 'warn',
       PORT: '0',
-      // Separate servers, one process each (AISLE_WORKERS would otherwise start one per core).
-      AISLE_WORKERS: '1',
+      // Separate servers, one process each (AISLE_API_PROCESSES would otherwise start one per core).
+      AISLE_API_PROCESSES: '1',
       ...extra,
     };
   }

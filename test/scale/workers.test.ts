@@ -1,5 +1,5 @@
 /**
- * `npm start` with AISLE_WORKERS on PostgreSQL: one primary and N API processes sharing the
+ * `npm start` with AISLE_API_PROCESSES on PostgreSQL: one primary and N API processes sharing the
  * port. It announces itself once, every process answers, a killed process is started again
  * while the others keep serving, and SIGTERM stops them all. On the embedded database the
  * setting is refused with a warning and one process serves.
@@ -36,7 +36,7 @@ async function waitFor<T>(what: string, check: () => T | undefined | false, time
   }
 }
 
-describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
+describe.skipIf(!usingRealPostgres())('AISLE_API_PROCESSES on PostgreSQL', () => {
   let testDb: TestDb;
   let server: Child;
   beforeAll(async () => {
@@ -51,7 +51,7 @@ describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
     // The database is PostgreSQL; the data dir holds the model the API processes load.
     const dataDir = await seededDataDir('workers', { catalog: false });
     server = runTs('src/main.ts', [], {
-      ...childEnv(dataDir, { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '2', LOG_LEVEL: 'info' }),
+      ...childEnv(dataDir, { AISLE_SAMPLE_CATALOG: 'false', AISLE_API_PROCESSES: '2', LOG_LEVEL: 'info' }),
       DATABASE_URL: testDb.url!,
       DATABASE_POOL_SIZE: '4',
     });
@@ -91,16 +91,16 @@ describe.skipIf(!usingRealPostgres())('AISLE_WORKERS on PostgreSQL', () => {
   });
 });
 
-describe('AISLE_WORKERS on the embedded database', () => {
+describe('AISLE_API_PROCESSES on the embedded database', () => {
   it('serves from one process and says why', { timeout: 180_000 }, async () => {
     const server = runTs(
       'src/main.ts',
       [],
-      childEnv(await seededDataDir('workers-pglite', { catalog: false }), { AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '4', LOG_LEVEL: 'info' }),
+      childEnv(await seededDataDir('workers-pglite', { catalog: false }), { AISLE_SAMPLE_CATALOG: 'false', AISLE_API_PROCESSES: '4', LOG_LEVEL: 'info' }),
     );
     try {
       await server.waitForStderr(/Aisle listening on http/, 120_000);
-      expect(server.stderr()).toContain('AISLE_WORKERS ignored: the embedded database (PGlite) serves from one process');
+      expect(server.stderr()).toContain('AISLE_API_PROCESSES ignored: the embedded database (PGlite) serves from one process');
       expect(server.stderr()).not.toContain('API process listening');
     } finally {
       server.proc.kill('SIGTERM');

@@ -80,7 +80,7 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
           DATABASE_URL: 'postgres://postgres@127.0.0.1:1/aisle',
         }),
         runToEnd('tools/cli/aisle.ts', ['accounts', 'create', '--name', 'acme'], childEnv(dataDir)),
-        runToEnd('tools/cli/learn.ts', [], childEnv(dataDir, { AISLE_WORKERS: 'several' })),
+        runToEnd('tools/cli/learn.ts', [], childEnv(dataDir, { AISLE_API_PROCESSES: 'several' })),
       ]);
     } finally {
       await db.close();
@@ -92,7 +92,7 @@ describe('operator CLI (npm run aisle, npm run learn): mistakes and an unusable 
       `aisle: The embedded database in ${dataDir} is in use by process ${process.pid}. PGlite is single-process: stop that process, use another AISLE_DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.\n`,
     );
     expect(misconfigured!.code, show(misconfigured!)).toBe(78);
-    expect(misconfigured!.stderr).toMatch(/^learn: Invalid configuration:\n {2}AISLE_WORKERS: /);
+    expect(misconfigured!.stderr).toMatch(/^learn: Invalid configuration:\n {2}AISLE_API_PROCESSES: /);
     for (const r of results) expect(r.stderr, show(r)).not.toMatch(STACK_LINE);
   });
 });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';

@@ -27,7 +27,7 @@ import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogRow } from '../../src/core/catalog/ports.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { annIndexConfig, type AnnTuning } from '../../src/store/lance/indexes.js';

@@ -22,7 +22,7 @@ import { readRankingModel } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from './gen-catalog.js';
 import { REPO_ROOT } from '../repo-root.js';
@@ -76,7 +76,7 @@ export interface ServerProcess {
   pid: number;
   /**
    * Resident set size of every live process of the server (the primary and its API processes
-   * under AISLE_WORKERS), from /proc (Linux); null elsewhere.
+   * under AISLE_API_PROCESSES), from /proc (Linux); null elsewhere.
    */
   rss(): { totalBytes: number; perProcessBytes: number[] } | null;
   /** CPU time (user + system, every thread, every live process of the server) used so far, from /proc; null elsewhere. */
@@ -150,12 +150,12 @@ export function postgresCpuSeconds(): number | null {
 }
 
 /**
- * Starts the server as `npm start` does (tools/build/run.mjs: src/main.ts compiled) with `env`
+ * Starts the server as `npm start` does (src/launcher/run.mjs: src/main.ts compiled) with `env`
  * (and node flags such as --cpu-prof) on an ephemeral port; resolves once it listens.
  */
 export async function startServerProcess(env: Record<string, string>, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'tools/build/run.mjs'], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'src/launcher/run.mjs'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

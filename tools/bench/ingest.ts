@@ -17,7 +17,7 @@ import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { syntheticCatalog } from './gen-catalog.js';
 import { formatTable, round } from './lib.js';

@@ -10,7 +10,7 @@
  * workload (70 % search, 20 % click, 10 % feedback) and searches from one client: per endpoint
  * throughput, p50/p95/p99 and errors; CPU per request of the server's processes, of PostgreSQL
  * and of the load generator; the largest RSS of a server process; search CPU against the floor.
- * The server runs as `npm start` does: one API process per core (AISLE_WORKERS overrides).
+ * The server runs as `npm start` does: one API process per core (AISLE_API_PROCESSES overrides).
  * Soak: a short mixed run measures capacity, then the mix runs `--soak` minutes at 80 % of it
  * with a webhook subscription on every event: server RSS at start and end, the webhook backlog
  * (pending deliveries) over time, and errors. `--profile` adds where the server's JavaScript
@@ -333,7 +333,7 @@ async function main(): Promise<void> {
     const apiProcesses = processes > 1 ? processes - 1 : 1;
     process.stdout.write(
       `Server: src/main.ts (pid ${server.pid}) on PostgreSQL (${info.status}), ${apiProcesses} API process${apiProcesses === 1 ? '' : 'es'}` +
-        `${processes > 1 ? ' under a node:cluster primary' : ''} (AISLE_WORKERS or one per core: ${config.apiProcesses}), catalog ${source}, ${queries.length} distinct queries cycled\n`,
+        `${processes > 1 ? ' under a node:cluster primary' : ''} (AISLE_API_PROCESSES or one per core: ${config.apiProcesses}), catalog ${source}, ${queries.length} distinct queries cycled\n`,
     );
 
     // The floor, measured first while the server idles (its own start-up work done: it answered /readyz).

@@ -25,7 +25,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createCore } from '../../src/core/index.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';

@@ -129,14 +129,14 @@ async function main(): Promise<void> {
         // start the servers without the admin key they are searched with.
         const env = { AISLE_DATA_DIR: join(work, `machine-${i}`), AISLE_CATALOG_URI: uri, DATABASE_URL: '', ...azure };
         const code = await new Promise<number | null>((done) =>
-          spawn(process.execPath, ['tools/build/run.mjs', 'tools/cli/ingest.ts', resolve(values.products!), '--replace'], {
+          spawn(process.execPath, ['src/launcher/run.mjs', 'tools/cli/ingest.ts', resolve(values.products!), '--replace'], {
             cwd: REPO_ROOT,
             env: { ...process.env, ...env },
             stdio: 'ignore',
           }).on('exit', done),
         );
         if (code !== 0) throw new Error(`importing ${values.products} into ${uri} exited with ${code}`);
-        servers.push(await startServerProcess({ ...env, AISLE_SAMPLE_CATALOG: 'false', AISLE_WORKERS: '1', AISLE_DEFAULT_RATE_LIMIT: '1000000' }));
+        servers.push(await startServerProcess({ ...env, AISLE_SAMPLE_CATALOG: 'false', AISLE_API_PROCESSES: '1', AISLE_DEFAULT_RATE_LIMIT: '1000000' }));
       }
       await measure(
         servers,

@@ -75,7 +75,7 @@ function run(name: string, logDir: string): Promise<{ stdout: string; code: numb
   const b = BENCHES[name]!;
   const started = Date.now();
   return new Promise((resolve) => {
-    // The script's own command (node tools/build/run.mjs …) with the arguments appended, so npm's
+    // The script's own command (node src/launcher/run.mjs …) with the arguments appended, so npm's
     // banner stays out.
     const [bin, ...rest] = scriptsOf[b.script]!.split(' ');
     const child = spawn(bin === 'node' ? process.execPath : join('node_modules/.bin', bin!), [...rest, ...b.args], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -45,7 +45,7 @@ import { CatalogLexicon, wordTokens } from '../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';

@@ -60,7 +60,7 @@ import { EVENT_TYPES } from '../../src/core/webhooks/event-types.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/http/app.js';
 import { SESSION_COOKIE, CSRF_HEADER } from '../../src/http/auth.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { loadConfig } from '../../src/config.js';

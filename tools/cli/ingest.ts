@@ -14,11 +14,11 @@ import { requireReadableFile } from '../../src/cli/files.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog, type FeedRecord, type ImportSummary } from '../../src/core/catalog/import.js';
 import { catalogAsFeed } from '../../src/core/catalog/reindex.js';
-import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../../src/feeds/csv.js';
-import { detectFormat, readFeed, type FeedOptions } from '../../src/feeds/detect.js';
-import { PRESETS, type PresetName } from '../../src/feeds/presets.js';
-import { recognizeExport } from '../../src/feeds/recognize.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/feeds/types.js';
+import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../../src/catalog-files/csv.js';
+import { detectFormat, readFeed, type FeedOptions } from '../../src/catalog-files/detect.js';
+import { PRESETS, type PresetName } from '../../src/catalog-files/presets.js';
+import { recognizeExport } from '../../src/catalog-files/recognize.js';
+import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/catalog-files/types.js';
 import { createProgressReporter } from '../../src/cli/progress.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 

@@ -16,7 +16,7 @@ import type { TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/feeds/detect.js';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { SHARED_DIR } from '../shared-data.js';
 

@@ -1,4 +1,4 @@
-/** Catalog sources in storage (src/store/pg/catalog-source-store.ts) and the feed download (src/feeds/download.ts). */
+/** Catalog sources in storage (src/store/pg/catalog-source-store.ts) and the feed download (src/catalog-files/download.ts). */
 import type { FeedRecord } from '../catalog/import.js';
 
 export interface CatalogSource {

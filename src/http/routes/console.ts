@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleAssets } from '../../console/assets.js';
-import { csrfMatches, type ConsoleSession } from '../../core/console/console-sessions.js';
+import { csrfMatches, type ConsoleSession } from '../../core/sessions/console-sessions.js';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import {

@@ -1,4 +1,4 @@
-import type { ConsoleSessionStore, NewConsoleSession, StoredConsoleSession } from '../../core/console/ports.js';
+import type { ConsoleSessionStore, NewConsoleSession, StoredConsoleSession } from '../../core/sessions/ports.js';
 import type { Db } from './db.js';
 import { KEY_COLUMNS_OF_K, toStoredKey, type KeyRow } from './key-store.js';
 

@@ -1,4 +1,4 @@
-import type { FeedStore, StoredFeed } from '../../core/feeds/ports.js';
+import type { FeedStore, StoredFeed } from '../../core/acp-feeds/ports.js';
 import type { AcpProduct } from '../../core/schemas/feeds.js';
 import type { Db } from './db.js';
 

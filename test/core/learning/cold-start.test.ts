@@ -8,7 +8,7 @@ import type { Embedder } from '../../../src/core/shared-ports.js';
 import { SearchRequestSchema } from '../../../src/core/schemas/search.js';
 import { fitColdStartModel, isColdStartModel } from '../../../src/core/learning/cold-start.js';
 import { readRankingModel, FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
-import { readFeed } from '../../../src/feeds/detect.js';
+import { readFeed } from '../../../src/catalog-files/detect.js';
 import { createLogger } from '../../../src/logger.js';
 import { createPgStores } from '../../../src/store/pg/index.js';
 import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';

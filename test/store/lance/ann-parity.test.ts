@@ -9,7 +9,7 @@ import type { Embedder } from '../../../src/core/shared-ports.js';
 import { CatalogLexicon } from '../../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL } from '../../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../../src/core/ranking/retrieval.js';
-import { readFeed } from '../../../src/feeds/detect.js';
+import { readFeed } from '../../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
 import { readJsonLines } from '../../../src/cli/files.js';
 import { seededRandom } from '../../helpers/catalog.js';

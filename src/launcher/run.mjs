@@ -1,4 +1,4 @@
-// How npm scripts run our TypeScript: `node tools/build/run.mjs <entry> [arguments…]` runs the
+// How npm scripts run our TypeScript: `node src/launcher/run.mjs <entry> [arguments…]` runs the
 // entry (src/main.ts when none is named, as `npm start` does) from its compiled JavaScript
 // (compile.mjs) rather than through a TypeScript loader, which costs each process about a
 // CPU-second to start and 80 MB to hold (docs/development.md, "How npm scripts run our code").

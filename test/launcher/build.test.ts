@@ -10,13 +10,13 @@ const run = promisify(execFile);
 
 /**
  * A checkout with what the build reads (its sources and tools, the sample catalog, the lock file)
- * and this one's node_modules. `small`: the build tool and one source file, for tests of how builds
+ * and this one's node_modules. `small`: the build tool, one source file and one tool, for tests of how builds
  * are kept, which a whole tree would only make slower (each build of it takes about a second).
  */
 function checkout(small = false): string {
   const root = tempDir('build');
   const paths = small
-    ? ['src/config.ts', 'tools/build', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']
+    ? ['src/config.ts', 'src/launcher', 'tools/repo-root.ts', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']
     : ['src', 'tools', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json'];
   for (const path of paths) {
     mkdirSync(join(root, path, '..'), { recursive: true });
@@ -26,9 +26,9 @@ function checkout(small = false): string {
   return root;
 }
 
-const compile = async (root: string) => (await run(process.execPath, [join(root, 'tools/build/compile.mjs')])).stdout.trim();
+const compile = async (root: string) => (await run(process.execPath, [join(root, 'src/launcher/compile.mjs')])).stdout.trim();
 
-describe('the compiled code (tools/build/compile.mjs, run by npm start and the other npm scripts)', () => {
+describe('the compiled code (src/launcher/compile.mjs, run by npm start and the other npm scripts)', () => {
   it('builds once per tree: side-by-side builds agree on one folder, an unchanged tree reuses it, a change makes a new one', async () => {
     const root = checkout();
     const [a, b, c] = await Promise.all([compile(root), compile(root), compile(root)]);
@@ -78,7 +78,7 @@ describe('the compiled code (tools/build/compile.mjs, run by npm start and the o
 
   it('runs a tool from its build with the command line node would give it, finding the checkout from there', async () => {
     const root = checkout();
-    const runTool = (...args: string[]) => run(process.execPath, [join(root, 'tools/build/run.mjs'), ...args], { cwd: root });
+    const runTool = (...args: string[]) => run(process.execPath, [join(root, 'src/launcher/run.mjs'), ...args], { cwd: root });
     // --help is answered by the tool itself (its usage, exit 0): the entry's name is not taken for an argument.
     const help = await runTool('tools/cli/aisle.ts', '--help');
     expect(help.stdout).toMatch(/^Usage:\n {2}npm run aisle -- accounts create/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonl, renameFields } from '../../src/feeds/jsonl.js';
-import { FeedFormatError } from '../../src/feeds/types.js';
+import { readJsonl, renameFields } from '../../src/catalog-files/jsonl.js';
+import { FeedFormatError } from '../../src/catalog-files/types.js';
 import { collect, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
 
 const toAisleJson = (p: SampleProduct, i: number) =>

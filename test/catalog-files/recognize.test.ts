@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AMAZON_2020_MAPPING } from '../../src/feeds/presets.js';
-import { recognizeExport } from '../../src/feeds/recognize.js';
+import { AMAZON_2020_MAPPING } from '../../src/catalog-files/presets.js';
+import { recognizeExport } from '../../src/catalog-files/recognize.js';
 import { needsShared, sharedPath } from '../helpers/shared.js';
 import { delimitedLine, writeTemp } from './fixtures.js';
 

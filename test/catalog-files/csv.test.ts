@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatMappingSpec, loadMapping, loadMappingFile, parseMappingSpec, readCsv, UnmappedTitleError, type CsvMapping } from '../../src/feeds/csv.js';
-import { FeedFormatError } from '../../src/feeds/types.js';
+import {
+  formatMappingSpec,
+  loadMapping,
+  loadMappingFile,
+  parseMappingSpec,
+  readCsv,
+  UnmappedTitleError,
+  type CsvMapping,
+} from '../../src/catalog-files/csv.js';
+import { FeedFormatError } from '../../src/catalog-files/types.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
 
 const HEADER = ['Item Number', 'Product Name', 'Details', 'Selling Price', 'Link', 'Picture', 'Maker', 'Dept', 'Stock Status'];

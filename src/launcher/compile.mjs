@@ -105,7 +105,7 @@ function alive(pid) {
   }
 }
 
-// Run as a command (`node tools/build/compile.mjs`), it builds and prints the build's folder;
+// Run as a command (`node src/launcher/compile.mjs`), it builds and prints the build's folder;
 // with `--digest PATH…` it prints treeDigest(PATHs) instead (the test suite's fixture cache).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [flag, ...paths] = process.argv.slice(2);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { Availability } from '../../src/core/catalog/product.js';
-import type { FeedRecord, ProductRow } from '../../src/feeds/types.js';
+import type { FeedRecord, ProductRow } from '../../src/catalog-files/types.js';
 import { tempDir } from '../helpers/process.js';
 
 export interface SampleProduct {

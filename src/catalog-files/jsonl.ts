@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { acpVariantRows, isSearchable } from '../core/feeds/acp-products.js';
+import { acpVariantRows, isSearchable } from '../core/acp-feeds/acp-products.js';
 import { AcpProductSchema } from '../core/schemas/feeds.js';
 import { FeedFormatError, jsonErrorDetail, jsonErrorPlace, withMerchant, type FeedRecord, type ProductRow } from './types.js';
 
