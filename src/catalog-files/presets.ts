@@ -88,7 +88,7 @@ function adaptBestBuyRow(row: ProductRow): ProductRow {
 }
 
 /** Algolia's Best Buy demo export (one JSON array: name, description, brand, categories[], price, image, …). */
-export const BESTBUY_ALGOLIA_ADAPTER = {
+const BESTBUY_ALGOLIA_ADAPTER = {
   format: 'jsonl',
   merchant: 'Best Buy',
   rename: { name: 'title', image: 'image_url', objectID: 'product_id', categories: 'category' },

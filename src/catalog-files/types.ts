@@ -7,7 +7,7 @@ export type FeedFormat = (typeof FEED_FORMATS)[number];
 export type ProductRow = Record<string, unknown>;
 
 /** Why a record could not even be parsed; stable strings, counted per reason in import summaries. */
-export type RecordError = 'invalid_json' | 'not_an_object' | 'malformed_row' | 'malformed_xml' | 'invalid_acp_product' | 'discontinued';
+type RecordError = 'invalid_json' | 'not_an_object' | 'malformed_row' | 'malformed_xml' | 'invalid_acp_product' | 'discontinued';
 
 /**
  * One record of a feed. `line` is the 1-based file line where the record starts (for a JSON
@@ -27,7 +27,7 @@ export interface FilePlace {
 }
 
 /** `file:line:column`, as compilers print a place. */
-export const formatPlace = (place: FilePlace): string => [place.file, place.line, place.column].filter((p) => p !== undefined).join(':');
+const formatPlace = (place: FilePlace): string => [place.file, place.line, place.column].filter((p) => p !== undefined).join(':');
 
 /**
  * The file as a whole cannot be read as the requested format (XML that is not RSS/Atom, a CSV

@@ -24,7 +24,7 @@ export interface CommandSpec<O extends OptionsConfig> {
   argv?: readonly string[];
 }
 
-export interface NumberFlag {
+interface NumberFlag {
   default?: number;
   integer?: boolean;
   /** Greater than 0. */

@@ -3,10 +3,8 @@ import type { RetryPolicy } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
 
-// The interface is the core's port (src/core/shared-ports.ts); re-exported so adapters import one module.
-export type { Embedder } from '../core/shared-ports.js';
-export { QueuedEmbedder, type EmbedderStats } from './queued-embedder.js';
-export { embeddingModelName, type EmbeddingProviderName } from './model-name.js';
+export { QueuedEmbedder } from './queued-embedder.js';
+export { embeddingModelName } from './model-name.js';
 
 /** Plain options, filled from src/config.ts by the composition root; nothing here reads the environment. */
 export interface EmbedderOptions {

@@ -13,7 +13,7 @@ import type { Principal } from '../core/shared-ports.js';
  * `x-api-key` first; `Authorization: Bearer` for clients (MCP) that only speak bearer tokens. The
  * credential is an API key or an OAuth access token (`aisle_ot_…`, docs/oauth.md).
  */
-export function extractApiKey(request: FastifyRequest): string | undefined {
+function extractApiKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header.trim();
   const authorization = request.headers.authorization;

@@ -13,7 +13,7 @@ import type {
 } from '../core/schemas/ucp.js';
 
 /** A search as a tool sends it: REST's request without `stream`. */
-export type ApiSearchRequest = Omit<SearchRequest, 'stream'>;
+type ApiSearchRequest = Omit<SearchRequest, 'stream'>;
 
 /**
  * What the MCP tools call, already bound to one caller (an API key or an authenticated principal).

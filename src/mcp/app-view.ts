@@ -17,7 +17,7 @@ const STYLE = fileURLToPath(new URL('./view/cards.css', import.meta.url));
  * script (and the ext-apps App class it uses) bundled in by esbuild, built once per process on
  * first use (src/bundle.ts).
  */
-export const productCardsHtml: () => Promise<string> = onFirstUse(build);
+const productCardsHtml: () => Promise<string> = onFirstUse(build);
 
 async function build(): Promise<string> {
   const [template, style, outputFiles] = await Promise.all([

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const INTEGRATOR_RULES_URI = 'aisle://rules/integrator';
 
 /** The spec's rules for integrators, worded for an agent that shows Aisle's results to a person. */
-export const INTEGRATOR_RULES = `# Rules for showing Aisle recommendations
+const INTEGRATOR_RULES = `# Rules for showing Aisle recommendations
 
 1. **Disclosure.** Every result carries \`disclosure_text\`. Show it with that product, every time the
    product is shown, in words the user can read (not hidden in a footnote they cannot see).
@@ -36,7 +36,7 @@ export const INTEGRATOR_RULES = `# Rules for showing Aisle recommendations
    products then.
 `;
 
-export const RECOMMEND_PROMPT = (request: string, budget?: string) => `Help me find products for this: ${request}${budget ? ` (budget: ${budget})` : ''}
+const RECOMMEND_PROMPT = (request: string, budget?: string) => `Help me find products for this: ${request}${budget ? ` (budget: ${budget})` : ''}
 
 How to do it with Aisle:
 - Call search_products with my latest message (or a short description of what I want to buy) as query, the earlier turns of our conversation as conversation_context (no personal data), filters for hard constraints such as a price range, and the session_id of any earlier search in this conversation.

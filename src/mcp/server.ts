@@ -11,7 +11,7 @@ import { registerSearchProductsTool } from './tools/search-products.js';
 import { registerSubmitFeedbackTool } from './tools/submit-feedback.js';
 import { registerUcpCatalogTools } from './tools/ucp-catalog.js';
 
-export const MCP_SERVER_NAME = 'aisle';
+const MCP_SERVER_NAME = 'aisle';
 export const MCP_SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =

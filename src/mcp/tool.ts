@@ -66,7 +66,7 @@ export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(
  * `structuredContent`: SDK 1.x clients check it against the tool's output schema even on errors
  * and throw -32602 instead of returning the result (typescript-sdk#1943, #2748).
  */
-export function errorResult(problem: Problem): CallToolResult {
+function errorResult(problem: Problem): CallToolResult {
   const line = `Error ${problem.status} ${problem.code}: ${problem.detail}`.replace(/\s*\n\s*/g, ' ');
   return {
     isError: true,

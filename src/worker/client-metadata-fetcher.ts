@@ -8,13 +8,13 @@ import { describeFailure } from './transport.js';
 
 /** A metadata document is a few hundred bytes; 5 KB is what the CIMD draft suggests a server accept. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
-export const FETCH_TIMEOUT_MS = 5_000;
+const FETCH_TIMEOUT_MS = 5_000;
 /** Freshness of a document whose answer says nothing about caching. */
 export const DEFAULT_CACHE_MS = 5 * 60_000;
 /** The longest a document is reused, whatever its headers say. */
 export const MAX_CACHE_MS = 24 * 60 * 60_000;
 /** A failure is remembered this long, so a client id that does not work is not fetched on every request. */
-export const FAILURE_CACHE_MS = 60_000;
+const FAILURE_CACHE_MS = 60_000;
 
 export interface ClientMetadataFetcherOptions {
   /** Private, loopback and reserved addresses allowed (AISLE_OAUTH_ALLOW_PRIVATE; local development and tests). */

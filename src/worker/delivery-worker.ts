@@ -7,7 +7,7 @@ import { signPayload } from '../core/webhooks/signing.js';
 import type { Transport } from './transport.js';
 
 /** A claim is leased for at most 60 s, a delivery times out at 10 s (docs/webhooks.md). */
-export const MAX_LEASE_MS = 60_000;
+const MAX_LEASE_MS = 60_000;
 
 export interface DeliveryWorkerDeps {
   queue: DeliveryQueue;

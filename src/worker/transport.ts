@@ -7,7 +7,7 @@ import { AddressRefusedError, guardedAgent } from './guarded-agent.js';
 /** A receiver has 10 s to answer (docs/webhooks.md). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a response body an attempt records. */
-export const RECORDED_BODY_BYTES = 2048;
+const RECORDED_BODY_BYTES = 2048;
 
 export type SendResult =
   | { statusCode: number; retryAfter: string | undefined; body: string; durationMs: number }

@@ -19,7 +19,7 @@ import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { parseId } from '../../src/core/ids.js';
 import { createCore } from '../../src/core/index.js';
-import { ALL_SCOPES } from '../../src/core/keys/scopes.js';
+import { SCOPES } from '../../src/core/keys/scopes.js';
 import { ScopeSchema } from '../../src/core/schemas/keys.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, openMigratedDb } from '../../src/store/pg/index.js';
@@ -44,7 +44,7 @@ function parseScopes(flag: string): z.infer<typeof ScopeSchema>[] {
     .array(ScopeSchema)
     .min(1)
     .safeParse(flag.split(',').map((s) => s.trim()));
-  if (!parsed.success) throw new UsageError(`--scopes takes scopes from ${ALL_SCOPES.join(', ')}, not ${JSON.stringify(flag)}`);
+  if (!parsed.success) throw new UsageError(`--scopes takes scopes from ${SCOPES.join(', ')}, not ${JSON.stringify(flag)}`);
   return parsed.data;
 }
 
@@ -124,7 +124,7 @@ async function run(): Promise<void> {
     }
     const account = await core.accounts.get(accountId);
     // The operator acts with every scope; the key gets the scopes asked for (default: all).
-    const operator = { accountId: account.id, keyId: 'operator', scopes: ALL_SCOPES, rateLimitPerMinute: config.defaultRateLimitPerMinute };
+    const operator = { accountId: account.id, keyId: 'operator', scopes: SCOPES, rateLimitPerMinute: config.defaultRateLimitPerMinute };
     const created = await core.keys.create(operator, {
       name,
       ...(scopes ? { scopes } : {}),

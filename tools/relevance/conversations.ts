@@ -17,7 +17,7 @@ import type { Principal } from '../../src/core/shared-ports.js';
 import { newId } from '../../src/core/ids.js';
 import { scoreRun, type RunMetrics } from './labelled-set.js';
 
-export interface Conversation {
+interface Conversation {
   id: string;
   query: string;
   context: { role: 'user' | 'assistant' | 'system' | 'tool'; content: string }[];
@@ -68,7 +68,7 @@ export async function readConversationSet(file: string, setQrels: string): Promi
 }
 
 /** What one conversation was answered with. */
-export interface ConversationAnswer {
+interface ConversationAnswer {
   id: string;
   /** External ids (else product ids) of the results, best first. */
   products: string[];
@@ -83,7 +83,7 @@ export interface ConversationAnswer {
  * conversation_context, or (mode 'session') as the agent that sends each user turn as its own
  * search in one session and scores only the last answer.
  */
-export async function answerConversations(
+async function answerConversations(
   core: Core,
   principal: Principal,
   set: ConversationSet,

@@ -22,7 +22,7 @@ import { SPORTS_TOYS_TEMPLATES } from './templates-sports-toys.js';
 import { cents, charm, shelfPrice, slugify } from './text.js';
 import type { Availability, FixedProduct, Product, Template } from './types.js';
 
-export const TEMPLATES: readonly Template[] = [
+const TEMPLATES: readonly Template[] = [
   ...FOOTWEAR_TEMPLATES,
   ...OUTDOOR_TEMPLATES,
   ...KITCHEN_TEMPLATES,
@@ -38,10 +38,10 @@ export const TEMPLATES: readonly Template[] = [
   ...AUTO_TOOLS_TEMPLATES,
 ];
 
-export const FIXED: readonly FixedProduct[] = [...TRAIL_SHOES, ...NEAR_MISSES_AND_VARIANTS];
+const FIXED: readonly FixedProduct[] = [...TRAIL_SHOES, ...NEAR_MISSES_AND_VARIANTS];
 
 /** Timestamps fall in the 30 days before this instant. */
-export const CATALOG_AS_OF = Date.UTC(2026, 10, 20); // 2026-11-20T00:00:00.000Z
+const CATALOG_AS_OF = Date.UTC(2026, 10, 20); // 2026-11-20T00:00:00.000Z
 const WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Random stock-outs and pre-orders among generated products (≈8% with the fixed preorder). */

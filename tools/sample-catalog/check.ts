@@ -3,7 +3,7 @@ import type { Product } from './types.js';
 
 const AVAILABILITY = new Set(['in_stock', 'out_of_stock', 'preorder']);
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const TRAIL = 'Footwear > Running Shoes > Trail Running Shoes';
+const TRAIL = 'Footwear > Running Shoes > Trail Running Shoes';
 
 /** Returns a list of problems; empty means the catalog is valid. */
 export function validate(products: readonly Product[]): string[] {

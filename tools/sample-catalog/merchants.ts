@@ -109,7 +109,3 @@ export const MERCHANTS = {
 } satisfies Record<string, Merchant>;
 
 export type MerchantId = keyof typeof MERCHANTS;
-
-export function merchant(id: MerchantId): Merchant {
-  return MERCHANTS[id];
-}

@@ -7,10 +7,10 @@
 
 import { mulberry32 } from '../../src/core/random.js';
 
-export const CATALOG_SEED = 0x41_49_53_4c; // "AISL"
+const CATALOG_SEED = 0x41_49_53_4c; // "AISL"
 
 /** FNV-1a 32-bit hash, used to derive an independent stream per label. */
-export function hashLabel(label: string): number {
+function hashLabel(label: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < label.length; i++) {
     h ^= label.charCodeAt(i);

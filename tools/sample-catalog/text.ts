@@ -72,17 +72,6 @@ export function describe(rng: Rng, lead: string, features: readonly string[], n 
   ].join(' ');
 }
 
-/** Pick `n` distinct items and return them as a string array (for list attributes). */
-export function some(rng: Rng, items: readonly string[], n: number): string[] {
-  return rng.sample(items, n);
-}
-
-/** ["a", "b", "c"] → "a, b and c". */
-export function listText(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}`;
-}
-
 export const SHOE_SIZES_US = ['7', '7.5', '8', '8.5', '9', '9.5', '10', '10.5', '11', '11.5', '12', '13'];
 export const APPAREL_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 

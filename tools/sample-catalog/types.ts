@@ -2,8 +2,8 @@
 import type { MerchantId } from './merchants.js';
 import type { Rng } from './random.js';
 
-export type AttrValue = string | number | boolean | string[];
-export type Attributes = Record<string, AttrValue>;
+type AttrValue = string | number | boolean | string[];
+type Attributes = Record<string, AttrValue>;
 export type Availability = 'in_stock' | 'out_of_stock' | 'preorder';
 
 /** One line of data/sample-catalog.jsonl, in field order. */
@@ -25,7 +25,7 @@ export interface Product {
 }
 
 /** What a template produces for one product; the builder adds merchant, sku, URLs and dates. */
-export interface Draft {
+interface Draft {
   title: string;
   description: string;
   attributes: Attributes;
@@ -33,7 +33,7 @@ export interface Draft {
   price?: number;
 }
 
-export interface MakeContext {
+interface MakeContext {
   rng: Rng;
   brand: string;
 }

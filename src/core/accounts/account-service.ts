@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { mintKey } from '../keys/key-service.js';
 import { toKeyRecord } from '../keys/key-status.js';
-import { ALL_SCOPES, type Scope } from '../keys/scopes.js';
+import { SCOPES, type Scope } from '../keys/scopes.js';
 import type { Account, AccountStore } from './ports.js';
 import type { NewKey } from '../keys/ports.js';
 import type { CreatedKey } from '../schemas/keys.js';
@@ -23,7 +23,7 @@ export class AccountService {
   constructor(private readonly deps: { store: AccountStore; clock: Clock; defaultRateLimitPerMinute: number }) {}
 
   /** Creates an account and its first key (all scopes, unless narrowed), atomically. */
-  async create(name: string, scopes: readonly Scope[] = ALL_SCOPES): Promise<NewAccountResult> {
+  async create(name: string, scopes: readonly Scope[] = SCOPES): Promise<NewAccountResult> {
     const { account, row, secret } = this.draft(name, scopes);
     await this.deps.store.insertWithFirstKey(account, row);
     return { account, firstKey: firstKeyOf(row, secret, account.createdAt) };
@@ -31,7 +31,7 @@ export class AccountService {
 
   /** First start: creates `default` with an all-scope key when no account exists; null otherwise. */
   async ensureDefault(): Promise<NewAccountResult | null> {
-    const { account, row, secret } = this.draft('default', ALL_SCOPES);
+    const { account, row, secret } = this.draft('default', SCOPES);
     const created = await this.deps.store.insertIfNoAccounts(account, row);
     if (!created) return null;
     return { account, firstKey: firstKeyOf(row, secret, account.createdAt) };

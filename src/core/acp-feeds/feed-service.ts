@@ -11,7 +11,7 @@ import { acpVariantRows, isSearchable, variantProductId } from './acp-products.j
 import type { FeedStore, StoredFeed } from './ports.js';
 
 /** Feeds one account may hold. */
-export const MAX_FEEDS_PER_ACCOUNT = 100;
+const MAX_FEEDS_PER_ACCOUNT = 100;
 
 /** Texts per embedding call, as imports send them. */
 const EMBED_BATCH = 256;

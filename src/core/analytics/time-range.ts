@@ -6,14 +6,14 @@ export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
-export const DEFAULT_RANGE_MS = 30 * DAY_MS;
-export const MAX_RANGE_MS = 366 * DAY_MS;
+const DEFAULT_RANGE_MS = 30 * DAY_MS;
+const MAX_RANGE_MS = 366 * DAY_MS;
 /** Hourly series past a month would be thousands of points; ask for days instead. */
-export const MAX_HOURLY_RANGE_MS = 31 * DAY_MS;
+const MAX_HOURLY_RANGE_MS = 31 * DAY_MS;
 /** Up to two days the automatic granularity is hourly (≤ 48 points), beyond that daily (≤ 366). */
 const AUTO_HOURLY_UP_TO_MS = 2 * DAY_MS;
 
-export const GRANULARITY_MS: Record<Granularity, number> = { hour: HOUR_MS, day: DAY_MS };
+const GRANULARITY_MS: Record<Granularity, number> = { hour: HOUR_MS, day: DAY_MS };
 
 export interface ResolvedRange extends BucketedRange {
   granularity: Granularity;
@@ -42,10 +42,10 @@ export function resolveRange(
 }
 
 /** Start of the UTC bucket holding `t` (buckets are aligned to the epoch, so to UTC hours and days). */
-export const bucketOf = (t: number, bucketMs: number): number => Math.floor(t / bucketMs) * bucketMs;
+const bucketOf = (t: number, bucketMs: number): number => Math.floor(t / bucketMs) * bucketMs;
 
 /** Every bucket start overlapping [start, end), oldest first. */
-export function bucketStarts(range: BucketedRange): number[] {
+function bucketStarts(range: BucketedRange): number[] {
   const out: number[] = [];
   for (let b = bucketOf(range.start.getTime(), range.bucketMs); b < range.end.getTime(); b += range.bucketMs) out.push(b);
   return out;

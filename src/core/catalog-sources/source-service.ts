@@ -8,9 +8,9 @@ import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSour
 import type { Embedder, Logger, Principal } from '../shared-ports.js';
 import type { CatalogSource, CatalogSourceStore, FeedDownloader, SourcePull } from './ports.js';
 
-export const MAX_SOURCES_PER_ACCOUNT = 20;
+const MAX_SOURCES_PER_ACCOUNT = 20;
 /** Pulls kept per source. */
-export const PULLS_KEPT = 20;
+const PULLS_KEPT = 20;
 /** How long a claimed pull holds its source: past it (a process that died mid-pull) another may pull. */
 const PULL_LEASE_MS = 2 * 3_600_000;
 /** A failed pull is tried again this soon at the latest, whatever the schedule. */

@@ -33,7 +33,7 @@ const EXPONENTS: Readonly<Record<string, number>> = {
   UYW: 4,
 };
 
-export const minorUnitExponent = (currency: string): number => EXPONENTS[currency.toUpperCase()] ?? 2;
+const minorUnitExponent = (currency: string): number => EXPONENTS[currency.toUpperCase()] ?? 2;
 
 /** 129.99 USD → 12999. Rounded half away from zero at the currency's precision (toFixed works on the decimal text, not on a float product). */
 export function toMinorUnits(amount: number, currency: string): number {

@@ -1,7 +1,7 @@
 import type { CatalogStore } from './ports.js';
 
 /** A CSP list stays short: the hosts most of the catalog's images come from. */
-export const MAX_IMAGE_ORIGINS = 50;
+const MAX_IMAGE_ORIGINS = 50;
 
 /**
  * The https origins the catalog's product images come from, most images first: what the MCP

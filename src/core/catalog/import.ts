@@ -48,7 +48,7 @@ export interface ImportOptions {
   fitRanking?: boolean | ColdStartOptions;
 }
 
-export interface SkippedExample {
+interface SkippedExample {
   line: number;
   reason: string;
   detail: string;
@@ -66,7 +66,7 @@ export interface ImportSummary extends ImportProgress {
   durationMs: number;
 }
 
-export const emptyProgress = (): ImportProgress => ({ read: 0, imported: 0, updated: 0, delta: 0, unchanged: 0, embedded: 0, removed: 0, skipped: 0 });
+const emptyProgress = (): ImportProgress => ({ read: 0, imported: 0, updated: 0, delta: 0, unchanged: 0, embedded: 0, removed: 0, skipped: 0 });
 
 const EXAMPLES_PER_REASON = 3;
 /** Products compared with the stored catalog per lookup: one indexed read of their digests. */

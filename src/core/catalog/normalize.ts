@@ -3,7 +3,7 @@ import { isUuid } from '../ids.js';
 import { ProductInputSchema, type AttributeValue, type Availability, type CatalogProduct } from './product.js';
 
 /** Why a row was skipped; stable strings, counted per reason in import summaries. */
-export type SkipReason = 'not_an_object' | 'missing_title' | 'title_too_long' | 'invalid_price' | 'invalid_currency' | 'invalid_field_type';
+type SkipReason = 'not_an_object' | 'missing_title' | 'title_too_long' | 'invalid_price' | 'invalid_currency' | 'invalid_field_type';
 
 export type NormalizeResult = { ok: true; product: CatalogProduct } | { ok: false; reason: SkipReason; detail: string };
 

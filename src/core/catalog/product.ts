@@ -58,4 +58,3 @@ export const ProductInputSchema = z
     last_updated_at: z.string().optional(),
   })
   .loose();
-export type ProductInput = z.infer<typeof ProductInputSchema>;

@@ -14,9 +14,9 @@ import { prefixedId } from '../ids.js';
  * impression the token names; the merchant digest binds it to the product's merchant. Opaque to
  * callers: nothing in it is meant to be read but by Aisle.
  */
-export const ATTRIBUTION_TOKEN_PREFIX = 'aisle_attr_';
+const ATTRIBUTION_TOKEN_PREFIX = 'aisle_attr_';
 /** Tokens are valid for the conversion window of a click. */
-export const ATTRIBUTION_TTL_MS = 30 * 24 * 3600 * 1000;
+const ATTRIBUTION_TTL_MS = 30 * 24 * 3600 * 1000;
 
 const VERSION = 1;
 const BYTES = 1 + 4 + 16 + 4 + 8 + 16;

@@ -10,7 +10,7 @@
  * and in-app browsers where a person does the clicking (LINE, NAVER, Flipboard, Pinterest, Viber)
  * stay billable: only their preview fetchers are listed.
  */
-export const BOT_USER_AGENT_TOKENS: readonly string[] = [
+const BOT_USER_AGENT_TOKENS: readonly string[] = [
   // Search engines and SEO crawlers
   'googlebot',
   'google-inspectiontool',

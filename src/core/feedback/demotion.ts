@@ -5,7 +5,7 @@ import type { FeedbackVote } from './ports.js';
  * query score above it, other product kinds below (the examples: docs/relevance.md, "Feedback
  * similarity").
  */
-export const SIMILARITY_FLOOR = 0.8;
+const SIMILARITY_FLOOR = 0.8;
 /** At or above this a vote counts fully (plural, article and word-order variants). */
 const SIMILARITY_FULL = 0.93;
 /** Each net vote divides the score by (1 + STRENGTH × votes)… */

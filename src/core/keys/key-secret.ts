@@ -10,8 +10,8 @@ import { crc32 } from 'node:zlib';
 export const KEY_PREFIX = 'aisle_sk_';
 /** Test-mode keys (docs/commerce.md, "Test mode"). */
 export const TEST_KEY_PREFIX = 'aisle_test_';
-export const KEY_RANDOM_LENGTH = 30;
-export const KEY_CHECKSUM_LENGTH = 6;
+const KEY_RANDOM_LENGTH = 30;
+const KEY_CHECKSUM_LENGTH = 6;
 export const KEY_PATTERN = /^aisle_sk_[0-9A-Za-z]{36}$/;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -9,7 +9,7 @@ import { effectiveStatus, toKeyRecord } from './key-status.js';
 import { generateKeySecret, hashKeySecret, keyHint } from './key-secret.js';
 import { hasScope, type Scope } from './scopes.js';
 
-export const MAX_KEYS_PER_ACCOUNT = 100;
+const MAX_KEYS_PER_ACCOUNT = 100;
 
 export interface KeyServiceDeps {
   store: KeyStore;

@@ -1,7 +1,6 @@
+/** Every scope a key can hold; a new account's first key holds them all. */
 export const SCOPES = ['search', 'events:write', 'conversions:write', 'analytics:read', 'keys:manage', 'webhooks:manage', 'catalog:write'] as const;
 
 export type Scope = (typeof SCOPES)[number];
-
-export const ALL_SCOPES: readonly Scope[] = SCOPES;
 
 export const hasScope = (held: readonly string[], scope: Scope): boolean => held.includes(scope);

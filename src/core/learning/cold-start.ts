@@ -21,7 +21,7 @@ import { syntheticGrade, syntheticRequests, type RequestKind, type SyntheticRequ
 import { fitConversationModel } from '../understanding/conversation-fit.js';
 import { NeedVocabulary } from '../understanding/vocabulary.js';
 
-export const COLD_START_SOURCE_PREFIX = 'cold-start';
+const COLD_START_SOURCE_PREFIX = 'cold-start';
 
 /** A model this module fitted (and so one a later import may replace), as against one fitted on labels. */
 export const isColdStartModel = (model: RankingModel): boolean => model.source.startsWith(COLD_START_SOURCE_PREFIX);
@@ -30,7 +30,7 @@ export const isColdStartModel = (model: RankingModel): boolean => model.source.s
  * Requests no catalog answers, for the calibration's off-topic negatives. Deliberately not the
  * list tools/relevance/labelled-set.ts evaluates calibration with, so that measurement stays unseen.
  */
-export const COLD_START_OFF_TOPIC = [
+const COLD_START_OFF_TOPIC = [
   'how old is the universe',
   'what is the population of brazil',
   'who discovered penicillin',
@@ -73,7 +73,7 @@ export interface ColdStartOptions {
 }
 
 /** Fewer requests that found their product than this, and the fit would be noise: the fallback serves. */
-export const MIN_ANSWERED_REQUESTS = 20;
+const MIN_ANSWERED_REQUESTS = 20;
 
 export interface ColdStartFit {
   /** Null when fewer than MIN_ANSWERED_REQUESTS requests found their product (a tiny catalog). */
@@ -87,7 +87,7 @@ export interface ColdStartFit {
   ms: number;
 }
 
-export const COLD_START_DEFAULTS = { requests: 1000, seed: 20_261_124, kinds: ['fragment'] } as const satisfies ColdStartOptions;
+const COLD_START_DEFAULTS = { requests: 1000, seed: 20_261_124, kinds: ['fragment'] } as const satisfies ColdStartOptions;
 
 type RetrievalDeps = { catalog: CatalogStore; embedder: Embedder; lexicon: CatalogLexicon };
 
@@ -105,7 +105,7 @@ function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => P
  * are unjudged (null), not judged irrelevant: many answer the request as well as the source
  * does. The ranker counts them 0, as NDCG does; the calibration leaves them out.
  */
-export async function syntheticTrainingQueries(deps: RetrievalDeps, requests: readonly SyntheticRequest[], concurrency = 4): Promise<TrainingQuery[]> {
+async function syntheticTrainingQueries(deps: RetrievalDeps, requests: readonly SyntheticRequest[], concurrency = 4): Promise<TrainingQuery[]> {
   return mapLimited(requests, concurrency, async (r) => {
     const candidates = await retrieve(deps, r.text);
     return { group: `${r.kind}:${r.text}`, rows: candidates.map((c) => ({ features: c.features, grade: syntheticGrade(r, c.product) || null })) };
@@ -131,7 +131,7 @@ function offTopicCandidates(deps: RetrievalDeps, concurrency: number): Promise<n
  * a real one; the fallback's absolute evidence (cosine, coverage) can. Chosen on Home Depot's
  * first 1,500 dev queries: docs/relevance.md.
  */
-export const COLD_START_BLEND = 0.5;
+const COLD_START_BLEND = 0.5;
 
 function blend(ranker: RankingModel): { bias: number; weights: Record<FeatureName, number> } {
   const wf = weightVector(FALLBACK_MODEL);
@@ -150,7 +150,7 @@ function blend(ranker: RankingModel): { bias: number; weights: Record<FeatureNam
  * lowered, if need be, until no more off-topic requests have a candidate at 0.5 or above than the
  * fallback lets through, so the default min_relevance_score still answers them with nothing.
  */
-export function coldStartCalibration(
+function coldStartCalibration(
   model: Pick<RankingModel, 'bias' | 'weights'>,
   queries: readonly TrainingQuery[],
   offTopic: readonly (readonly (readonly number[])[])[],
@@ -169,7 +169,7 @@ export function coldStartCalibration(
 }
 
 /** The b minimising the log loss of σ(z + b) against soft targets (Newton's method in one dimension). */
-export function fitOffset(z: readonly number[], target: readonly number[]): number {
+function fitOffset(z: readonly number[], target: readonly number[]): number {
   let b = 0;
   for (let it = 0; it < 50; it++) {
     let g = 0;

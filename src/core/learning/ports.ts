@@ -9,7 +9,7 @@ export interface LearningStore {
   shownResults(accountId: string, since: Date, limit: number): Promise<ShownResult[]>;
 }
 
-export type RankingModelStatus = 'candidate' | 'serving' | 'retired' | 'rejected';
+type RankingModelStatus = 'candidate' | 'serving' | 'retired' | 'rejected';
 
 /** A learned ranking model and where it stands (global learning, src/core/learning/ranking-learner.ts). */
 export interface StoredRankingModel {
@@ -27,7 +27,7 @@ export interface StoredRankingModel {
   decidedAt: Date | null;
 }
 
-export type RankingAction = 'propose' | 'promote' | 'reject' | 'rollback';
+type RankingAction = 'propose' | 'promote' | 'reject' | 'rollback';
 
 export interface RankingDecision {
   id: number;

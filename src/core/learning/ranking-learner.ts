@@ -7,7 +7,7 @@ import { DEFAULT_GLOBAL_FIT, fitFromLog, type GlobalFitOptions, type GlobalFitRe
 import { guardDecision, interleavingEvidence, type GuardRule, type InterleavingEvidence } from './interleaving.js';
 
 /** A model to rank with: a learned one (its id) or the catalog's own (id null: fitted at import, by calibrate, or the fallback). */
-export interface ServedModel {
+interface ServedModel {
   id: string | null;
   model: RankingModel;
 }
@@ -96,7 +96,7 @@ export interface LearnerOptions {
 
 const DAY_MS = 86_400_000;
 
-export const DEFAULT_LEARNER: LearnerOptions = {
+const DEFAULT_LEARNER: LearnerOptions = {
   windowMs: 90 * DAY_MS,
   maxSearches: 5_000,
   // 200 people with a preference: a true 60/40 split is significant at 0.05 about 9 times in 10.

@@ -10,7 +10,7 @@ import { lexicalTerms } from '../ranking/lexical.js';
 import { variantKey } from '../ranking/ranking.js';
 import { mulberry32 } from '../random.js';
 
-export const REQUEST_KINDS = ['head', 'fragment', 'brand-type', 'measure-type', 'category', 'attribute'] as const;
+const REQUEST_KINDS = ['head', 'fragment', 'brand-type', 'measure-type', 'category', 'attribute'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
 export interface SyntheticRequest {
@@ -139,7 +139,7 @@ export function syntheticRequests(
 const leafOf = (p: CatalogProduct) => p.category.at(-1)?.toLowerCase() ?? '';
 
 /** Jaccard overlap of two products' title terms. */
-export function titleOverlap(a: CatalogProduct, b: CatalogProduct): number {
+function titleOverlap(a: CatalogProduct, b: CatalogProduct): number {
   const x = new Set(lexicalTerms(a.title));
   const y = new Set(lexicalTerms(b.title));
   let both = 0;
@@ -148,7 +148,7 @@ export function titleOverlap(a: CatalogProduct, b: CatalogProduct): number {
 }
 
 /** Title overlap from which two products of one category leaf count as the same product (variants, re-listings). */
-export const NEAR_DUPLICATE_OVERLAP = 0.6;
+const NEAR_DUPLICATE_OVERLAP = 0.6;
 
 /**
  * The same product for a shopper: the very product, a colour/size/pack variant of it

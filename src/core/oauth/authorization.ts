@@ -48,7 +48,7 @@ function param(query: AuthorizeQuery, name: string): Param {
 }
 
 /** The client's redirect URI with the answer's parameters, `state` and `iss` (RFC 9207) added. */
-export function redirectWith(redirectUri: string, issuer: string, state: string | undefined, params: Record<string, string>): string {
+function redirectWith(redirectUri: string, issuer: string, state: string | undefined, params: Record<string, string>): string {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   if (state !== undefined) url.searchParams.set('state', state);

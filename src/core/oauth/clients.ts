@@ -42,7 +42,7 @@ export interface ClientRegistryDeps {
  * written in its canonical form (so it compares equal to the document's `client_id`), without
  * fragment, user info or dot segments.
  */
-export function metadataDocumentUrlProblem(clientId: string): string | null {
+function metadataDocumentUrlProblem(clientId: string): string | null {
   let url: URL;
   try {
     url = new URL(clientId);

@@ -13,7 +13,7 @@ export type ResourceName = (typeof RESOURCE_NAMES)[number];
 export const GRANTABLE_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'keys:manage' && s !== 'catalog:write');
 
 /** What the MCP tools use; the scopes the MCP resource's metadata offers. */
-export const MCP_SCOPES: readonly Scope[] = ['search', 'events:write', 'analytics:read'];
+const MCP_SCOPES: readonly Scope[] = ['search', 'events:write', 'analytics:read'];
 
 /** Granted when a client asks for no scope: what an MCP connector needs to search and report clicks. */
 export const DEFAULT_SCOPES: readonly Scope[] = ['search', 'events:write'];

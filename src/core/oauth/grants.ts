@@ -7,7 +7,7 @@ import type { Principal } from '../shared-ports.js';
 import type { OAuthStore, StoredGrant } from './ports.js';
 import { redirectHost } from './redirect-uris.js';
 
-export function toGrantRecord(g: StoredGrant): GrantRecord {
+function toGrantRecord(g: StoredGrant): GrantRecord {
   return {
     id: g.id,
     client_id: g.clientId,

@@ -66,7 +66,7 @@ export interface NewToken {
   expiresAt: Date;
 }
 
-export interface StoredToken extends NewToken {
+interface StoredToken extends NewToken {
   /** A refresh token's rotation: set when it was exchanged for the next pair. */
   usedAt: Date | null;
 }

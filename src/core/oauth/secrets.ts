@@ -3,8 +3,8 @@ import { generateSecret, hashKeySecret, isWellFormedSecret } from '../keys/key-s
 
 /** Opaque OAuth secrets in the key format (core/keys/key-secret.ts), told apart by prefix (docs/oauth.md). */
 export const ACCESS_TOKEN_PREFIX = 'aisle_ot_';
-export const REFRESH_TOKEN_PREFIX = 'aisle_rt_';
-export const CODE_PREFIX = 'aisle_ac_';
+const REFRESH_TOKEN_PREFIX = 'aisle_rt_';
+const CODE_PREFIX = 'aisle_ac_';
 
 export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -25,7 +25,7 @@ export const hashSecret = hashKeySecret;
 /** An S256 code challenge: base64url of a SHA-256, 43 characters (RFC 7636 §4.2). */
 export const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** A code verifier: 43 to 128 unreserved characters (RFC 7636 §4.1). */
-export const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** PKCE S256 (RFC 7636 §4.6): base64url(SHA-256(verifier)) equals the challenge, compared in constant time. */
 export function pkceMatches(verifier: string, challenge: string): boolean {

@@ -24,7 +24,7 @@ import {
 /** The token endpoint's form fields (application/x-www-form-urlencoded, each at most once). */
 export type TokenForm = Readonly<Record<string, string>>;
 
-export type AccessTokenFailure = 'malformed' | 'unknown' | 'expired' | 'revoked' | 'wrong_resource' | 'key_inactive';
+type AccessTokenFailure = 'malformed' | 'unknown' | 'expired' | 'revoked' | 'wrong_resource' | 'key_inactive';
 export type AccessTokenResult = { ok: true; principal: Principal } | { ok: false; reason: AccessTokenFailure; detail: string };
 
 const invalidGrant = (description: string): OAuthFailure => oauthFailure('invalid_grant', description);

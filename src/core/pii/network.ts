@@ -17,7 +17,7 @@ const HEX_GROUP = /^[0-9A-Fa-f]{1,4}$/;
  * Full (8 groups), compressed (one `::`) or IPv4-mapped addresses with at least two non-zero-length
  * groups: `::1` and `::` name no one, and times (10:30:45) or MACs (6 groups) are not addresses.
  */
-export function isIpv6Address(candidate: string): boolean {
+function isIpv6Address(candidate: string): boolean {
   let body = candidate;
   const lastColon = body.lastIndexOf(':');
   const tail = body.slice(lastColon + 1);

@@ -13,7 +13,7 @@ export const CONVERSATIONAL_WORDS = new Set(
 );
 
 /** Lower-case word tokens without stopwords; keeps numbers and measures ("10.5", "1/2"). */
-export function queryTerms(text: string): string[] {
+function queryTerms(text: string): string[] {
   const tokens =
     text
       .normalize('NFKC')

@@ -201,7 +201,7 @@ const VARIANT_DECAY = 0.7;
  * least one). People choosing between sizes want to see a few; a page of one product's sizes
  * shows nothing else (measurements: docs/relevance.md, "Variants on a page").
  */
-export const variantsShownFreely = (limit: number) => Math.max(1, Math.floor(limit / 3));
+const variantsShownFreely = (limit: number) => Math.max(1, Math.floor(limit / 3));
 
 /** Demotes colour/size variants of a product beyond a third of the page, so they cannot fill it. Input in rank order. */
 export function diversify(ranked: readonly Candidate[], limit: number): Candidate[] {

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { RateLimitStore } from './ports.js';
 import type { Logger, Principal } from '../shared-ports.js';
 
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export interface RateLimitDecision {
   allowed: boolean;

@@ -68,7 +68,7 @@ export const SESSION_PRUNE_GRACE_MS = 60_000;
  * Expired OAuth codes and tokens, and ended grants, are kept a day past their end: a code or
  * refresh token presented again within it still finds its grant to revoke, and logs can name it.
  */
-export const OAUTH_ENDED_KEEP_MS = DAY_MS;
+const OAUTH_ENDED_KEEP_MS = DAY_MS;
 
 interface Table {
   name: keyof PruneCounts;

@@ -11,12 +11,11 @@ export const GRANULARITIES = ['hour', 'day'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
 export const METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate', 'top_products', 'top_queries'] as const;
-export type Metric = (typeof METRICS)[number];
 /** The metrics answered as a value and a series (the others are ranked lists). */
-export const SERIES_METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const;
+const SERIES_METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const;
 export type SeriesMetric = (typeof SERIES_METRICS)[number];
 
-export const TIMEFRAMES = ['1h', '24h', '7d', '30d'] as const;
+const TIMEFRAMES = ['1h', '24h', '7d', '30d'] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
 
 const RANGE_RULES =
@@ -120,7 +119,7 @@ export const TopProductSchema = z.object({
   conversions: z.number().int(),
   revenue: z.number(),
 });
-export const TOP_PRODUCTS_ORDER = 'clicks desc, then impressions desc, then revenue desc, then product_id asc';
+const TOP_PRODUCTS_ORDER = 'clicks desc, then impressions desc, then revenue desc, then product_id asc';
 
 export const TopQuerySchema = z.object({
   query: z.string().describe('As stored: PII redacted, lower-cased, whitespace collapsed'),
@@ -128,23 +127,23 @@ export const TopQuerySchema = z.object({
   clicks: z.number().int().describe('Billable clicks in the range on results of searches with this query'),
   ctr: z.number().describe('clicks / results returned by those searches; 0 when they returned none'),
 });
-export const TOP_QUERIES_ORDER = 'searches desc, then clicks desc, then query asc';
+const TOP_QUERIES_ORDER = 'searches desc, then clicks desc, then query asc';
 
 const topProducts = z.array(TopProductSchema).max(10).describe(`At most 10 products shown or clicked in the range, ordered by ${TOP_PRODUCTS_ORDER}`);
 const topQueries = z.array(TopQuerySchema).max(10).describe(`At most 10 queries searched in the range, ordered by ${TOP_QUERIES_ORDER}`);
 
 const rangeFields = { start_date: Timestamp, end_date: Timestamp };
 
-export const AnalyticsSummarySchema = z.object({ ...rangeFields, metrics: AnalyticsMetricsSchema, top_products: topProducts, top_queries: topQueries });
-export const AnalyticsSeriesSchema = z.object({
+const AnalyticsSummarySchema = z.object({ ...rangeFields, metrics: AnalyticsMetricsSchema, top_products: topProducts, top_queries: topQueries });
+const AnalyticsSeriesSchema = z.object({
   metric: z.enum(SERIES_METRICS),
   ...rangeFields,
   granularity: z.enum(GRANULARITIES),
   value: z.number().describe('The metric over the whole range'),
   series: z.array(z.object({ period_start: Timestamp, value: z.number() })).describe('The metric per UTC bucket, oldest first, empty buckets as 0'),
 });
-export const AnalyticsTopProductsSchema = z.object({ metric: z.literal('top_products'), ...rangeFields, items: topProducts });
-export const AnalyticsTopQueriesSchema = z.object({ metric: z.literal('top_queries'), ...rangeFields, items: topQueries });
+const AnalyticsTopProductsSchema = z.object({ metric: z.literal('top_products'), ...rangeFields, items: topProducts });
+const AnalyticsTopQueriesSchema = z.object({ metric: z.literal('top_queries'), ...rangeFields, items: topQueries });
 
 /** GET /analytics response: the summary without `metric`, else the asked-for metric. */
 export const AnalyticsSchema = z

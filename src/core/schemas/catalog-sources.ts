@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 export const SOURCE_FORMATS = ['jsonl', 'csv', 'gmc-tsv', 'gmc-xml'] as const;
 /** Shortest schedule: affiliate networks refresh feeds every two hours at the most; 15 minutes is ample. */
-export const MIN_SCHEDULE_MINUTES = 15;
+const MIN_SCHEDULE_MINUTES = 15;
 const MAX_SCHEDULE_MINUTES = 7 * 24 * 60;
 
 const Mapping = z

@@ -39,7 +39,7 @@ export const LinkQuerySchema = z.object({ sig: z.string().max(200).optional() })
 const Amount = z.number().min(0).max(1e12);
 
 /** A conversion's details from the merchant: flat, at most 20 keys and 4 KB, no personal data (docs/commerce.md). */
-export const ConversionMetadataSchema = z
+const ConversionMetadataSchema = z
   .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
   .refine((m) => Object.keys(m).length <= 20, 'at most 20 keys')
   .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= 4096, 'at most 4 KB as JSON')
@@ -88,9 +88,8 @@ export const ConversionSchema = z.object({
 export type Conversion = z.infer<typeof ConversionSchema>;
 
 export const AttributionVerifyRequestSchema = z.object({ token: z.string().min(1).max(200).describe('affiliate_attribution.token') }).strict();
-export type AttributionVerifyRequest = z.infer<typeof AttributionVerifyRequestSchema>;
 
-export const ATTRIBUTION_STATUSES = ['valid', 'expired', 'unknown', 'tampered', 'other_merchant'] as const;
+const ATTRIBUTION_STATUSES = ['valid', 'expired', 'unknown', 'tampered', 'other_merchant'] as const;
 
 export const AttributionVerificationSchema = z.object({
   valid: z.boolean(),

@@ -21,7 +21,7 @@ export const ConsoleSessionInfoSchema = z.object({
 });
 export type ConsoleSessionInfo = z.infer<typeof ConsoleSessionInfoSchema>;
 
-export const CONSOLE_RANGES = ['24h', '7d', '30d'] as const;
+const CONSOLE_RANGES = ['24h', '7d', '30d'] as const;
 export type ConsoleRange = (typeof CONSOLE_RANGES)[number];
 
 /** GET /console/overview query. */
@@ -65,7 +65,7 @@ export const PlaygroundRequestSchema = SearchRequestSchema.pick({
 export type PlaygroundRequest = z.infer<typeof PlaygroundRequestSchema>;
 
 /** A playground result: the search result without its tracking (nothing was recorded). */
-export const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true, affiliate_attribution: true });
+const PlaygroundResultSchema = AdResponseSchema.omit({ impression_id: true, click_url: true, affiliate_attribution: true });
 export const PlaygroundResponseSchema = z.object({
   results: z.array(PlaygroundResultSchema),
   metadata: z.object({

@@ -22,7 +22,7 @@ const Media = z
 const Link = z.object({ type: Text(100), title: Text(200).optional(), url: Url }).strict();
 const Seller = z.object({ name: Text(200).optional(), links: z.array(Link).max(20).optional() }).strict();
 
-export const AcpVariantSchema = z
+const AcpVariantSchema = z
   .object({
     id: Id,
     title: Text(500),
@@ -64,8 +64,8 @@ export const AcpVariantSchema = z
 export type AcpVariant = z.infer<typeof AcpVariantSchema>;
 
 /** Most variants one product may have, and products one upsert may carry. */
-export const MAX_VARIANTS = 100;
-export const MAX_UPSERT_PRODUCTS = 500;
+const MAX_VARIANTS = 100;
+const MAX_UPSERT_PRODUCTS = 500;
 
 export const AcpProductSchema = z
   .object({

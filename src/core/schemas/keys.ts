@@ -4,7 +4,7 @@ import { InputTimestamp, PageQuery, Timestamp, pageOf } from './common.js';
 
 export const ScopeSchema = z.enum(SCOPES).describe('Permission a key carries');
 
-export const KeyStatusSchema = z
+const KeyStatusSchema = z
   .enum(['active', 'disabled', 'revoked', 'expired'])
   .describe('Only `active` authenticates. `disabled` can be re-enabled; `revoked` and `expired` are final.');
 

@@ -3,7 +3,7 @@ import { SCOPES } from '../keys/scopes.js';
 import { PageQuery, Timestamp, pageOf } from './common.js';
 
 /** RFC 8414 authorization server metadata, as GET /.well-known/oauth-authorization-server answers it. */
-export const AuthorizationServerMetadataSchema = z.object({
+const AuthorizationServerMetadataSchema = z.object({
   issuer: z.string(),
   authorization_endpoint: z.string(),
   token_endpoint: z.string(),
@@ -23,7 +23,7 @@ export const AuthorizationServerMetadataSchema = z.object({
 export type AuthorizationServerMetadata = z.infer<typeof AuthorizationServerMetadataSchema>;
 
 /** RFC 9728 protected resource metadata. */
-export const ProtectedResourceMetadataSchema = z.object({
+const ProtectedResourceMetadataSchema = z.object({
   resource: z.string(),
   authorization_servers: z.array(z.string()),
   scopes_supported: z.array(z.enum(SCOPES)),
@@ -37,7 +37,7 @@ export type ProtectedResourceMetadata = z.infer<typeof ProtectedResourceMetadata
 const UNSAFE_NAME = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /** A client's display name: what the consent page and the grant list show. */
-export const ClientNameSchema = z
+const ClientNameSchema = z
   .string()
   .trim()
   .min(1)
@@ -64,7 +64,7 @@ export type ClientMetadata = z.infer<typeof ClientMetadataSchema>;
 export const ClientMetadataDocumentSchema = ClientMetadataSchema.extend({ client_id: z.string().max(2000) });
 
 /** POST /oauth/register's 201 answer (RFC 7591 §3.2.1). */
-export const RegisteredClientSchema = z.object({
+const RegisteredClientSchema = z.object({
   client_id: z.string(),
   client_id_issued_at: z.number().int(),
   client_name: z.string().optional(),
@@ -76,7 +76,7 @@ export const RegisteredClientSchema = z.object({
 export type RegisteredClientResponse = z.infer<typeof RegisteredClientSchema>;
 
 /** POST /oauth/token's 200 answer (RFC 6749 §5.1). */
-export const TokenResponseSchema = z.object({
+const TokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
@@ -84,9 +84,6 @@ export const TokenResponseSchema = z.object({
   scope: z.string(),
 });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;
-
-/** The error body of every OAuth endpoint (RFC 6749 §5.2). */
-export const OAuthErrorBodySchema = z.object({ error: z.string(), error_description: z.string().optional() });
 
 /** The pending authorization request as the consent page shows it (GET /console/oauth/authorize). */
 export const ConsentDescriptionSchema = z.object({
@@ -111,7 +108,7 @@ export const ConsentRedirectSchema = z.object({
   redirect_to: z.string().describe('The client’s redirect URI with code (or error), state and iss: navigate there'),
 });
 
-export const GrantRecordSchema = z.object({
+const GrantRecordSchema = z.object({
   id: z.uuid(),
   client_id: z.string().describe('A registered client id, or the URL of the client’s metadata document'),
   client_name: z.string().nullable(),

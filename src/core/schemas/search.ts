@@ -4,7 +4,7 @@ import { Timestamp } from './common.js';
 
 const FilterText = z.string().trim().min(1).max(200);
 
-export const SearchFiltersSchema = z
+const SearchFiltersSchema = z
   .object({
     min_price: z.number().min(0).max(1e9).optional().describe('Minimum price in USD, inclusive'),
     max_price: z.number().min(0).max(1e9).optional().describe('Maximum price in USD, inclusive'),
@@ -20,7 +20,7 @@ export const SearchFiltersSchema = z
   });
 export type SearchFilters = z.infer<typeof SearchFiltersSchema>;
 
-export const ConversationTurnSchema = z
+const ConversationTurnSchema = z
   .object({
     role: z.enum(['user', 'assistant', 'system', 'tool']),
     content: z.string().max(4000),
@@ -47,7 +47,7 @@ export const SearchRequestSchema = z
 export type SearchRequest = z.infer<typeof SearchRequestSchema>;
 
 /** ACP's affiliate_attribution object (docs/commerce.md, "Attribution"). */
-export const AffiliateAttributionSchema = z
+const AffiliateAttributionSchema = z
   .object({
     provider: z.string().describe("The attribution provider: this deployment's public host name"),
     token: z
@@ -87,7 +87,7 @@ export const AdResponseSchema = z.object({
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 
 /** Why a search answered no results (docs/search.md, "Conversations"). */
-export const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products'] as const;
+const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products'] as const;
 export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
 export const SearchResponseSchema = z.object({

@@ -15,7 +15,7 @@ const MinorUnits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** The platform's profile URL (UCP-Agent header on REST, meta["ucp-agent"].profile on MCP). */
 export const UcpProfileUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
-export const UcpContextSchema = z
+const UcpContextSchema = z
   .object({
     intent: z.string().max(4000).optional().describe('What the buyer is after, in words; used like a conversation turn'),
     currency: z
@@ -27,7 +27,7 @@ export const UcpContextSchema = z
   })
   .loose();
 
-export const UcpSearchFiltersSchema = z
+const UcpSearchFiltersSchema = z
   .object({
     categories: z.array(FilterText).min(1).max(20).optional().describe('Any of these categories (or a descendant)'),
     price: z
@@ -69,7 +69,7 @@ export const UcpSearchRequestSchema = z
 export type UcpSearchRequest = z.infer<typeof UcpSearchRequestSchema>;
 
 /** Most ids a lookup takes at once. */
-export const MAX_LOOKUP_IDS = 50;
+const MAX_LOOKUP_IDS = 50;
 
 export const UcpLookupRequestSchema = z
   .object({
@@ -144,7 +144,7 @@ const Variant = z
   })
   .loose();
 
-export const UcpProductSchema = z
+const UcpProductSchema = z
   .object({
     id: z.string(),
     title: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { PageQuery, Timestamp, pageOf } from './common.js';
 
-export const EventTypeSchema = z.enum(EVENT_TYPES).describe('Event kind');
+const EventTypeSchema = z.enum(EVENT_TYPES).describe('Event kind');
 
 const EventList = z
   .array(EventTypeSchema)
@@ -62,7 +62,7 @@ export const RotatedSecretSchema = z.object({
 });
 export type RotatedSecret = z.infer<typeof RotatedSecretSchema>;
 
-export const DeliveryStatusSchema = z.enum(['pending', 'delivering', 'succeeded', 'failed']);
+const DeliveryStatusSchema = z.enum(['pending', 'delivering', 'succeeded', 'failed']);
 
 export const DeliveryRecordSchema = z.object({
   id: z.uuid(),

@@ -27,7 +27,7 @@ import { CatalogVocabulary } from '../understanding/vocabulary.js';
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
-export const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
+const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** Earlier turns read for a sensitive topic, the latest (each up to 4,000 characters). */
 const SENSITIVE_TURNS = 8;

@@ -30,7 +30,7 @@ export interface ConversationFitOptions {
   concurrency: number;
 }
 
-export const CONVERSATION_FIT_DEFAULTS: ConversationFitOptions = { conversations: 500, negatives: 600, seed: 20_261_128, concurrency: 4 };
+const CONVERSATION_FIT_DEFAULTS: ConversationFitOptions = { conversations: 500, negatives: 600, seed: 20_261_128, concurrency: 4 };
 
 export interface ConversationFit {
   model: ConversationModel;

@@ -14,7 +14,7 @@ import type { Need } from './need.js';
 import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, sensitiveTopic, type SensitiveTopic } from './sensitive.js';
 
 /** A turn this close to one of a sensitive topic's examples is that topic (docs/search.md, "Sensitive topics"). */
-export const SENSITIVE_SIMILARITY = 0.68;
+const SENSITIVE_SIMILARITY = 0.68;
 
 export interface ConversationVectors {
   /** The mean of the turns' mean and the interpreted need: what the vector retrieval searches with. */

@@ -18,7 +18,7 @@ export interface Turn {
 }
 
 /** One word of the need, with how much it carries it (the largest is 1). */
-export interface NeedWord {
+interface NeedWord {
   /** The word as the catalog's text tokenises it (canonical measures, lower case). */
   word: string;
   weight: number;
@@ -80,7 +80,7 @@ export interface NeedOptions {
 }
 
 /** The weights as shipped; chosen on the tuning folds of the conversation sets (docs/decisions/0001-reading-conversations.md). */
-export const NEED_DEFAULTS: Readonly<NeedOptions> = Object.freeze({
+const NEED_DEFAULTS: Readonly<NeedOptions> = Object.freeze({
   contextWeights: [0.5, 0.35, 0.25],
   assistantWeight: 0.2,
   keepShare: 0.3,

@@ -2,7 +2,7 @@ import { prefixedId } from '../ids.js';
 
 import type { EventType } from './event-types.js';
 
-export { EVENT_TYPES, type EventType } from './event-types.js';
+export type { EventType } from './event-types.js';
 
 /**
  * The `data` of each event kind (docs/webhooks.md), built from bare UUIDs: ids leave prefixed.
@@ -52,8 +52,6 @@ export const eventData = {
     reason: f.reason,
   }),
 } satisfies Record<EventType, (input: never) => Record<string, unknown>>;
-
-export type EventData<T extends EventType> = ReturnType<(typeof eventData)[T]>;
 
 /**
  * The exact body every delivery of the event sends: `{id, type, created_at, data}`. Built once

@@ -3,7 +3,7 @@ import type { PageCursor } from '../shared-ports.js';
 import type { EventType } from './event-types.js';
 import type { NextStep } from './retry-policy.js';
 
-export type WebhookStatus = 'enabled' | 'disabled';
+type WebhookStatus = 'enabled' | 'disabled';
 
 export type DeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
 

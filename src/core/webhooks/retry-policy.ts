@@ -6,8 +6,7 @@ const HOUR = 60 * MINUTE;
 
 /** Waits after the 1st, 2nd, … failed attempt. After the last one the delivery is `failed`. */
 export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-export const JITTER = 0.2;
+const JITTER = 0.2;
 /** An endpoint failing without a single success for this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * HOUR;
 

@@ -22,9 +22,9 @@ import { envelope, eventData, withLivemode, type EventType } from './events.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl, type HostResolver } from './url-guard.js';
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** How long the secret before a rotation keeps signing (docs/webhooks.md). */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export interface WebhookServiceDeps {
   store: WebhookStore;
@@ -34,7 +34,7 @@ export interface WebhookServiceDeps {
   allowPrivate: boolean;
 }
 
-export const toWebhookRecord = (e: WebhookEndpoint, now: Date): WebhookRecord => ({
+const toWebhookRecord = (e: WebhookEndpoint, now: Date): WebhookRecord => ({
   id: e.id,
   url: e.url,
   events: e.events,
@@ -47,7 +47,7 @@ export const toWebhookRecord = (e: WebhookEndpoint, now: Date): WebhookRecord =>
   updated_at: e.updatedAt.toISOString(),
 });
 
-export const toDeliveryRecord = (d: WebhookDelivery): DeliveryRecord => ({
+const toDeliveryRecord = (d: WebhookDelivery): DeliveryRecord => ({
   id: d.id,
   webhook_id: d.endpointId,
   event_id: prefixedId('event', d.eventId),

@@ -23,10 +23,10 @@ const manifestSchema = z.object({
   builtAt: z.string(),
 });
 
-export type UseLiteManifest = z.infer<typeof manifestSchema>;
+type UseLiteManifest = z.infer<typeof manifestSchema>;
 
 /** Why the cache was not used: no build yet, a build of other weights/builder, or unusable bytes. */
-export type RebuildReason = 'missing' | 'stale' | 'corrupt';
+type RebuildReason = 'missing' | 'stale' | 'corrupt';
 
 export interface UseLiteModelInfo {
   /** The .onnx file the session was loaded from. */
@@ -54,7 +54,7 @@ const inThisThread = (bytes: Uint8Array, options: ort.InferenceSession.SessionOp
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** File names carry the build key, so a cacheDir shared by two versions never mixes their files. */
-export function useLiteCachePaths(cacheDir: string, sourceSha256: string): { onnx: string; manifest: string } {
+function useLiteCachePaths(cacheDir: string, sourceSha256: string): { onnx: string; manifest: string } {
   const key = sha256(Buffer.from(`${sourceSha256}:${USE_LITE_BUILDER_VERSION}`)).slice(0, 16);
   return { onnx: join(cacheDir, `use-lite-${key}.onnx`), manifest: join(cacheDir, `use-lite-${key}.json`) };
 }

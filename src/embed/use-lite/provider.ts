@@ -8,9 +8,9 @@ import { useLiteAssetsDir } from './weights.js';
 
 import { USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../model-name.js';
 
-export { USE_LITE_DIMENSIONS, USE_LITE_MODEL };
+export { USE_LITE_MODEL };
 /** USE-lite was trained on at most 128 tokens; its TF graph drops the rest (ClipToMaxLength). */
-export const USE_LITE_MAX_TOKENS = 128;
+const USE_LITE_MAX_TOKENS = 128;
 
 export interface UseLiteProviderOptions {
   /** Directory for the built `.onnx` and its manifest, e.g. `<dataDir>/models`. Created if missing. */

@@ -23,7 +23,7 @@ const tags = ['ucp'];
  * `profile="https://agent.example/.well-known/ucp"`. Only that string member is read; other
  * members are allowed and ignored.
  */
-export function ucpAgentProfile(header: string): string | null {
+function ucpAgentProfile(header: string): string | null {
   const match = /(?:^|,)\s*profile\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:;[^,]*)?(?:,|$)/.exec(header);
   return match ? match[1]!.replace(/\\(.)/g, '$1') : null;
 }

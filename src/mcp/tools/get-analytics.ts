@@ -16,7 +16,7 @@ import { registerAisleTool, type ToolContext } from '../tool.js';
  * GET /analytics answers one of four shapes; a tool's output schema must be one object, so this
  * is their union as one object: which members are present depends on `metric`.
  */
-export const AnalyticsToolOutputSchema = z.object({
+const AnalyticsToolOutputSchema = z.object({
   start_date: Timestamp,
   end_date: Timestamp,
   metric: z.enum(METRICS).optional().describe('The metric asked for; absent for the summary'),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ClickSchema, idInBody } from '../../core/schemas/clicks.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 
-export const RecordClickInputSchema = z
+const RecordClickInputSchema = z
   .object({ impression_id: idInBody('impression').describe('impression_id of the search result the user chose (a UUID or its imp_ form)') })
   .strict();
 

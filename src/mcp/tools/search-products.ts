@@ -10,7 +10,7 @@ import { registerAisleTool, type ToolContext } from '../tool.js';
  * under 23,000, about 5,800 tokens (docs/mcp.md, "Tools"). Each result's affiliate_attribution
  * (about 280 characters) is part of it and is never cut: it is what credits the publisher.
  */
-export const COMPACT_ANSWER_BUDGET_CHARS = 22_500;
+const COMPACT_ANSWER_BUDGET_CHARS = 22_500;
 
 /**
  * What a compact answer cuts titles and descriptions to, tried in order until it fits the budget.
@@ -29,7 +29,7 @@ const COMPACT_STEPS = [
 /** Compact results keep at most this much of each description. */
 export const COMPACT_DESCRIPTION_CHARS = COMPACT_STEPS[0].description;
 
-export const SearchProductsInputSchema = SearchRequestSchema.omit({ stream: true }).extend({
+const SearchProductsInputSchema = SearchRequestSchema.omit({ stream: true }).extend({
   detail: z
     .enum(['compact', 'full'])
     .default('compact')
@@ -68,7 +68,7 @@ const NO_RESULTS: Record<NoFillReason, (requestId: string) => string> = {
 };
 
 /** The text block for clients that drop structured content: every product with its disclosure and link. */
-export function renderSearchText(response: SearchResponse): string {
+function renderSearchText(response: SearchResponse): string {
   const { results, metadata } = response;
   if (results.length === 0) return NO_RESULTS[metadata.no_fill_reason ?? 'no_relevant_products'](response.request_id);
   const understood = metadata.interpreted_query ? ` Understood as: "${metadata.interpreted_query}".` : '';
@@ -86,7 +86,7 @@ const answerSize = (answer: { structured: SearchResponse; text: string }) =>
  * structured content and text together within COMPACT_ANSWER_BUDGET_CHARS (the last step when
  * none does: only very long disclosures or URLs get there).
  */
-export function compactAnswer(response: SearchResponse): { structured: SearchResponse; text: string } {
+function compactAnswer(response: SearchResponse): { structured: SearchResponse; text: string } {
   let answer = { structured: response, text: '' };
   for (const step of COMPACT_STEPS) {
     const results = response.results.map((r) => ({ ...r, title: shorten(r.title, step.title), description: shorten(r.description, step.description) }));

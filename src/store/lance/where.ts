@@ -106,7 +106,7 @@ function necessaryKeywords(words: readonly string[]): string[] {
  * "footwear > running shoes" both match ["Footwear", "Running Shoes", "Trail"]. A single name
  * also matches that name at any depth ("Running Shoes").
  */
-export function categoryKey(category: string): string {
+function categoryKey(category: string): string {
   return category
     .split(/\s*(?:>|\|)\s*/)
     .map(filterKey)

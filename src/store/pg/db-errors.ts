@@ -2,7 +2,7 @@ import pg from 'pg';
 import { AppError } from '../../core/errors.js';
 
 /** What a client is told to wait before retrying when the database was unavailable (docs/api.md). */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * SQLSTATEs that say the database could not do the work in time or at all, not that the

@@ -14,7 +14,7 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-export interface TransactionOptions {
+interface TransactionOptions {
   /**
    * Maintenance work (migrations, rollups, the learner's log reads): its statements get the
    * maintenance bound instead of the request path's statement bound.

@@ -19,9 +19,9 @@ import { PgSearchStore } from './search-store.js';
 import { PgSecretStore } from './secret-store.js';
 import { PgWebhookStore } from './webhook-store.js';
 
-export { assertDbAvailable, openDb, type Db, type DbTarget } from './db.js';
+export { openDb, type Db, type DbTarget } from './db.js';
 export { migrate } from './migrate.js';
-export { appendEvent, type OutboxEvent } from './outbox.js';
+export { appendEvent } from './outbox.js';
 export { PgWebhookStore } from './webhook-store.js';
 
 export function createPgStores(db: Db): Stores {

@@ -21,7 +21,7 @@ export interface KeyRow {
   livemode: boolean;
 }
 
-export const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
+const KEY_COLUMNS = `id, account_id, name, hint, scopes, status, created_at, last_used_at, expires_at,
   revoke_at, rate_limit_per_minute, rotated_from, merchant, livemode`;
 
 /** KEY_COLUMNS of `api_keys k`, for statements that join it. */
