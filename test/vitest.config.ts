@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -9,8 +10,9 @@ export default defineConfig({
     setupFiles: ['test/setup-temp-dirs.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: more workers than that only adds PGlite start-ups.
-    maxWorkers: 2,
+    // One worker per core: the suite is CPU-bound, and a worker beyond the cores only adds its own
+    // PGlite start-ups and module loads. `--maxWorkers <n>` on the command line overrides it.
+    maxWorkers: Math.max(1, availableParallelism()),
     // Each worker runs its files one after another in one module graph rather than a fresh one
     // per file: our modules and their dependencies load once per worker, not once per file (no
     // test file relies on a fresh graph: state lives in the stores each file opens; a hook at the
