@@ -22,6 +22,7 @@ import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createBenchDatabase } from './deployment.js';
 import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
+import { IMPRESSIONS_PER_SEARCH, seedActivity } from './seed.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 const { values } = cli;
@@ -30,63 +31,36 @@ const duration = cli.number('duration', { positive: true, default: 10 });
 const connections = cli.number('connections', { integer: true, positive: true, default: 8 });
 
 const SEARCHES = 100_000;
-const IMPRESSIONS_PER_SEARCH = 10;
 const LOG_ROWS = 1_000_000;
 const WINDOW_MS = 30 * 86_400_000;
 
-/** Bulk rows for one account, spread evenly over the 30 days before `now`; ids are md5-derived so rows link up. */
+/** Bulk rows for one account over the 30 days before `now` (seed.ts); ids are md5-derived so rows link up. */
 async function seed(server: BenchServer, accountId: string, keyId: string, productIds: string[], now: Date): Promise<void> {
-  const step = `${WINDOW_MS / SEARCHES} milliseconds`;
-  const db = server.db;
   const t0 = Date.now();
-  await db.query(
-    `INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count, total_matches, took_ms, created_at)
-     SELECT md5('req' || g)::uuid, $1, $2, md5('ses' || (g % 5000))::uuid, 'query ' || (g % 700), 'query ' || (g % 700), '{}', 10, 10, 20,
-            $3::timestamptz - g * $4::interval
-       FROM generate_series(1, ${SEARCHES}) g`,
-    [accountId, keyId, now, step],
-  );
-  await db.query(
-    `INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
-     SELECT md5('imp' || g)::uuid, md5('req' || r)::uuid, $1, $2, md5('ses' || (r % 5000))::uuid, ($5::uuid[])[1 + (g::bigint * 7919) % $6], 1 + g % 10,
-            $3::timestamptz - r * $4::interval
-       FROM generate_series(0, ${SEARCHES * IMPRESSIONS_PER_SEARCH - 1}) g, LATERAL (SELECT 1 + g / 10 AS r) x`,
-    [accountId, keyId, now, step, productIds, productIds.length],
-  );
-  // One billable click per search (its first result), a minute after it was shown.
-  await db.query(
-    `INSERT INTO clicks (id, impression_id, account_id, request_id, product_id, key_id, source, billable, user_agent_class, destination_url, clicked_at)
-     SELECT md5('clk' || r)::uuid, i.id, $1, i.request_id, i.product_id, $2, 'api', true, 'api', NULL, i.created_at + interval '1 minute'
-       FROM generate_series(1, ${SEARCHES}) r JOIN impressions i ON i.id = md5('imp' || ((r - 1) * 10))::uuid`,
-    [accountId, keyId],
-  );
-  await db.query(
-    `INSERT INTO conversions (id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at)
-     SELECT md5('cnv' || c.id)::uuid, $1, c.id, c.impression_id, c.product_id, $2, 'order-' || c.id, 100, 1 + (abs(hashtext(c.id::text)) % 10000) / 1000.0, 'USD', c.clicked_at + interval '1 hour'
-       FROM clicks c WHERE c.account_id = $1 AND abs(hashtext(c.id::text)) % 20 = 0`,
-    [accountId, keyId],
-  );
-  const routes = [
-    'POST /v1/search',
-    'POST /v1/search',
-    'POST /v1/search',
-    'POST /v1/clicks/:impression_id',
-    'POST /v1/feedback',
-    'GET /v1/usage',
-    'POST /v1/search/batch',
-  ];
-  await db.query(
-    `INSERT INTO request_log (account_id, key_id, method, route, status, latency_ms, created_at)
-     SELECT $1, $2, split_part(rt, ' ', 1), split_part(rt, ' ', 2),
-            CASE WHEN g % 50 = 0 THEN 429 WHEN g % 37 = 0 THEN 404 WHEN g % 41 = 0 THEN 400 ELSE 200 END,
-            -- On the recorder's grid (2 % steps, three significant digits), as recorded latencies are.
-            (SELECT round(v::numeric, (2 - floor(log(v)))::int)::float8
-               FROM (SELECT 0.001 * exp(round(ln((5 + (g::bigint * 7919 % 10007) / 100.0) / 0.001) / ln(1.02)) * ln(1.02)) AS v) q),
-            $3::timestamptz - g * $4::interval
-       FROM generate_series(1, ${LOG_ROWS}) g, LATERAL (SELECT ($5::text[])[1 + g % ${routes.length}] AS rt) x`,
-    [accountId, keyId, now, `${WINDOW_MS / LOG_ROWS} milliseconds`, routes],
-  );
-  if (db.kind === 'postgres') await db.query('VACUUM ANALYZE');
+  await seedActivity(server.db, accountId, keyId, productIds, {
+    idPrefix: '',
+    searches: SEARCHES,
+    requestLogRows: LOG_ROWS,
+    end: now,
+    windowMs: WINDOW_MS,
+    sessions: 5000,
+    queryTexts: 700,
+    commission: { from: 1, steps: 10_000 },
+    routes: [
+      'POST /v1/search',
+      'POST /v1/search',
+      'POST /v1/search',
+      'POST /v1/clicks/:impression_id',
+      'POST /v1/feedback',
+      'GET /v1/usage',
+      'POST /v1/search/batch',
+    ],
+    errors: [
+      { every: 50, status: 429 },
+      { every: 37, status: 404 },
+      { every: 41, status: 400 },
+    ],
+  });
   process.stderr.write(`seeded in ${round((Date.now() - t0) / 1000, 1)} s\n`);
 }
 

@@ -66,6 +66,7 @@ import { createBenchDatabase, ensureCatalog } from './deployment.js';
 import { loadConfig } from '../../src/config.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { formatTable, median, round, startBenchServer, type BenchServer } from './lib.js';
+import { seedActivity } from './seed.js';
 import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { REPO_ROOT as ROOT } from '../repo-root.js';
@@ -1111,52 +1112,21 @@ function kinds(s: Setup, swaggerStatic: { small: string; large: string }, assets
 
 const DAY_MS = 86_400_000;
 
-/** A year of history for one account (bulk SQL, as bench:analytics seeds): what the longest analytics ranges read. */
+/** A year of history for one account (seed.ts, as bench:analytics seeds): what the longest analytics ranges read. */
 async function seedHistory(server: BenchServer, accountId: string, keyId: string, productIds: readonly string[]): Promise<void> {
-  const SEARCHES = 10_000;
-  const LOG_ROWS = 50_000;
-  // From 366 days ago up to a day ago; today belongs to the searches made through the API.
-  const end = new Date(Date.now() - DAY_MS);
-  const step = `${(365 * DAY_MS) / SEARCHES} milliseconds`;
-  const db = server.db;
-  await db.query(
-    `INSERT INTO search_requests (id, account_id, key_id, session_id, query, normalized_query, filters, result_count, total_matches, took_ms, created_at)
-     SELECT md5('wreq' || g)::uuid, $1, $2, md5('wses' || (g % 2000))::uuid, 'query ' || (g % 3000), 'query ' || (g % 3000), '{}', 10, 10, 20,
-            $3::timestamptz - g * $4::interval
-       FROM generate_series(1, ${SEARCHES}) g`,
-    [accountId, keyId, end, step],
-  );
-  await db.query(
-    `INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at)
-     SELECT md5('wimp' || g)::uuid, md5('wreq' || r)::uuid, $1, $2, md5('wses' || (r % 2000))::uuid, ($5::uuid[])[1 + (g::bigint * 7919) % $6], 1 + g % 10,
-            $3::timestamptz - r * $4::interval
-       FROM generate_series(0, ${SEARCHES * 10 - 1}) g, LATERAL (SELECT 1 + g / 10 AS r) x`,
-    [accountId, keyId, end, step, productIds, productIds.length],
-  );
-  // One billable click per search (its first result), a minute after it was shown.
-  await db.query(
-    `INSERT INTO clicks (id, impression_id, account_id, request_id, product_id, key_id, source, billable, user_agent_class, destination_url, clicked_at)
-     SELECT md5('wclk' || r)::uuid, i.id, $1, i.request_id, i.product_id, $2, 'api', true, 'api', NULL, i.created_at + interval '1 minute'
-       FROM generate_series(1, ${SEARCHES}) r JOIN impressions i ON i.id = md5('wimp' || ((r - 1) * 10))::uuid`,
-    [accountId, keyId],
-  );
-  await db.query(
-    `INSERT INTO conversions (id, account_id, click_id, impression_id, product_id, key_id, order_id, sale_amount, commission_amount, currency, created_at)
-     SELECT md5('wcnv' || c.id)::uuid, $1, c.id, c.impression_id, c.product_id, $2, 'order-' || c.id, 100, 5, 'USD', c.clicked_at + interval '1 hour'
-       FROM clicks c WHERE c.account_id = $1 AND abs(hashtext(c.id::text)) % 20 = 0`,
-    [accountId, keyId],
-  );
-  const routes = ['POST /v1/search', 'POST /v1/search', 'POST /v1/clicks/:impression_id', 'POST /v1/feedback', 'GET /v1/usage'];
-  await db.query(
-    `INSERT INTO request_log (account_id, key_id, method, route, status, latency_ms, created_at)
-     SELECT $1, $2, split_part(rt, ' ', 1), split_part(rt, ' ', 2), CASE WHEN g % 41 = 0 THEN 400 ELSE 200 END,
-            (SELECT round(v::numeric, (2 - floor(log(v)))::int)::float8
-               FROM (SELECT 0.001 * exp(round(ln((5 + (g::bigint * 7919 % 10007) / 100.0) / 0.001) / ln(1.02)) * ln(1.02)) AS v) q),
-            $3::timestamptz - g * $4::interval
-       FROM generate_series(1, ${LOG_ROWS}) g, LATERAL (SELECT ($5::text[])[1 + g % ${routes.length}] AS rt) x`,
-    [accountId, keyId, end, `${(365 * DAY_MS) / LOG_ROWS} milliseconds`, routes],
-  );
-  if (db.kind === 'postgres') await db.query('VACUUM ANALYZE');
+  await seedActivity(server.db, accountId, keyId, productIds, {
+    idPrefix: 'w',
+    searches: 10_000,
+    requestLogRows: 50_000,
+    // From 366 days ago up to a day ago; today belongs to the searches made through the API.
+    end: new Date(Date.now() - DAY_MS),
+    windowMs: 365 * DAY_MS,
+    sessions: 2000,
+    queryTexts: 3000,
+    commission: { from: 5, steps: 1 },
+    routes: ['POST /v1/search', 'POST /v1/search', 'POST /v1/clicks/:impression_id', 'POST /v1/feedback', 'GET /v1/usage'],
+    errors: [{ every: 41, status: 400 }],
+  });
 }
 
 async function json<T>(res: Response): Promise<T> {
