@@ -53,6 +53,7 @@ import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { consoleAssets } from '../../src/console/assets.js';
 import { prefixedId } from '../../src/core/ids.js';
+import { mulberry32 } from '../../src/core/random.js';
 import { SCOPES } from '../../src/core/keys/scopes.js';
 import type { Principal } from '../../src/core/shared-ports.js';
 import { SearchRequestSchema, type SearchResponse } from '../../src/core/schemas/search.js';
@@ -88,18 +89,8 @@ const MAX_BLOCK_MS = 50;
 // ---------------------------------------------------------------------------------------------
 // Request texts
 
-/** mulberry32: a seeded generator, so every run sends the same kind of text. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(8);
+/** Seeded, so every run sends the same texts. */
+const random = mulberry32(8);
 
 /**
  * A made-up word the catalog does not know: eight letters drawn from the eight commonest. Their
