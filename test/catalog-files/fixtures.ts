@@ -100,8 +100,7 @@ export function expectRoundTrip(records: FeedRecord[], originals: SampleProduct[
 }
 
 /** RFC 4180 quoting for a CSV/TSV cell. */
-export const quoteCell = (value: string, delimiter = ','): string =>
-  value.includes(delimiter) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+const quoteCell = (value: string, delimiter = ','): string => (value.includes(delimiter) || /["\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
 export const delimitedLine = (cells: string[], delimiter = ','): string => cells.map((c) => quoteCell(c, delimiter)).join(delimiter);
 

@@ -133,7 +133,7 @@ export function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Ch
 }
 
 /** What `npm start` and the other npm scripts run (package.json). */
-export const RUN_ENTRY = 'src/launcher/run.mjs';
+const RUN_ENTRY = 'src/launcher/run.mjs';
 
 export interface Finished {
   code: number | null;

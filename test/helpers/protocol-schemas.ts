@@ -6,8 +6,8 @@ import { expect } from 'vitest';
 import { needsShared, sharedPath } from './shared.js';
 
 /** The UCP and ACP schemas in ../shared/protocols (third-party copies; see its README). */
-export const UCP_SCHEMAS = sharedPath('protocols/ucp/source/schemas');
-export const ACP_FEED_SCHEMA = sharedPath('protocols/acp/spec/2026-04-17/json-schema/schema.feed.json');
+const UCP_SCHEMAS = sharedPath('protocols/ucp/source/schemas');
+const ACP_FEED_SCHEMA = sharedPath('protocols/acp/spec/2026-04-17/json-schema/schema.feed.json');
 export const ACP_FEED_EXAMPLES = sharedPath('protocols/acp/examples/2026-04-17/examples.feed.json');
 export const protocolsNeed = needsShared([UCP_SCHEMAS, ACP_FEED_SCHEMA, ACP_FEED_EXAMPLES]);
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** ../shared beside the checkout: third-party evaluation data, real catalogs and the reference model. */
-export const SHARED_DIR = resolve(repoRoot, '../shared');
+const SHARED_DIR = resolve(repoRoot, '../shared');
 
 /** A path under ../shared (whether or not it exists). */
 export const sharedPath = (...parts: string[]): string => resolve(SHARED_DIR, ...parts);

@@ -33,7 +33,7 @@ export interface SuiteFixtures {
   pgliteSnapshot: string;
 }
 
-export const SAMPLE_FEED = 'data/sample-catalog.jsonl';
+const SAMPLE_FEED = 'data/sample-catalog.jsonl';
 
 /** Where cached fixtures live, one folder per digest of what they are built from. */
 const CACHE = fileURLToPath(new URL('../../.cache/test-fixtures', import.meta.url));
