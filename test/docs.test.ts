@@ -18,7 +18,13 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const PAGES = ['README.md', 'BENCHMARKS.md', 'data/README.md', ...markdownFiles('docs'), ...(existsSync(join(ROOT, 'examples')) ? markdownFiles('examples') : [])];
+const PAGES = [
+  'README.md',
+  'BENCHMARKS.md',
+  'data/README.md',
+  ...markdownFiles('docs'),
+  ...(existsSync(join(ROOT, 'examples')) ? markdownFiles('examples') : []),
+];
 const CURRENT = PAGES.filter((page) => page.startsWith('docs/') && !page.startsWith('docs/decisions/'));
 
 /** Markdown with its fenced code blocks and inline code left out: a command may hold anything. */
