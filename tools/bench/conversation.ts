@@ -6,7 +6,7 @@
  * of each, and reports CPU (the process's, embedding thread included) and wall time per search,
  * medians over the rounds, and the conversation's ratio to the product query. The embedder's
  * query cache is off, so every round embeds every text.
- * docs/benchmarks.md; the figures against the code before conversations were read: relevance.md.
+ * docs/benchmarks.md; the figures against the code before conversations were read: docs/decisions/0008-judging-the-conversation-reading.md.
  */
 // First, so that the command line is checked before anything else loads (conversation.command.ts).
 import { cli } from './conversation.command.js';

@@ -2,8 +2,8 @@ import type { FeedbackVote } from './ports.js';
 
 /**
  * Below this cosine similarity a vote says nothing about the query at hand: rephrasings of a
- * query score above it, other product kinds below (the examples: docs/relevance.md, "Feedback
- * similarity").
+ * query score above it, other product kinds below (the examples:
+ * docs/decisions/0006-position-bias-and-per-query-boosts.md).
  */
 const SIMILARITY_FLOOR = 0.8;
 /** At or above this a vote counts fully (plural, article and word-order variants). */

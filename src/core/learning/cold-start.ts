@@ -129,7 +129,7 @@ function offTopicCandidates(deps: RetrievalDeps, concurrency: number): Promise<n
  * fallback's largest weight. The fitted ranker alone leans on features relative to each request
  * (BM25 over the request's best, ranks), so it cannot tell an off-topic request's best match from
  * a real one; the fallback's absolute evidence (cosine, coverage) can. Chosen on Home Depot's
- * first 1,500 dev queries: docs/relevance.md.
+ * first 1,500 dev queries: docs/decisions/0005-cold-start-model-from-the-catalog.md.
  */
 const COLD_START_BLEND = 0.5;
 
@@ -234,7 +234,7 @@ export async function fitColdStartModel(
   if (answered < MIN_ANSWERED_REQUESTS) return { model: null, ...summary, ms: Math.round(performance.now() - started) };
   const source = `${COLD_START_SOURCE_PREFIX} (catalog ${seen} products, ${requests.length} synthetic requests)`;
   // Coordinate ascent on the synthetic NDCG@10: the held-out choice fitRankingModel makes
-  // otherwise would be made on synthetic queries too, and picked the weaker fit (docs/relevance.md).
+  // otherwise would be made on synthetic queries too, and picked the weaker fit (docs/decisions/0005-cold-start-model-from-the-catalog.md).
   const blended = blend(fitRankingModel(queries, offTopic.flat(), source, { ranker: 'ascent' }));
   const ranking: RankingModel = { source, ...blended, ...coldStartCalibration(blended, queries, offTopic) };
   // How conversations are scored on this catalog, fitted with the ranking model just made.

@@ -33,14 +33,14 @@ export interface PositionBiasOptions {
   /**
    * Beta prior on each γ, as pseudo-counts (clicked, not clicked). Kept weak: on synthetic logs a
    * Beta(1, 1) pulled the γ of rarely clicked products up to 0.5 and so bent θ (position 10 came
-   * out 0.03 instead of 0.1), Beta(0.05, 0.05) recovers it within 0.03 (docs/relevance.md).
+   * out 0.03 instead of 0.1), Beta(0.05, 0.05) recovers it within 0.03 (docs/decisions/0006-position-bias-and-per-query-boosts.md).
    */
   prior?: { clicked: number; skipped: number };
   /**
    * Pseudo-impressions per position at the 1/k prior (default 10). Where a product is always
    * shown at the same position, θ·γ is all the data fixes and EM drifts along that ridge; the
    * prior holds it there, while thousands of impressions at varied positions outweigh it
-   * (measured on synthetic logs: docs/relevance.md).
+   * (measured on synthetic logs: docs/decisions/0007-global-learning-from-the-event-log.md).
    */
   thetaPriorStrength?: number;
 }

@@ -5,7 +5,7 @@
  * (FALLBACK_MODEL in ranking.ts). Retrieval scores and term coverage carry most of it;
  * pseudo-relevance feedback (likeness to the first ten fused results, as vectors and as title
  * words) and the title-structure features read titles written "Brand descriptors type in Colour
- * with/for ...". Why these and not others, with the measurements: docs/relevance.md.
+ * with/for ...". Why these and not others, with the measurements: docs/decisions/0004-learned-ranker.md.
  */
 import type { CatalogProduct } from '../catalog/product.js';
 import type { ScoredProduct } from '../catalog/ports.js';

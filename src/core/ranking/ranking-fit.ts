@@ -9,7 +9,7 @@
  * calibration then maps the ranker's score to P(grade ≥ 2) with Platt scaling, fitted on the
  * judged pairs plus off-topic requests.
  *
- * What was tried and measured: docs/relevance.md, "Model classes and optimisers".
+ * What was tried and measured: docs/decisions/0004-learned-ranker.md.
  */
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import type { RankingModel } from './ranking.js';
@@ -155,7 +155,7 @@ function meanNdcg(p: Packed, w: readonly number[]): number {
  * moved by a few relative steps, keeping a move when the training NDCG rises. It starts from
  * the better of the pointwise fit and BM25 alone, so it is never worse on its training queries
  * than ranking by full text only. A trial moves one weight, so its scores are the kept scores
- * plus step × that feature. Four rounds (docs/relevance.md, "Model classes and optimisers").
+ * plus step × that feature. Four rounds (docs/decisions/0004-learned-ranker.md).
  */
 function coordinateAscent(queries: readonly TrainingQuery[], starts: readonly (readonly number[])[], rounds = 4): number[] {
   const steps = coordinateAscentSteps(queries, starts, rounds);

@@ -31,7 +31,7 @@ const ANN: Record<Exclude<AnnIndexKind, 'none'>, AnnConfig> = {
     // keep √n/8. The query settings hold recall@100 against exact search at 0.989 on Home
     // Depot's 54,667 real products for about +7 % search p50 over a 1.5× beam; a 3× beam with
     // 1.5× candidates reaches 0.997 for about +20 % (npm run bench:ann and bench:search; figures
-    // in docs/relevance.md). Ranking quality was the same at both: the exact re-score, not the
+    // in docs/decisions/0003-ann-index-exact-rescoring.md). Ranking quality was the same at both: the exact re-score, not the
     // last percent of recall, is what ranking needs.
     index: (rows) => lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(rows) }),
     tuning: { overfetch: 1, efPerResult: 2, nprobes: 12 },
