@@ -2,30 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
-import type { Table as ArrowTable, Schema } from 'apache-arrow';
+import type { Table as ArrowTable } from 'apache-arrow';
 import { LRUCache } from 'lru-cache';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
 import { cosineOf } from '../../core/ranking/vectors.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
-import { acquirePidLock, type PidLock } from '../pid-lock.js';
+import { acquirePidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { LanceCatalogWriter } from './catalog-writer.js';
 import { ExactScan } from './exact-scan.js';
 import { annIndexConfig, nearestQuery, type AnnTuning } from './indexes.js';
-import {
-  CALIBRATION_TABLE,
-  META_TABLE,
-  PRODUCTS_TABLE,
-  PRODUCT_COLUMNS,
-  calibrationSchema,
-  digestFields,
-  fromRecord,
-  metaSchema,
-  productSchema,
-} from './rows.js';
+import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
+import { CALIBRATION_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, digestFields, fromRecord, productSchema } from './rows.js';
+import { runUpkeep, type UpkeepReport } from './upkeep.js';
 import { buildWhere, sqlString } from './where.js';
+
+export type { UpkeepReport } from './upkeep.js';
 
 export interface LanceCatalogOptions {
   /** Local directory or object-store URI (s3://…). */
@@ -51,21 +45,8 @@ export interface LanceCatalogOptions {
 
 export const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
 
-/** What one upkeep run did (docs/ingest.md, "Catalog upkeep"). */
-export type UpkeepReport =
-  | { action: 'skipped'; reason: string }
-  | { action: 'done'; version: number; fragmentsCompacted: number; versionsRemoved: number; bytesRemoved: number; ms: number };
-
-interface RetiredVersion {
-  version: number;
-  /** When the pointer left it (ms since the epoch). */
-  at: number;
-}
-
 export const DEFAULT_ANN_THRESHOLD = 20_000;
 export const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
-
-const isLocal = (uri: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
 
 interface Hydrated {
   product: CatalogProduct;
@@ -136,7 +117,7 @@ export class LanceCatalogStore implements CatalogStore {
   }
 
   async refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
-    const meta = await this.readMeta();
+    const meta = await readMeta(this.conn);
     if (meta === null) {
       const moved = this.serving !== null;
       this.serving = null;
@@ -184,7 +165,7 @@ export class LanceCatalogStore implements CatalogStore {
   }
 
   async openWriter(options: { model: string; dimensions: number; replace: boolean }): Promise<CatalogWriter> {
-    const current = (await this.readMeta())?.info ?? null;
+    const current = (await readMeta(this.conn))?.info ?? null;
     if (current && !options.replace && (current.model !== options.model || current.dimensions !== options.dimensions)) {
       throw new CatalogModelMismatchError(current.model, current.dimensions, options.model, options.dimensions);
     }
@@ -268,10 +249,10 @@ export class LanceCatalogStore implements CatalogStore {
       }
     }
     const rows = [...others.map((r) => ({ model: String(r.model), calibration: String(r.calibration) })), { model, calibration: JSON.stringify(rankingModel) }];
-    await this.replaceTable(CALIBRATION_TABLE, rows, calibrationSchema());
+    await replaceTable(this.conn, CALIBRATION_TABLE, rows, calibrationSchema());
     // The serving version takes the model: its pointer is written again with it, so every
     // process that follows the pointer serves the new model at its next check, with no restart.
-    const meta = await this.readMeta();
+    const meta = await readMeta(this.conn);
     if (meta !== null && meta.info.model === model) await this.publish({ ...meta.info, updatedAt: new Date() }, JSON.stringify(rankingModel));
   }
 
@@ -280,7 +261,7 @@ export class LanceCatalogStore implements CatalogStore {
    * result as a new version: for switching index kinds and for measuring them (tools/bench/ann.ts).
    */
   async rebuildVectorIndex(kind: AnnIndexKind): Promise<CatalogInfo> {
-    const current = (await this.readMeta())?.info ?? null;
+    const current = (await readMeta(this.conn))?.info ?? null;
     if (current === null) throw new Error('the catalog is empty');
     const table = await this.conn.openTable(PRODUCTS_TABLE);
     try {
@@ -491,30 +472,9 @@ export class LanceCatalogStore implements CatalogStore {
     this.conn.close();
   }
 
-  /**
-   * Writes the pointer: one overwrite of the one-row meta table, which is a single atomic commit.
-   * The version carries `rankingModel` (JSON) when given, else the model the pointer carried before
-   * when the embedding model is the same: a new version of the same catalog keeps its model until
-   * an import's fit or npm run calibrate stores another.
-   */
+  /** Writes the pointer (meta.ts, writeMeta) and follows it at once. */
   async publish(info: CatalogInfo, rankingModel?: string | null): Promise<void> {
-    const before = await this.readMeta();
-    const model = rankingModel !== undefined ? rankingModel : before !== null && before.info.model === info.model ? before.rankingModel : null;
-    const now = Date.now();
-    const retired = (before?.retired ?? []).filter((r) => r.at >= now - this.retentionMs);
-    if (before !== null && before.info.version !== info.version) retired.push({ version: before.info.version, at: now });
-    const row = {
-      model: info.model,
-      dimensions: info.dimensions,
-      products_version: info.version,
-      product_count: info.productCount,
-      ann_index: info.annIndex,
-      updated_at: info.updatedAt,
-      ann_recall: info.annRecall,
-      ranking_model: model,
-      retired: JSON.stringify(retired),
-    };
-    await this.replaceTable(META_TABLE, [row], metaSchema());
+    await writeMeta(this.conn, info, rankingModel, this.retentionMs);
     await this.refresh();
   }
 
@@ -522,111 +482,18 @@ export class LanceCatalogStore implements CatalogStore {
     return this.options.versionRetentionMs ?? DEFAULT_VERSION_RETENTION_MS;
   }
 
-  /**
-   * The date before which versions of `table` may be removed: the creation time of the oldest
-   * version a process may still serve (the pointer's, or one the pointer left within the
-   * retention window), and never later than the window's start. A process that follows the
-   * pointer keeps its version's files so.
-   */
-  async cleanupCutoff(table: Table): Promise<Date> {
-    const now = Date.now();
-    const meta = await this.readMeta();
-    const windowStart = now - this.retentionMs;
-    if (meta === null) return new Date(windowStart);
-    const served = [meta.info.version, ...meta.retired.filter((r) => r.at >= windowStart).map((r) => r.version)];
-    const oldest = Math.min(...served);
-    const versions = await table.listVersions();
-    const created = versions.find((v) => v.version === oldest)?.timestamp.getTime() ?? Math.min(...versions.map((v) => v.timestamp.getTime()));
-    return new Date(Math.min(created, windowStart));
+  /** The date before which versions of `table` may be removed (meta.ts, cleanupCutoff). */
+  cleanupCutoff(table: Table): Promise<Date> {
+    return cleanupCutoff(this.conn, table, this.retentionMs);
   }
 
-  /**
-   * Catalog upkeep (docs/ingest.md): compacts the serving version's small fragments, folds rows
-   * written since the indexes were built into them, removes versions no process can still be
-   * serving, and publishes the compacted version. Skipped while an import is writing (its lock
-   * is held, or, on object storage, versions newer than the pointer exist).
-   */
-  async upkeep(): Promise<UpkeepReport> {
-    const started = performance.now();
-    let lock: PidLock | null = null;
-    if (isLocal(this.options.uri)) {
-      try {
-        lock = acquirePidLock(join(this.options.uri, 'import.lock'), (pid) => `import ${pid}`);
-      } catch (err) {
-        if ((err as Error).name === 'LockHeldError') return { action: 'skipped', reason: 'an import is writing the catalog' };
-        throw err;
-      }
-    }
-    try {
-      const meta = await this.readMeta();
-      if (meta === null) return { action: 'skipped', reason: 'the catalog is empty' };
-      const table = await this.conn.openTable(PRODUCTS_TABLE);
-      try {
-        const pointer = meta.info.version;
-        if ((await table.version()) !== pointer) {
-          if (lock === null)
-            return { action: 'skipped', reason: 'versions newer than the serving one exist: an import is writing or died; its next import clears them' };
-          // Under the lock, newer versions are commits of an import that died: discard them.
-          await table.checkout(pointer);
-          await table.restore();
-        }
-        const stats = await table.optimize({ cleanupOlderThan: await this.cleanupCutoff(table) });
-        const version = await table.version();
-        const now = await this.readMeta();
-        // Only the version the pointer still names is replaced by its compacted self.
-        if (version !== pointer && now?.info.version === pointer) await this.publish({ ...meta.info, version, updatedAt: new Date() });
-        return {
-          action: 'done',
-          version,
-          fragmentsCompacted: stats.compaction.fragmentsRemoved,
-          versionsRemoved: stats.prune.oldVersionsRemoved,
-          bytesRemoved: stats.prune.bytesRemoved,
-          ms: Math.round(performance.now() - started),
-        };
-      } finally {
-        table.close();
-      }
-    } finally {
-      lock?.release();
-    }
+  /** Catalog upkeep (upkeep.ts, runUpkeep). */
+  upkeep(): Promise<UpkeepReport> {
+    return runUpkeep(this.conn, this.options.uri, this);
   }
 
   get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex' | 'recallDepth'> {
     return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex, recallDepth: this.options.recallDepth };
-  }
-
-  /**
-   * Writes `rows` as the whole table: overwriting it when it exists, creating it otherwise (an
-   * overwrite of a table that does not exist yet makes LanceDB log a warning on every first start).
-   */
-  private async replaceTable(name: string, rows: Record<string, unknown>[], schema: Schema): Promise<void> {
-    const mode = (await this.conn.tableNames()).includes(name) ? 'overwrite' : 'create';
-    await this.conn.createTable(name, rows, { mode, schema });
-  }
-
-  private async readMeta(): Promise<{ info: CatalogInfo; rankingModel: string | null; retired: RetiredVersion[] } | null> {
-    const names = await this.conn.tableNames();
-    if (!names.includes(META_TABLE)) return null;
-    const meta = await this.conn.openTable(META_TABLE);
-    try {
-      const [row] = (await meta.query().limit(1).toArray()) as Record<string, unknown>[];
-      if (!row) return null;
-      const info: CatalogInfo = {
-        model: String(row.model),
-        dimensions: Number(row.dimensions),
-        version: Number(row.products_version),
-        productCount: Number(row.product_count),
-        annIndex: String(row.ann_index) as AnnIndexKind,
-        updatedAt: new Date(Number(row.updated_at instanceof Date ? row.updated_at.getTime() : row.updated_at)),
-        // Catalogs published before the probe existed have no such column.
-        annRecall: typeof row.ann_recall === 'number' ? row.ann_recall : null,
-      };
-      // Nor, before versions carried their model and history, these.
-      const retired = typeof row.retired === 'string' ? (JSON.parse(row.retired) as RetiredVersion[]) : [];
-      return { info, rankingModel: typeof row.ranking_model === 'string' ? row.ranking_model : null, retired };
-    } finally {
-      meta.close();
-    }
   }
 }
 
