@@ -337,16 +337,21 @@ describe('leases', () => {
   });
 
   it('stops gracefully: deliveries in flight finish, none is left leased', async () => {
-    const r = await receiver((_req, res) => void setTimeout(() => res.end('ok'), 50));
+    // The receiver answers only once stop() has been called, so deliveries are in flight then.
+    let stopCalled!: () => void;
+    const stopping = new Promise<void>((resolve) => (stopCalled = resolve));
+    const r = await receiver((_req, res) => void stopping.then(() => setTimeout(() => res.end('ok'), 50)));
     const sub = await subscribe(r.url());
     await emit(sub.accountId, 30);
     const w = worker({ concurrency: 4 });
     w.worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    await w.worker.stop();
+    await vi.waitUntil(() => r.received.length > 0, { timeout: 30_000, interval: 5 });
+    const stopped = w.worker.stop();
+    stopCalled();
+    await stopped;
     const rows = await deliveriesOf(sub.id);
     expect(rows.filter((d) => d.status === 'delivering')).toEqual([]);
     expect(rows.filter((d) => d.status === 'succeeded').length).toBe(r.received.length);
-    expect(r.received.length).toBeGreaterThan(0);
+    expect(rows.filter((d) => d.status === 'pending').length).toBe(30 - r.received.length);
   });
 });
