@@ -43,10 +43,10 @@ export interface LanceCatalogOptions {
   versionRetentionMs?: number;
 }
 
-export const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
+const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
-export const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
 
 interface Hydrated {
   product: CatalogProduct;
