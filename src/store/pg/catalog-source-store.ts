@@ -53,20 +53,25 @@ const toPull = (r: PullRow): SourcePull => ({
   products: r.products,
 });
 
+/** $1…$9 of both create and update: the source's key, then the columns an update rewrites. */
+const sourceValues = (s: CatalogSource): unknown[] => [
+  s.id,
+  s.accountId,
+  s.url,
+  s.format,
+  s.mapping === null ? null : JSON.stringify(s.mapping),
+  s.merchant,
+  s.scheduleMinutes,
+  s.etag,
+  s.lastModified,
+];
+
 export class PgCatalogSourceStore implements CatalogSourceStore {
   constructor(private readonly db: Db) {}
 
   async create(s: CatalogSource): Promise<void> {
     await this.db.query(`INSERT INTO catalog_sources (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-      s.id,
-      s.accountId,
-      s.url,
-      s.format,
-      s.mapping === null ? null : JSON.stringify(s.mapping),
-      s.merchant,
-      s.scheduleMinutes,
-      s.etag,
-      s.lastModified,
+      ...sourceValues(s),
       s.nextPullAt,
       s.createdAt,
       s.updatedAt,
@@ -93,18 +98,7 @@ export class PgCatalogSourceStore implements CatalogSourceStore {
     await this.db.query(
       `UPDATE catalog_sources SET url = $3, format = $4, mapping = $5, merchant = $6, schedule_minutes = $7, etag = $8, last_modified = $9, updated_at = $10
        WHERE id = $1 AND account_id = $2`,
-      [
-        s.id,
-        s.accountId,
-        s.url,
-        s.format,
-        s.mapping === null ? null : JSON.stringify(s.mapping),
-        s.merchant,
-        s.scheduleMinutes,
-        s.etag,
-        s.lastModified,
-        s.updatedAt,
-      ],
+      [...sourceValues(s), s.updatedAt],
     );
   }
 

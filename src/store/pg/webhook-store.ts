@@ -85,6 +85,21 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   createdAt: r.created_at,
 });
 
+/** $1…$11 of both insertEndpoint and saveEndpoint: the endpoint's key, then the columns a save rewrites. */
+const endpointValues = (e: WebhookEndpoint): unknown[] => [
+  e.id,
+  e.accountId,
+  e.url,
+  e.events,
+  e.description,
+  e.status,
+  e.disabledReason,
+  e.secret,
+  e.previousSecret,
+  e.previousSecretExpiresAt,
+  e.failingSince,
+];
+
 class PgWebhookRepository implements WebhookRepository {
   constructor(protected readonly q: Queryable) {}
 
@@ -100,17 +115,7 @@ class PgWebhookRepository implements WebhookRepository {
 
   async insertEndpoint(e: WebhookEndpoint): Promise<void> {
     await this.q.query(`INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
-      e.id,
-      e.accountId,
-      e.url,
-      e.events,
-      e.description,
-      e.status,
-      e.disabledReason,
-      e.secret,
-      e.previousSecret,
-      e.previousSecretExpiresAt,
-      e.failingSince,
+      ...endpointValues(e),
       e.createdAt,
       e.updatedAt,
     ]);
@@ -120,21 +125,8 @@ class PgWebhookRepository implements WebhookRepository {
     await this.q.query(
       `UPDATE webhook_endpoints SET url = $3, events = $4, description = $5, status = $6, disabled_reason = $7, secret = $8,
          previous_secret = $9, previous_secret_expires_at = $10, failing_since = $11, updated_at = $12
-       WHERE account_id = $1 AND id = $2`,
-      [
-        e.accountId,
-        e.id,
-        e.url,
-        e.events,
-        e.description,
-        e.status,
-        e.disabledReason,
-        e.secret,
-        e.previousSecret,
-        e.previousSecretExpiresAt,
-        e.failingSince,
-        e.updatedAt,
-      ],
+       WHERE id = $1 AND account_id = $2`,
+      [...endpointValues(e), e.updatedAt],
     );
     if (e.status === 'disabled') await parkDeliveries(this.q, e.id);
     else await this.q.query(UNPARK, [e.id, e.updatedAt]);
