@@ -87,9 +87,6 @@ export interface Setup {
 
 export const DAY_MS = 86_400_000;
 
-/** The ISO time `msAgo` milliseconds before now. */
-export const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-
 /** `start_date` and `end_date` of one instant: two Date.now() calls apart could make "31 days" a few ms longer. */
 export const lastDays = (days: number) => {
   const now = Date.now();
@@ -97,6 +94,12 @@ export const lastDays = (days: number) => {
 };
 
 export const rangeQuery = (days: number) => new URLSearchParams(lastDays(days)).toString();
+
+/** The same range as `start_date=…&end_date=…` with the ISO times as they are (not URL-encoded). */
+export const rangeParams = (days: number) => {
+  const { start_date, end_date } = lastDays(days);
+  return `start_date=${start_date}&end_date=${end_date}`;
+};
 
 /** The headers of a new console session of account A: its cookie and its CSRF token. */
 export async function consoleHeaders(s: Setup): Promise<{ cookie: string; [header: string]: string }> {

@@ -1,6 +1,6 @@
 /** bench:worst's requests for usage and analytics: the default 30 days against a year, daily, and a month hourly. */
 import { get, withKey } from '../client.js';
-import { DAY_MS, iso, MAX_RATIO, rangeQuery, times, v, type Kind, type Setup } from '../kinds.js';
+import { MAX_RATIO, rangeParams, rangeQuery, times, v, type Kind, type Setup } from '../kinds.js';
 
 export function analyticsKinds(s: Setup): Kind[] {
   const A = withKey(s.keyA);
@@ -11,7 +11,7 @@ export function analyticsKinds(s: Setup): Kind[] {
       maxRatio: MAX_RATIO,
       typical: v('typical: last 30 days, daily', (n) => times(n, () => get('/v1/usage', A))),
       worst: [
-        v('worst: 366 days, daily', (n) => times(n, () => get(`/v1/usage?start_date=${iso(366 * DAY_MS)}&end_date=${iso(0)}`, A))),
+        v('worst: 366 days, daily', (n) => times(n, () => get(`/v1/usage?${rangeParams(366)}`, A))),
         v('worst: 31 days, hourly', (n) => times(n, () => get(`/v1/usage?${rangeQuery(31)}&granularity=hour`, A))),
       ],
     },
@@ -21,12 +21,10 @@ export function analyticsKinds(s: Setup): Kind[] {
       maxRatio: MAX_RATIO,
       typical: v('typical: summary, last 30 days', (n) => times(n, () => get('/v1/analytics', A))),
       worst: [
-        v('worst: summary, 366 days', (n) => times(n, () => get(`/v1/analytics?start_date=${iso(366 * DAY_MS)}&end_date=${iso(0)}`, A))),
+        v('worst: summary, 366 days', (n) => times(n, () => get(`/v1/analytics?${rangeParams(366)}`, A))),
         v('worst: ctr, 31 days hourly', (n) => times(n, () => get(`/v1/analytics?metric=ctr&${rangeQuery(31)}&granularity=hour`, A))),
-        v('worst: top_queries, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_queries&start_date=${iso(366 * DAY_MS)}&end_date=${iso(0)}`, A))),
-        v('worst: top_products, 366 days', (n) =>
-          times(n, () => get(`/v1/analytics?metric=top_products&start_date=${iso(366 * DAY_MS)}&end_date=${iso(0)}`, A)),
-        ),
+        v('worst: top_queries, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_queries&${rangeParams(366)}`, A))),
+        v('worst: top_products, 366 days', (n) => times(n, () => get(`/v1/analytics?metric=top_products&${rangeParams(366)}`, A))),
       ],
     },
     {

@@ -1,7 +1,7 @@
 /** bench:worst's requests for the MCP tools other than search (search.ts): one JSON-RPC call per POST /mcp. */
 import { prefixedId } from '../../../../src/core/ids.js';
 import { mcpCall, mcpTool } from '../client.js';
-import { DAY_MS, iso, lastDays, MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { lastDays, MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
 import { words } from '../texts.js';
 
 export function mcpKinds(s: Setup): Kind[] {
@@ -47,7 +47,7 @@ export function mcpKinds(s: Setup): Kind[] {
       maxRatio: MAX_RATIO,
       typical: v('typical: summary, 30 days', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', {}))),
       worst: [
-        v('worst: summary, 366 days', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', { start_date: iso(366 * DAY_MS), end_date: iso(0) }))),
+        v('worst: summary, 366 days', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', lastDays(366)))),
         v('worst: ctr, 31 days hourly', (n) => times(n, () => mcpTool(s.keyA, 'get_analytics', { metric: 'ctr', ...lastDays(31), granularity: 'hour' }))),
       ],
     },
