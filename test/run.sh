@@ -4,7 +4,7 @@
 # tsconfigs, package.json and the lock file) are byte for byte those it last passed on: their
 # digest is the one compile.mjs names builds and test fixtures by. Arguments go to vitest:
 # npm test -- test/http/search.test.ts
-digest=$(node src/launcher/compile.mjs --digest src tools test tsconfig.json package.json) || exit 1
+digest=$(node src/launcher/compile.mjs --digest src tools test examples tsconfig.json package.json) || exit 1
 passed=".cache/tsc/passed-$digest"
 typecheck=
 if [ -f "$passed" ]; then
