@@ -1,5 +1,6 @@
 import type { RequestLogEntry, RequestLogStore } from '../../core/analytics/ports.js';
 import type { Db } from './db.js';
+import { pruneRowsBefore } from './prune.js';
 
 export class PgRequestLogStore implements RequestLogStore {
   constructor(private readonly db: Db) {}
@@ -22,13 +23,7 @@ export class PgRequestLogStore implements RequestLogStore {
     );
   }
 
-  async pruneBefore(cutoff: Date, limit: number): Promise<number> {
-    const rows = await this.db.query<{ n: number }>(
-      `WITH gone AS (
-         DELETE FROM request_log WHERE ctid = ANY (ARRAY(SELECT ctid FROM request_log WHERE created_at < $1 LIMIT $2)) RETURNING 1
-       ) SELECT count(*)::int AS n FROM gone`,
-      [cutoff, limit],
-    );
-    return rows[0]?.n ?? 0;
+  pruneBefore(cutoff: Date, limit: number): Promise<number> {
+    return pruneRowsBefore(this.db, 'request_log', 'created_at', cutoff, limit);
   }
 }

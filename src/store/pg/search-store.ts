@@ -2,6 +2,7 @@ import type { RecordedSearch, SearchStore, SessionState } from '../../core/searc
 import { eventData } from '../../core/webhooks/events.js';
 import type { Db } from './db.js';
 import { appendEventClause } from './outbox.js';
+import { pruneRowsBefore } from './prune.js';
 
 export class PgSearchStore implements SearchStore {
   constructor(private readonly db: Db) {}
@@ -78,14 +79,8 @@ export class PgSearchStore implements SearchStore {
     );
   }
 
-  async pruneSessions(unusedSince: Date, limit: number): Promise<number> {
+  pruneSessions(unusedSince: Date, limit: number): Promise<number> {
     // By physical row id: a session a search rewrites meanwhile has a new one and is left alone.
-    const rows = await this.db.query<{ n: number }>(
-      `WITH gone AS (
-         DELETE FROM search_sessions WHERE ctid = ANY (ARRAY(SELECT ctid FROM search_sessions WHERE last_used_at < $1 LIMIT $2)) RETURNING 1
-       ) SELECT count(*)::int AS n FROM gone`,
-      [unusedSince, limit],
-    );
-    return rows[0]?.n ?? 0;
+    return pruneRowsBefore(this.db, 'search_sessions', 'last_used_at', unusedSince, limit);
   }
 }
