@@ -1,6 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { readCsv, type CsvMapping } from './csv.js';
+import { readHead } from './file-head.js';
 import { readGmcTsv } from './gmc-tsv.js';
 import { readGmcXml } from './gmc-xml.js';
 import { readJsonl } from './jsonl.js';
@@ -47,18 +48,7 @@ export async function detectFormat(path: string, explicit?: FeedFormat): Promise
   }
   const byExtension = BY_EXTENSION[extname(path).toLowerCase()];
   if (byExtension !== undefined) return byExtension;
-  const file = await open(path, 'r');
-  let head: string;
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await file.read(buffer, 0, SNIFF_BYTES, 0);
-    head = buffer
-      .toString('utf8', 0, bytesRead)
-      .replace(/^\uFEFF/, '')
-      .trimStart();
-  } finally {
-    await file.close();
-  }
+  const head = await readHead(path, SNIFF_BYTES);
   if (head.startsWith('<')) return 'gmc-xml';
   if (head.startsWith('{') || head.startsWith('[')) return 'jsonl';
   return (head.split('\n', 1)[0] ?? '').includes('\t') ? 'gmc-tsv' : 'csv';

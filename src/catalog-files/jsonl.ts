@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { acpVariantRows, isSearchable } from '../core/acp-feeds/acp-products.js';
 import { AcpProductSchema } from '../core/schemas/feeds.js';
+import { readHead } from './file-head.js';
 import { FeedFormatError, jsonErrorDetail, jsonErrorPlace, withMerchant, type FeedRecord, type ProductRow } from './types.js';
 
 export interface JsonlOptions {
@@ -13,6 +14,7 @@ export interface JsonlOptions {
 }
 
 const MAX_DETAIL = 200;
+const DOCUMENT_PROBE_BYTES = 64 * 1024;
 
 /**
  * Reads Aisle's JSONL (one product object per line, blank lines skipped) or a file holding one
@@ -83,20 +85,9 @@ function acpRecords(line: number, value: unknown, merchant: string | undefined):
  */
 async function readProductsDocument(path: string): Promise<unknown[] | null> {
   // The first line alone decides for JSONL, without reading the rest of a large file.
-  const file = await open(path, 'r');
-  let head: string;
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    head = buffer
-      .toString('utf8', 0, bytesRead)
-      .replace(/^\uFEFF/, '')
-      .trimStart();
-  } finally {
-    await file.close();
-  }
+  const head = await readHead(path, DOCUMENT_PROBE_BYTES);
   const newline = head.indexOf('\n');
-  if (newline === -1 && head.length === 64 * 1024) return null; // One line of 64 KB or more: JSONL.
+  if (newline === -1 && head.length === DOCUMENT_PROBE_BYTES) return null; // One line of 64 KB or more: JSONL.
   try {
     JSON.parse(newline === -1 ? head : head.slice(0, newline));
     return null; // The first line is a whole object: JSONL.
