@@ -3,6 +3,10 @@
  * grants and their tokens. Codes and tokens are stored as SHA-256 hashes only. A grant belongs to
  * the key that approved it: deleting the key deletes its grants and their tokens; disabling or
  * revoking it revokes them (src/store/pg/key-store.ts).
+ *
+ * oauth_codes repeats oauth_grants' columns (key, client, redirect URI, scopes, resource) on
+ * purpose: a code holds the approval before any grant exists, and its exchange copies them into
+ * the grant. Applied migrations are history: this text never changes, a later migration does.
  */
 export const sql = `
 -- Clients that registered themselves (RFC 7591). Clients known by a metadata document URL are
