@@ -15,7 +15,11 @@ import {
 import { principalOf } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 
-/** POST /clicks/{impression_id}, POST /conversions and POST /displays (docs/clicks.md). */
+/**
+ * POST /clicks/{impression_id}, POST /conversions and POST /displays (docs/clicks.md). Each route is
+ * declared whole, though alike in form to other routes: the declaration is its operation's
+ * OpenAPI entry (summary, schemas, statuses), read one at a time.
+ */
 export const clickRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.post(
     '/clicks/:impression_id',

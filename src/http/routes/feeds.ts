@@ -15,7 +15,11 @@ const tags = ['feeds'];
 /** An upsert carries up to 500 whole products: more than the default body limit allows. */
 const UPSERT_BODY_LIMIT = 8 * 1024 * 1024;
 
-/** ACP's Feed API under /v1 (docs/commerce.md, "Product feeds"), scope `catalog:write`. */
+/**
+ * ACP's Feed API under /v1 (docs/commerce.md, "Product feeds"), scope `catalog:write`. Each route is
+ * declared whole, though alike in form to other routes: the declaration is its operation's
+ * OpenAPI entry (summary, schemas, statuses), read one at a time.
+ */
 export const feedRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   const config = { scope: 'catalog:write' as const };
   app.post(

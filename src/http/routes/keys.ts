@@ -18,7 +18,11 @@ import { errorResponses } from '../openapi.js';
 const scope = 'keys:manage' as const;
 const tags = ['keys'];
 
-/** Key management (docs/api.md). Each handler: parse (by schema), one core call, render. */
+/**
+ * Key management (docs/api.md). Each handler: parse (by schema), one core call, render. Each route is
+ * declared whole, though alike in form to other routes: the declaration is its operation's
+ * OpenAPI entry (summary, schemas, statuses), read one at a time.
+ */
 export const keyRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   app.get(
     '/keys',

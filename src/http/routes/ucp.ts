@@ -43,7 +43,8 @@ const UcpHeadersSchema = z
 /**
  * UCP's catalog over REST (docs/commerce.md): the business profile at /.well-known/ucp and the
  * three operations of UCP's OpenAPI description under /ucp, with the keys, scope (`search`) and
- * rate limit of POST /v1/search.
+ * rate limit of POST /v1/search. Each route is declared whole, though the three
+ * operations are alike in form: the declaration is its operation's OpenAPI entry, read one at a time.
  */
 export const ucpRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app, { core }) => {
   const profile = ucpProfile(core.publicBaseUrl);
