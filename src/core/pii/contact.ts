@@ -58,6 +58,8 @@ function findNanpPhones(text: string): PiiMatch[] {
 }
 
 const INTERNATIONAL_START = /(?<![\w+])\+(?=[2-9])/g;
+// Digits of a `+` number: E.164's ceiling, and a floor below which a match is not taken for a
+// phone. Like financial.ts's card limits in form only: another standard, other numbers.
 const E164_MIN_DIGITS = 8;
 const E164_MAX_DIGITS = 15;
 

@@ -4,6 +4,8 @@ import { type PiiMatch, precededBy } from './match.js';
 // Digit groups joined by single spaces or dashes, not continuing a word, decimal or code.
 const DIGIT_RUN = /(?<![\w.,+/-])\d+(?:[ -]\d+)*/g;
 const CARD_WORDS = /\b(?:card|visa|credit|debit|cc)\b\D{0,24}$/i;
+// Card numbers (PANs, ISO/IEC 7812) as printed run 13 to 19 digits; like contact.ts's E.164
+// limits in form only.
 const MIN_CARD_DIGITS = 13;
 const MAX_CARD_DIGITS = 19;
 

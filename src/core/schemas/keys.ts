@@ -48,6 +48,8 @@ export const CreateKeyBodySchema = z
   .strict();
 export type CreateKeyBody = z.infer<typeof CreateKeyBodySchema>;
 
+// The secret beside its record (RotatedKeySchema extends it). Alike in form to other replies that
+// pair a value with a record (webhooks.ts's TestEventResultSchema), no field in common: one schema per operation.
 export const CreatedKeySchema = z.object({
   key: z.string().describe('The full secret. Shown only in this response; store it now.'),
   metadata: KeyRecordSchema,

@@ -112,6 +112,8 @@ const CODE_SELECT = `SELECT c.code_hash, ${CODE_COLUMNS.map((col) => `c.${col} A
 const LIVE_GRANT = `g.revoked_at IS NULL AND g.expires_at > $2 AND k.status = 'active'
   AND (k.revoke_at IS NULL OR k.revoke_at > $2) AND (k.expires_at IS NULL OR k.expires_at > $2)`;
 
+// Token and code rows each unpack their own prefixed columns (t_, c_) and so look alike; the part
+// they share, the approving key, goes through keyOf.
 function toTokenWithGrant(r: TokenRow): TokenWithGrant {
   return {
     token: {
@@ -212,6 +214,8 @@ export class PgOAuthStore implements OAuthStore {
     return this.db.transaction((tx) => fn(new PgOAuthRepository(tx)));
   }
 
+  // A plain one-row insert, alike in form to others in these stores (feed-store's create) with no
+  // column in common: nothing to share.
   async insertClient(c: RegisteredClient): Promise<void> {
     await this.db.query('INSERT INTO oauth_clients (client_id, client_name, redirect_uris, created_at, authorized_at) VALUES ($1, $2, $3, $4, $5)', [
       c.clientId,
