@@ -161,6 +161,23 @@ describe('import structure', () => {
   });
 });
 
+describe('file size', () => {
+  it('keeps every file in src/ and tools/ at 600 lines or fewer: a longer one holds more than one thing', async () => {
+    const MAX_LINES = 600;
+    const offenders: string[] = [];
+    let files = 0;
+    for (const dir of ['src', 'tools']) {
+      for await (const file of sourceFiles(dir)) {
+        files++;
+        const lines = (await readFile(file, 'utf8')).split('\n').length - 1;
+        if (lines > MAX_LINES) offenders.push(`${file}: ${lines} lines`);
+      }
+    }
+    expect(files).toBeGreaterThan(300);
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('tools and tests', () => {
   const under = (dir: string) => (file: string) => !relative(dir, file).startsWith('..');
 

@@ -69,9 +69,11 @@ export interface Child {
 /** The entry points that npm scripts run compiled (`node src/launcher/run.mjs <entry>`; `npm start`'s is src/main.ts). */
 const COMPILED_ENTRIES = new Set(
   Object.values((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).flatMap((script) =>
-    [...script.matchAll(/\bnode tools\/build\/run\.mjs(?: ((?:src|tools)\/\S+\.ts))?/g)].map((m) => m[1] ?? 'src/main.ts'),
+    [...script.matchAll(/\bnode src\/launcher\/run\.mjs(?: ((?:src|tools)\/\S+\.ts))?/g)].map((m) => m[1] ?? 'src/main.ts'),
   ),
 );
+// A launcher that moved would otherwise leave this empty, and every child would start through tsx.
+if (!COMPILED_ENTRIES.has('src/main.ts')) throw new Error('package.json: no script runs src/main.ts through src/launcher/run.mjs');
 
 /**
  * V8 flags for the processes tests start. They live seconds, and V8 spends about half a

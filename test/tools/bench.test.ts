@@ -7,7 +7,7 @@ const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${
 /** Every bench with an npm script of its own file (bench:soak is bench:load with --soak). */
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 const BENCHES = Object.entries(scripts).flatMap(([name, script]) => {
-  const entry = /^node tools\/build\/run\.mjs tools\/bench\/([a-z-]+)\.ts$/.exec(script)?.[1];
+  const entry = /^node src\/launcher\/run\.mjs tools\/bench\/([a-z-]+)\.ts$/.exec(script)?.[1];
   return name.startsWith('bench:') && entry === name.slice('bench:'.length) ? [entry] : [];
 });
 it('finds the benches in package.json', () => {
