@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { SOURCE_FORMATS, type PullRecord, type SourceRecord } from '../../core/schemas/catalog-sources.js';
 import { api } from './api.js';
 import { fmtAgo, fmtInt, fmtTime } from './format.js';
+import { type Column, DataTable } from './table.js';
 import { useList } from './use-list.js';
-import { Confirm, ErrorMessage } from './widgets.js';
+import { ActionStatus, FormSection, LoadedList, useConfirm } from './widgets.js';
 
 /** A pull's products in one line: what was new, changed, a price or stock change only, the same, skipped. */
 const counts = (p: PullRecord) =>
@@ -31,7 +32,7 @@ function LastPull({ pull }: { pull: PullRecord | null }) {
 export function Catalog() {
   const { items: sources, error, status, act } = useList<SourceRecord>('/v1/catalog/sources');
   const [pulling, setPulling] = useState<string | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState<SourceRecord | null>(null);
+  const { ask, dialog } = useConfirm();
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -72,92 +73,84 @@ export function Catalog() {
     );
   };
 
+  const remove = (s: SourceRecord) =>
+    ask({
+      title: 'Stop pulling this feed?',
+      body: `${s.url} is no longer pulled. The products it brought stay in the catalog.`,
+      confirmLabel: 'Remove feed',
+      onConfirm: () => void act(() => api('DELETE', `/v1/catalog/sources/${s.id}`), 'Feed removed.'),
+    });
+  const columns: Column<SourceRecord>[] = [
+    {
+      head: 'Feed',
+      cell: (s) => (
+        <>
+          <code class="url">{s.url}</code>
+          <div class="muted small">
+            {s.format ?? 'format detected'} · every {fmtInt(s.schedule)} min{s.merchant ? ` · ${s.merchant}` : ''}
+          </div>
+        </>
+      ),
+    },
+    { head: 'Last pull', cell: (s) => <LastPull pull={s.last_pull} /> },
+    { head: 'Next pull', cell: (s) => fmtTime(s.next_pull_at) },
+    {
+      head: 'Actions',
+      class: 'actions',
+      cell: (s) => (
+        <>
+          <button type="button" class="secondary" disabled={pulling === s.id} onClick={() => pullNow(s)}>
+            {pulling === s.id ? 'Pulling…' : 'Pull now'}
+          </button>
+          <button type="button" class="danger" aria-label={`Remove feed ${s.url}`} onClick={() => remove(s)}>
+            Remove
+          </button>
+        </>
+      ),
+    },
+  ];
+
   return (
     <div class="catalog">
-      <ErrorMessage error={error} />
-      <p class="live" role="status">
-        {status}
-      </p>
+      <ActionStatus error={error} status={status} />
       <section aria-labelledby="sources-h">
         <h2 id="sources-h">Feeds</h2>
-        {sources === null ? (
-          <p role="status">Loading feeds…</p>
-        ) : sources.length === 0 ? (
-          <p class="muted">No feeds yet. Add a feed URL and Aisle pulls it on its schedule, importing only what changed.</p>
-        ) : (
-          <div class="table-wrap">
-            <table data-table="sources">
-              <caption>Feeds pulled into the catalog</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Feed</th>
-                  <th scope="col">Last pull</th>
-                  <th scope="col">Next pull</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sources.map((s) => (
-                  <tr key={s.id} data-source-id={s.id} data-pull-status={s.last_pull?.status ?? 'none'}>
-                    <td>
-                      <code class="url">{s.url}</code>
-                      <div class="muted small">
-                        {s.format ?? 'format detected'} · every {fmtInt(s.schedule)} min{s.merchant ? ` · ${s.merchant}` : ''}
-                      </div>
-                    </td>
-                    <td>
-                      <LastPull pull={s.last_pull} />
-                    </td>
-                    <td>{fmtTime(s.next_pull_at)}</td>
-                    <td class="actions">
-                      <button type="button" class="secondary" disabled={pulling === s.id} onClick={() => pullNow(s)}>
-                        {pulling === s.id ? 'Pulling…' : 'Pull now'}
-                      </button>
-                      <button type="button" class="danger" aria-label={`Remove feed ${s.url}`} onClick={() => setConfirmDelete(s)}>
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <LoadedList
+          items={sources}
+          loading="Loading feeds…"
+          empty={<p class="muted">No feeds yet. Add a feed URL and Aisle pulls it on its schedule, importing only what changed.</p>}
+        >
+          {(sources) => (
+            <DataTable
+              name="sources"
+              caption="Feeds pulled into the catalog"
+              columns={columns}
+              rows={sources}
+              rowKey={(s) => s.id}
+              rowData={(s) => ({ 'data-source-id': s.id, 'data-pull-status': s.last_pull?.status ?? 'none' })}
+            />
+          )}
+        </LoadedList>
       </section>
-      <section aria-labelledby="sources-add-h">
-        <h2 id="sources-add-h">Add a feed</h2>
-        <form class="panel" onSubmit={create}>
-          <label for="source-url">Feed URL</label>
-          <input id="source-url" name="url" type="url" required placeholder="https://merchant.example.com/feed.xml" />
-          <label for="source-format">Format</label>
-          <select id="source-format" name="format">
-            <option value="">Detect from the file</option>
-            {SOURCE_FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-          <label for="source-merchant">Merchant (optional)</label>
-          <input id="source-merchant" name="merchant" maxLength={200} />
-          <label for="source-schedule">Pull every (minutes, at least 15)</label>
-          <input id="source-schedule" name="schedule" type="number" min={15} max={10080} step={1} required defaultValue="120" />
-          <button type="submit">Add feed</button>
-        </form>
-      </section>
-      {confirmDelete && (
-        <Confirm
-          title="Stop pulling this feed?"
-          body={`${confirmDelete.url} is no longer pulled. The products it brought stay in the catalog.`}
-          confirmLabel="Remove feed"
-          onCancel={() => setConfirmDelete(null)}
-          onConfirm={() => {
-            const s = confirmDelete;
-            setConfirmDelete(null);
-            void act(() => api('DELETE', `/v1/catalog/sources/${s.id}`), 'Feed removed.');
-          }}
-        />
-      )}
+      <FormSection id="sources-add-h" title="Add a feed" onSubmit={create}>
+        <label for="source-url">Feed URL</label>
+        <input id="source-url" name="url" type="url" required placeholder="https://merchant.example.com/feed.xml" />
+        <label for="source-format">Format</label>
+        <select id="source-format" name="format">
+          <option value="">Detect from the file</option>
+          {SOURCE_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+        <label for="source-merchant">Merchant (optional)</label>
+        <input id="source-merchant" name="merchant" maxLength={200} />
+        <label for="source-schedule">Pull every (minutes, at least 15)</label>
+        <input id="source-schedule" name="schedule" type="number" min={15} max={10080} step={1} required defaultValue="120" />
+        <button type="submit">Add feed</button>
+      </FormSection>
+      {dialog}
     </div>
   );
 }

@@ -7,10 +7,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { ConsentDescription } from '../../core/schemas/oauth.js';
-import { api, ApiError, setSession, whenSignedOut } from './api.js';
+import { api } from './api.js';
 import { SCOPE_TEXT } from './scopes.js';
 import { SignIn } from './signin.js';
-import { ErrorMessage } from './widgets.js';
+import { useSession } from './use-session.js';
+import { ActionStatus, ErrorMessage, PageLoading } from './widgets.js';
 
 const NOT_GRANTABLE_WHY = 'the key you signed in with does not hold it, or no connected app may hold it (managing API keys)';
 
@@ -85,10 +86,7 @@ function Request({ session, request, onSignOut }: { session: ConsoleSessionInfo;
         </p>
       )}
       <p class="muted small">Revoke it any time under Connected apps. Its access also ends when this key is disabled, rotated or deleted.</p>
-      <ErrorMessage error={error} />
-      <p class="live" role="status">
-        {busy}
-      </p>
+      <ActionStatus error={error} status={busy} />
       <div class="actions">
         <button type="button" class="secondary" disabled={busy !== null} onClick={() => void decide('deny')}>
           Deny
@@ -109,25 +107,12 @@ function Request({ session, request, onSignOut }: { session: ConsoleSessionInfo;
 
 /** The page at /oauth/authorize: sign-in when needed, then the request. */
 export function ConsentPage() {
-  const [session, setSessionState] = useState<ConsoleSessionInfo | null | 'loading'>('loading');
+  const { session, loadError, notice, signedIn, signedOut } = useSession();
   const [request, setRequest] = useState<ConsentDescription | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [notice, setNotice] = useState<string | null>(null);
 
-  const adopt = (s: ConsoleSessionInfo | null) => {
-    setSession(s);
-    setSessionState(s);
-  };
   useEffect(() => {
     document.title = 'Connect an app · Aisle';
-    whenSignedOut(() => {
-      setNotice('Your session has ended. Sign in again.');
-      adopt(null);
-    });
-    api<ConsoleSessionInfo>('GET', '/console/session').then(adopt, (err: unknown) => {
-      if (err instanceof ApiError && err.status !== 401) setError(err);
-      adopt(null);
-    });
   }, []);
   useEffect(() => {
     if (session === null || session === 'loading') return;
@@ -140,44 +125,23 @@ export function ConsentPage() {
 
   const signOut = async () => {
     await api('DELETE', '/console/session').catch(() => undefined);
-    setNotice('Signed out. Sign in with the key the app should act as.');
-    adopt(null);
+    signedOut('Signed out. Sign in with the key the app should act as.');
   };
 
-  if (error !== null) {
+  if (loadError !== null || error !== null) {
     return (
       <main class="signin consent">
         <h1>This app cannot be authorized</h1>
-        <ErrorMessage error={error} />
+        <ErrorMessage error={loadError ?? error} />
         <p>Nothing was shared with the app. Go back to it and connect again.</p>
       </main>
     );
   }
-  if (session === 'loading')
-    return (
-      <p class="loading" role="status">
-        Loading…
-      </p>
-    );
+  if (session === 'loading') return <PageLoading>Loading…</PageLoading>;
   if (session === null) {
     const intro = <p>An app asks to connect to Aisle. Sign in with the API key it should act as; the key itself is never shared with the app.</p>;
-    return (
-      <SignIn
-        title="Connect an app to Aisle"
-        intro={intro}
-        notice={notice}
-        onSignedIn={(s) => {
-          setNotice(null);
-          adopt(s);
-        }}
-      />
-    );
+    return <SignIn title="Connect an app to Aisle" intro={intro} notice={notice} onSignedIn={signedIn} />;
   }
-  if (request === null)
-    return (
-      <p class="loading" role="status">
-        Loading the request…
-      </p>
-    );
+  if (request === null) return <PageLoading>Loading the request…</PageLoading>;
   return <Request session={session} request={request} onSignOut={() => void signOut()} />;
 }

@@ -4,8 +4,9 @@ import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { CreatedKey, KeyRecord, RotatedKey } from '../../core/schemas/keys.js';
 import { api } from './api.js';
 import { fmtAgo, fmtTime } from './format.js';
+import { type Column, DataTable } from './table.js';
 import { useList } from './use-list.js';
-import { Confirm, ErrorMessage, type Secret } from './widgets.js';
+import { ActionStatus, FormSection, LoadedList, type Secret, useConfirm } from './widgets.js';
 
 const GRACE = [
   { seconds: 0, label: 'Immediately' },
@@ -18,8 +19,7 @@ const OWN_KEY = 'This is the key you are signed in with: when it stops working, 
 
 export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; showSecret: (s: Secret) => void }) {
   const { items: keys, error, status, act } = useList<KeyRecord>('/v1/keys?limit=100');
-  const [confirmDelete, setConfirmDelete] = useState<KeyRecord | null>(null);
-  const [confirmDisable, setConfirmDisable] = useState<KeyRecord | null>(null);
+  const { ask, dialog } = useConfirm();
   const graceField = useRef<HTMLSelectElement>(null);
   const [rotating, setRotating] = useState<KeyRecord | null>(null);
 
@@ -39,88 +39,92 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
       form.reset();
     }, 'Key created.');
   };
+  const own = (k: KeyRecord) => k.id === session.key.id;
+  const disable = (k: KeyRecord) => act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`);
+  // Disabling the key of this session signs the console out, so that one asks first.
+  const askDisable = (k: KeyRecord) =>
+    own(k)
+      ? ask({
+          title: `Disable “${k.name}”?`,
+          body: `Agents using this key are refused until it is enabled again. ${OWN_KEY}`,
+          confirmLabel: 'Disable key',
+          onConfirm: () => void disable(k),
+        })
+      : void disable(k);
+  const askDelete = (k: KeyRecord) =>
+    ask({
+      title: `Delete “${k.name}”?`,
+      body: `Agents using this key stop working at once. Its history stays in analytics. This cannot be undone.${own(k) ? ` ${OWN_KEY}` : ''}`,
+      confirmLabel: 'Delete key',
+      onConfirm: () => void act(() => api('DELETE', `/v1/keys/${k.id}`), `Key “${k.name}” deleted.`),
+    });
+  const columns: Column<KeyRecord>[] = [
+    {
+      head: 'Name',
+      cell: (k) => (
+        <>
+          {k.name}
+          {own(k) && <span class="badge">this session</span>}
+        </>
+      ),
+    },
+    { head: 'Key', cell: (k) => <code>aisle_sk_…{k.hint}</code> },
+    { head: 'Scopes', class: 'scopes', cell: (k) => k.scopes.join(', ') },
+    {
+      head: 'Status',
+      cell: (k) => (
+        <>
+          <span class={`status status-${k.status}`}>{k.status}</span>
+          {k.expires_at && k.status === 'active' && <div class="muted small">until {fmtTime(k.expires_at)}</div>}
+        </>
+      ),
+    },
+    { head: 'Last used', cell: (k) => fmtAgo(k.last_used_at) },
+    {
+      head: <span class="sr-only">Actions</span>,
+      class: 'actions',
+      cell: (k) => (
+        <>
+          {(k.status === 'active' || k.status === 'disabled') && (
+            <>
+              <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>
+                Rotate
+              </button>
+              {k.status === 'active' ? (
+                <button type="button" class="secondary" aria-label={`Disable ${k.name}`} onClick={() => askDisable(k)}>
+                  Disable
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={`Enable ${k.name}`}
+                  onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}
+                >
+                  Enable
+                </button>
+              )}
+            </>
+          )}
+          <button type="button" class="danger" aria-label={`Delete ${k.name}`} onClick={() => askDelete(k)}>
+            Delete
+          </button>
+        </>
+      ),
+    },
+  ];
 
   return (
     <div class="keys">
-      <ErrorMessage error={error} />
-      <p class="live" role="status">
-        {status}
-      </p>
+      <ActionStatus error={error} status={status} />
 
       <section aria-labelledby="keys-list-h">
         <h2 id="keys-list-h">API keys</h2>
-        {keys === null ? (
-          <p role="status">Loading keys…</p>
-        ) : (
-          <div class="table-wrap">
-            <table data-table="keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id} data-key-id={k.id} data-key-name={k.name}>
-                    <td>
-                      {k.name}
-                      {k.id === session.key.id && <span class="badge">this session</span>}
-                    </td>
-                    <td>
-                      <code>aisle_sk_…{k.hint}</code>
-                    </td>
-                    <td class="scopes">{k.scopes.join(', ')}</td>
-                    <td>
-                      <span class={`status status-${k.status}`}>{k.status}</span>
-                      {k.expires_at && k.status === 'active' && <div class="muted small">until {fmtTime(k.expires_at)}</div>}
-                    </td>
-                    <td>{fmtAgo(k.last_used_at)}</td>
-                    <td class="actions">
-                      {(k.status === 'active' || k.status === 'disabled') && (
-                        <>
-                          <button type="button" class="secondary" aria-label={`Rotate ${k.name}`} onClick={() => setRotating(k)}>
-                            Rotate
-                          </button>
-                          {k.status === 'active' ? (
-                            <button
-                              type="button"
-                              class="secondary"
-                              aria-label={`Disable ${k.name}`}
-                              onClick={() =>
-                                k.id === session.key.id ? setConfirmDisable(k) : act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`)
-                              }
-                            >
-                              Disable
-                            </button>
-                          ) : (
-                            <button
-                              type="button"
-                              class="secondary"
-                              aria-label={`Enable ${k.name}`}
-                              onClick={() => act(() => api('POST', `/v1/keys/${k.id}`, { status: 'active' }), `Key “${k.name}” enabled.`)}
-                            >
-                              Enable
-                            </button>
-                          )}
-                        </>
-                      )}
-                      <button type="button" class="danger" aria-label={`Delete ${k.name}`} onClick={() => setConfirmDelete(k)}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <LoadedList items={keys} loading="Loading keys…">
+          {(keys) => (
+            <DataTable name="keys" columns={columns} rows={keys} rowKey={(k) => k.id} rowData={(k) => ({ 'data-key-id': k.id, 'data-key-name': k.name })} />
+          )}
+        </LoadedList>
       </section>
 
       {rotating && (
@@ -138,14 +142,14 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
               showSecret({
                 label: `New API key “${r.metadata.name}”`,
                 value: r.key,
-                note: `The key it replaces works until ${fmtTime(r.old_key_expires_at)}.${k.id === session.key.id ? ' Sign in with the new key when the console asks.' : ''}`,
+                note: `The key it replaces works until ${fmtTime(r.old_key_expires_at)}.${own(k) ? ' Sign in with the new key when the console asks.' : ''}`,
               });
             }, `Key “${k.name}” rotated.`);
           }}
         >
           <h2>Rotate “{rotating.name}”</h2>
           <p>A new secret replaces this key. Agents using the old one must switch before it stops working.</p>
-          {rotating.id === session.key.id && <p class="notice">{OWN_KEY}</p>}
+          {own(rotating) && <p class="notice">{OWN_KEY}</p>}
           <label for="grace">The old key stops working</label>
           <select id="grace" name="grace" ref={graceField}>
             {GRACE.map((g) => (
@@ -163,51 +167,23 @@ export function Keys({ session, showSecret }: { session: ConsoleSessionInfo; sho
         </form>
       )}
 
-      <section aria-labelledby="keys-create-h">
-        <h2 id="keys-create-h">Create a key</h2>
-        <form class="panel" onSubmit={create}>
-          <label for="key-name">Key name</label>
-          <input id="key-name" name="name" required maxLength={100} placeholder="e.g. support-agent-prod" />
-          <fieldset>
-            <legend>Scopes</legend>
-            <p class="muted small">A key can only grant scopes the key you signed in with has.</p>
-            {SCOPES.map((s) => (
-              <label key={s} class="check">
-                <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'search' || s === 'events:write'} disabled={!session.scopes.includes(s)} />{' '}
-                <code>{s}</code>
-              </label>
-            ))}
-          </fieldset>
-          <button type="submit">Create key</button>
-        </form>
-      </section>
+      <FormSection id="keys-create-h" title="Create a key" onSubmit={create}>
+        <label for="key-name">Key name</label>
+        <input id="key-name" name="name" required maxLength={100} placeholder="e.g. support-agent-prod" />
+        <fieldset>
+          <legend>Scopes</legend>
+          <p class="muted small">A key can only grant scopes the key you signed in with has.</p>
+          {SCOPES.map((s) => (
+            <label key={s} class="check">
+              <input type="checkbox" name="scopes" value={s} defaultChecked={s === 'search' || s === 'events:write'} disabled={!session.scopes.includes(s)} />{' '}
+              <code>{s}</code>
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">Create key</button>
+      </FormSection>
 
-      {confirmDelete && (
-        <Confirm
-          title={`Delete “${confirmDelete.name}”?`}
-          body={`Agents using this key stop working at once. Its history stays in analytics. This cannot be undone.${confirmDelete.id === session.key.id ? ` ${OWN_KEY}` : ''}`}
-          confirmLabel="Delete key"
-          onCancel={() => setConfirmDelete(null)}
-          onConfirm={() => {
-            const k = confirmDelete;
-            setConfirmDelete(null);
-            void act(() => api('DELETE', `/v1/keys/${k.id}`), `Key “${k.name}” deleted.`);
-          }}
-        />
-      )}
-      {confirmDisable && (
-        <Confirm
-          title={`Disable “${confirmDisable.name}”?`}
-          body={`Agents using this key are refused until it is enabled again. ${OWN_KEY}`}
-          confirmLabel="Disable key"
-          onCancel={() => setConfirmDisable(null)}
-          onConfirm={() => {
-            const k = confirmDisable;
-            setConfirmDisable(null);
-            void act(() => api('POST', `/v1/keys/${k.id}`), `Key “${k.name}” disabled.`);
-          }}
-        />
-      )}
+      {dialog}
     </div>
   );
 }

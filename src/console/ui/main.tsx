@@ -10,9 +10,8 @@ import '../../mcp/view/cards.css';
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
 import type { Scope } from '../../core/keys/scopes.js';
-import { api, ApiError, setSession, whenSignedOut } from './api.js';
+import { api, ApiError } from './api.js';
 import { ConnectedApps } from './apps.js';
 import { Catalog } from './catalog.js';
 import { ConsentPage } from './consent.js';
@@ -20,8 +19,9 @@ import { Keys } from './keys.js';
 import { Overview } from './overview.js';
 import { Playground } from './playground.js';
 import { SignIn } from './signin.js';
+import { useSession } from './use-session.js';
 import { Webhooks } from './webhooks.js';
-import { ErrorMessage, SecretPanel, type Secret } from './widgets.js';
+import { ErrorMessage, PageLoading, SecretPanel, type Secret } from './widgets.js';
 
 const SECTIONS = [
   { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },
@@ -39,35 +39,12 @@ const sectionFromHash = (): SectionId => {
 };
 
 function App() {
-  const [session, setSessionState] = useState<ConsoleSessionInfo | null | 'loading'>('loading');
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { session, loadError, notice, check, signedIn, signedOut } = useSession();
   const [section, setSection] = useState<SectionId>(sectionFromHash());
   const [secret, setSecret] = useState<Secret | null>(null);
   const [signOutError, setSignOutError] = useState<unknown>(null);
 
-  const adopt = (s: ConsoleSessionInfo | null) => {
-    setSession(s);
-    setSessionState(s);
-  };
-  // Only a 401 means "not signed in"; anything else (429, 5xx, no network) is said as it is.
-  const checkSession = () => {
-    setLoadError(null);
-    api<ConsoleSessionInfo>('GET', '/console/session').then(adopt, (err: unknown) => {
-      if (err instanceof ApiError && err.status !== 401) {
-        setLoadError(err);
-        return;
-      }
-      adopt(null);
-    });
-  };
-
   useEffect(() => {
-    whenSignedOut(() => {
-      setNotice('Your session has ended. Sign in again.');
-      adopt(null);
-    });
-    checkSession();
     const onHash = () => setSection(sectionFromHash());
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
@@ -96,27 +73,16 @@ function App() {
         <p class="error" role="alert">
           The console could not reach the server's session check: {loadError.detail}
         </p>
-        <button type="button" onClick={checkSession}>
+        <button type="button" onClick={check}>
           Try again
         </button>
       </main>
     );
   }
-  if (session === 'loading')
-    return (
-      <p class="loading" role="status">
-        Loading…
-      </p>
-    );
+  if (session === 'loading') return <PageLoading>Loading…</PageLoading>;
   if (session === null)
     return (
-      <SignIn
-        notice={notice}
-        onSignedIn={(s) => {
-          setNotice(null);
-          adopt(s);
-        }}
-      >
+      <SignIn notice={notice} onSignedIn={signedIn}>
         {secretPanel}
       </SignIn>
     );
@@ -132,8 +98,7 @@ function App() {
         return;
       }
     }
-    setNotice('You are signed out.');
-    adopt(null);
+    signedOut('You are signed out.');
   };
   const current = SECTIONS.find((s) => s.id === section)!;
   const allowed = session.scopes.includes(current.scope);

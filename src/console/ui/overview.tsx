@@ -4,6 +4,7 @@ import type { ConsoleOverview, ConsoleRange } from '../../core/schemas/console.j
 import { api, ApiError, query } from './api.js';
 import { Chart } from './chart.js';
 import { fmtInt, fmtMoney, fmtMs, fmtPercent } from './format.js';
+import { DataTable } from './table.js';
 
 const RANGES: { id: ConsoleRange; label: string }[] = [
   { id: '24h', label: '24 hours' },
@@ -172,38 +173,18 @@ export function Overview() {
           {overview.top_products.length === 0 ? (
             <p class="muted">No products were shown in this range.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-table="top-products">
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col" class="num">
-                      Impressions
-                    </th>
-                    <th scope="col" class="num">
-                      Clicks
-                    </th>
-                    <th scope="col" class="num">
-                      CTR
-                    </th>
-                    <th scope="col" class="num">
-                      Revenue
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.top_products.map((p) => (
-                    <tr key={p.product_id}>
-                      <td>{p.title ?? <span class="muted">(no longer in the catalog)</span>}</td>
-                      <td class="num">{fmtInt(p.impressions)}</td>
-                      <td class="num">{fmtInt(p.clicks)}</td>
-                      <td class="num">{fmtPercent(p.ctr)}</td>
-                      <td class="num">{money(p.revenue)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              name="top-products"
+              columns={[
+                { head: 'Product', cell: (p) => p.title ?? <span class="muted">(no longer in the catalog)</span> },
+                { head: 'Impressions', num: true, cell: (p) => fmtInt(p.impressions) },
+                { head: 'Clicks', num: true, cell: (p) => fmtInt(p.clicks) },
+                { head: 'CTR', num: true, cell: (p) => fmtPercent(p.ctr) },
+                { head: 'Revenue', num: true, cell: (p) => money(p.revenue) },
+              ]}
+              rows={overview.top_products}
+              rowKey={(p) => p.product_id}
+            />
           )}
         </section>
         <section aria-labelledby="top-queries-h">
@@ -211,34 +192,17 @@ export function Overview() {
           {overview.top_queries.length === 0 ? (
             <p class="muted">No searches in this range.</p>
           ) : (
-            <div class="table-wrap">
-              <table data-table="top-queries">
-                <thead>
-                  <tr>
-                    <th scope="col">Query</th>
-                    <th scope="col" class="num">
-                      Searches
-                    </th>
-                    <th scope="col" class="num">
-                      Clicks
-                    </th>
-                    <th scope="col" class="num">
-                      CTR
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.top_queries.map((q) => (
-                    <tr key={q.query}>
-                      <td>{q.query}</td>
-                      <td class="num">{fmtInt(q.searches)}</td>
-                      <td class="num">{fmtInt(q.clicks)}</td>
-                      <td class="num">{fmtPercent(q.ctr)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              name="top-queries"
+              columns={[
+                { head: 'Query', cell: (q) => q.query },
+                { head: 'Searches', num: true, cell: (q) => fmtInt(q.searches) },
+                { head: 'Clicks', num: true, cell: (q) => fmtInt(q.clicks) },
+                { head: 'CTR', num: true, cell: (q) => fmtPercent(q.ctr) },
+              ]}
+              rows={overview.top_queries}
+              rowKey={(q) => q.query}
+            />
           )}
         </section>
       </div>
@@ -256,43 +220,19 @@ export function Overview() {
         </div>
         <div class="charts">
           <Chart title="p95 latency" summary={`p95 ${fmtMs(perf.latency_ms.p95)} over the window`} times={perfTimes} series={perfSeries} format={fmtMs} />
-          <div class="table-wrap">
-            <table data-table="status-codes">
-              <caption>Responses by status code</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Requests
-                  </th>
-                  <th scope="col" class="num">
-                    p50
-                  </th>
-                  <th scope="col" class="num">
-                    p95
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {perf.by_status.length === 0 ? (
-                  <tr>
-                    <td colSpan={4} class="muted">
-                      No API requests in this window.
-                    </td>
-                  </tr>
-                ) : (
-                  perf.by_status.map((s) => (
-                    <tr key={s.status}>
-                      <td>{s.status}</td>
-                      <td class="num">{fmtInt(s.requests)}</td>
-                      <td class="num">{fmtMs(s.p50)}</td>
-                      <td class="num">{fmtMs(s.p95)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            name="status-codes"
+            caption="Responses by status code"
+            columns={[
+              { head: 'Status', cell: (c) => c.status },
+              { head: 'Requests', num: true, cell: (c) => fmtInt(c.requests) },
+              { head: 'p50', num: true, cell: (c) => fmtMs(c.p50) },
+              { head: 'p95', num: true, cell: (c) => fmtMs(c.p95) },
+            ]}
+            rows={perf.by_status}
+            rowKey={(c) => c.status}
+            empty="No API requests in this window."
+          />
         </div>
       </section>
     </div>

@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PlaygroundResponse } from '../../core/schemas/console.js';
 import { AVAILABILITY, freshness, PLACEHOLDER_PATH } from '../../mcp/view/card-text.js';
@@ -44,6 +45,16 @@ function Card({ r }: { r: Result }) {
         <span class="view disabled">No product page</span>
       )}
     </article>
+  );
+}
+
+/** One search filter: its label, then its input (`props` as given, tied to the label by `id`). */
+function Filter({ id, label, ...props }: { id: string; label: string } & JSX.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <label for={id}>{label}</label>
+      <input id={id} {...props} />
+    </div>
   );
 }
 
@@ -111,34 +122,13 @@ export function Playground() {
         <details>
           <summary>Filters</summary>
           <div class="filters">
-            <div>
-              <label for="pg-min">Min price (USD)</label>
-              <input id="pg-min" name="min_price" type="number" min="0" step="0.01" inputMode="decimal" />
-            </div>
-            <div>
-              <label for="pg-max">Max price (USD)</label>
-              <input id="pg-max" name="max_price" type="number" min="0" step="0.01" inputMode="decimal" />
-            </div>
-            <div>
-              <label for="pg-brand">Brand</label>
-              <input id="pg-brand" name="brand" />
-            </div>
-            <div>
-              <label for="pg-category">Category</label>
-              <input id="pg-category" name="category" />
-            </div>
-            <div>
-              <label for="pg-merchant">Merchant</label>
-              <input id="pg-merchant" name="merchant" />
-            </div>
-            <div>
-              <label for="pg-limit">Results</label>
-              <input id="pg-limit" name="limit" type="number" min="1" max="10" value="6" />
-            </div>
-            <div>
-              <label for="pg-min-score">Minimum relevance</label>
-              <input id="pg-min-score" name="min_relevance_score" type="number" min="0" max="1" step="0.05" value="0.5" />
-            </div>
+            <Filter id="pg-min" label="Min price (USD)" name="min_price" type="number" min="0" step="0.01" inputMode="decimal" />
+            <Filter id="pg-max" label="Max price (USD)" name="max_price" type="number" min="0" step="0.01" inputMode="decimal" />
+            <Filter id="pg-brand" label="Brand" name="brand" />
+            <Filter id="pg-category" label="Category" name="category" />
+            <Filter id="pg-merchant" label="Merchant" name="merchant" />
+            <Filter id="pg-limit" label="Results" name="limit" type="number" min="1" max="10" value="6" />
+            <Filter id="pg-min-score" label="Minimum relevance" name="min_relevance_score" type="number" min="0" max="1" step="0.05" value="0.5" />
           </div>
         </details>
         <button type="submit" disabled={busy}>

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { ApiError } from './api.js';
 
-/** A secret shown once (a new key or signing secret), with a copy button. */
 /** A secret to show once, held by the app (not the section), so it outlives the session that made it. */
 export interface Secret {
   label: string;
@@ -10,6 +9,7 @@ export interface Secret {
   note?: string;
 }
 
+/** A secret shown once (a new key or signing secret), with a copy button. */
 export function SecretPanel({ label, secret, onDone, children }: { label: string; secret: string; onDone: () => void; children?: ComponentChildren }) {
   const [copied, setCopied] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
@@ -97,6 +97,87 @@ export function Confirm({
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** What a Confirm asks, and what runs once the person confirms. */
+export interface ConfirmRequest {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+}
+
+/**
+ * A section's confirmations, one at a time: `ask` opens the dialog, which Cancel or Escape closes;
+ * the confirm button closes it, then runs the request's `onConfirm`. The section renders `dialog`.
+ */
+export function useConfirm() {
+  const [request, setRequest] = useState<ConfirmRequest | null>(null);
+  const dialog = request && (
+    <Confirm
+      title={request.title}
+      body={request.body}
+      confirmLabel={request.confirmLabel}
+      onCancel={() => setRequest(null)}
+      onConfirm={() => {
+        setRequest(null);
+        request.onConfirm();
+      }}
+    />
+  );
+  return { ask: setRequest, dialog };
+}
+
+/** A section's answer to its last action: the API's error, and a live line saying what was done. */
+export function ActionStatus({ error, status }: { error: unknown; status: string | null }) {
+  return (
+    <>
+      <ErrorMessage error={error} />
+      <p class="live" role="status">
+        {status}
+      </p>
+    </>
+  );
+}
+
+/**
+ * A list a section fetches (keys, feeds, deliveries…): a status line saying `loading` while
+ * `items` is null, `empty` when there are none (if given), else what `children` makes of them.
+ */
+export function LoadedList<T>({
+  items,
+  loading,
+  empty,
+  children,
+}: {
+  items: T[] | null;
+  loading: string;
+  empty?: ComponentChildren;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  if (items === null) return <p role="status">{loading}</p>;
+  return <>{items.length === 0 && empty !== undefined ? empty : children(items)}</>;
+}
+
+/** A section made of its heading and one form (create a key, add a feed). */
+export function FormSection({ id, title, onSubmit, children }: { id: string; title: string; onSubmit: (e: Event) => void; children: ComponentChildren }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <form class="panel" onSubmit={onSubmit}>
+        {children}
+      </form>
+    </section>
+  );
+}
+
+/** A whole page still loading (the session, an OAuth request), announced to screen readers. */
+export function PageLoading({ children }: { children: ComponentChildren }) {
+  return (
+    <p class="loading" role="status">
+      {children}
+    </p>
   );
 }
 
