@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
 
 const children: Child[] = [];
@@ -87,6 +87,8 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     expect(second.stderr()).toMatch(/in use by process \d+/);
 
     // An in-flight request (body still arriving) completes after SIGTERM; then the process exits 0.
+    // `Expect: 100-continue`: the server's "100 Continue" says it has the request, so the signal
+    // is sent after that however slow the machine, not after a guessed delay.
     const body = JSON.stringify({ name: 'in flight' });
     const port = Number(new URL(base!).port);
     const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -96,7 +98,7 @@ describe('npm start (src/main.ts) on the embedded default', () => {
           port,
           method: 'POST',
           path: '/v1/keys',
-          headers: { 'x-api-key': key!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: { 'x-api-key': key!, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
         },
         (res) => {
           let text = '';
@@ -105,11 +107,11 @@ describe('npm start (src/main.ts) on the embedded default', () => {
         },
       );
       req.on('error', reject);
-      req.write(body.slice(0, 5));
-      setTimeout(() => {
+      req.once('continue', () => {
+        req.write(body.slice(0, 5));
         server.proc.kill('SIGTERM');
         setTimeout(() => req.end(body.slice(5)), 300);
-      }, 300);
+      });
     });
     const done = await inFlight;
     expect(done.status, done.text).toBe(201);
@@ -136,12 +138,14 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     trickler.on('data', (d: Buffer) => (trickled += d.toString()));
     trickler.on('error', () => undefined);
     await new Promise<void>((resolve) => trickler.once('connect', resolve));
-    trickler.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key!}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"na`);
-    // Sent before the signal (a request that arrives during shutdown is answered 503 at once).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    trickler.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key!}\r\nContent-Type: application/json\r\nContent-Length: 50\r\nExpect: 100-continue\r\n\r\n`);
+    // The signal goes once the server has the request (its "100 Continue"): a request that arrives
+    // during shutdown is answered 503 at once.
+    await vi.waitUntil(() => trickled.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), { timeout: 30_000 });
+    trickler.write('{"na');
     again.proc.kill('SIGINT');
     expect(await again.exited).toBe(0);
-    expect(trickled).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"request_timeout"/);
+    expect(trickled).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 408 Request Timeout\r\n[\s\S]*"code":"request_timeout"/);
     // Should this fail, the message names the CI-like variables of the suite's own environment (names only).
     const ciLike = Object.keys(process.env).filter((name) => /CI|BUILD|RUNNER|XDG/.test(name));
     expect(onnxTelemetryTraces(optedIn), `the suite's environment has ${ciLike.join(', ') || 'none of them'}`).toEqual(
