@@ -138,7 +138,9 @@ describe('npm start (src/main.ts) on the embedded default', () => {
     trickler.on('data', (d: Buffer) => (trickled += d.toString()));
     trickler.on('error', () => undefined);
     await new Promise<void>((resolve) => trickler.once('connect', resolve));
-    trickler.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key!}\r\nContent-Type: application/json\r\nContent-Length: 50\r\nExpect: 100-continue\r\n\r\n`);
+    trickler.write(
+      `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key!}\r\nContent-Type: application/json\r\nContent-Length: 50\r\nExpect: 100-continue\r\n\r\n`,
+    );
     // The signal goes once the server has the request (its "100 Continue"): a request that arrives
     // during shutdown is answered 503 at once.
     await vi.waitUntil(() => trickled.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), { timeout: 30_000 });

@@ -43,10 +43,10 @@ export type OpenApiDocument = { paths?: Record<string, Record<string, OpenApiOpe
 // Paths and bodies.
 
 /** Any string, including lone surrogates, NUL and other control characters. */
-export const anyString = (maxLength = 30) => fc.string({ unit: 'binary', maxLength });
+const anyString = (maxLength = 30) => fc.string({ unit: 'binary', maxLength });
 
 /** Percent-encodes every byte outside the unreserved set (works for lone surrogates, unlike encodeURIComponent). */
-export const pctEncode = (s: string): string =>
+const pctEncode = (s: string): string =>
   [...Buffer.from(s, 'utf8')]
     .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
     .join('');
@@ -54,7 +54,7 @@ export const pctEncode = (s: string): string =>
 const PREFIXES = ['key', 'KEY', 'imp', 'acct', 'wh', 'prd', 'key_key', ''];
 
 /** find-my-way refuses longer params (Fastify's default maxParamLength). */
-export const MAX_PARAM_LENGTH = 100;
+const MAX_PARAM_LENGTH = 100;
 const isDotSegment = (v: string) => /^(?:\.|%2e)+$/i.test(v);
 
 /**
@@ -86,7 +86,7 @@ export const wellFormedParam = (ids: FuzzIds): fc.Arbitrary<string> =>
     .filter((v) => v.length <= MAX_PARAM_LENGTH && !isDotSegment(v));
 
 /** Params that make the URL itself invalid or unroutable: malformed percent-encoding, over-long, dot segments. */
-export const malformedParam: fc.Arbitrary<string> = fc.oneof(
+const malformedParam: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('%', '%zz', '%ff', '%c0%af', '%ed%a0%80', 'a%', '%%', '%e2%82', '%u0041', '..', '.', '%2e%2e'),
   fc.integer({ min: MAX_PARAM_LENGTH + 1, max: 2_000 }).map((n) => 'a'.repeat(n)),
   anyString(200)
@@ -328,7 +328,7 @@ export const jsonBodyText = (route: RouteEntry, spec: OpenApiDocument): fc.Arbit
   );
 
 /** Text JSON.parse refuses: broken syntax, JavaScript-isms, control characters, random strings. */
-export const malformedJsonText: fc.Arbitrary<string> = fc.oneof(
+const malformedJsonText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
     '{',
     '}',

@@ -55,7 +55,7 @@ export function SecretPanel({ label, secret, onDone, children }: { label: string
 }
 
 /** A modal confirmation (the native dialog element: focus is trapped and Escape cancels). */
-export function Confirm({
+function Confirm({
   title,
   body,
   confirmLabel,
