@@ -2,6 +2,7 @@
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
 // (docs/development.md, "Operator tools").
 import { command } from '../../src/cli/command.js';
+import { LABELLED_SET_OPTIONS } from './labelled-set-options.js';
 
 const USAGE = `Usage:
   npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
@@ -20,12 +21,8 @@ export const cli = command({
   name: 'eval',
   usage: USAGE,
   options: {
-    set: { type: 'string' },
-    'eval-dir': { type: 'string' },
-    limit: { type: 'string' },
+    ...LABELLED_SET_OPTIONS,
     out: { type: 'string' },
-    'model-cache': { type: 'string' },
-    catalog: { type: 'string' },
     with: { type: 'string', multiple: true },
     size: { type: 'string' },
     'ann-threshold': { type: 'string' },

@@ -2,6 +2,7 @@
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
 // (docs/development.md, "Operator tools").
 import { command } from '../../src/cli/command.js';
+import { LABELLED_SET_OPTIONS } from './labelled-set-options.js';
 
 const USAGE = `Usage:
   npm run simulate -- --set DIR [--searches 20] [--eta 1] [--noise 0.1] [--bots 0] [--vote-rate 0.05]
@@ -14,11 +15,7 @@ export const cli = command({
   name: 'simulate',
   usage: USAGE,
   options: {
-    set: { type: 'string' },
-    'eval-dir': { type: 'string' },
-    catalog: { type: 'string' },
-    'model-cache': { type: 'string' },
-    limit: { type: 'string' },
+    ...LABELLED_SET_OPTIONS,
     searches: { type: 'string' },
     eta: { type: 'string' },
     noise: { type: 'string' },
