@@ -42,6 +42,7 @@ import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { evaluateConversations, readConversationSet, type ConversationFigures } from './conversations.js';
+// The labelled-set helpers simulate.ts imports too: an import list, the shared logic being labelled-set.ts.
 import {
   describeCatalog,
   foldOf,

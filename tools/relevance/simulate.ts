@@ -39,6 +39,7 @@ import type { SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
+// The labelled-set helpers eval.ts imports too: an import list, the shared logic being labelled-set.ts.
 import {
   describeCatalog,
   foldOf,
@@ -102,14 +103,18 @@ async function main(): Promise<number> {
   await migrate(db);
   const logger = createLogger('warn');
   const catalogModel = await readRankingModel(set.catalog, set.embedder.model);
-  const core = createCore({
+  // What the serving core and the offline ones (coreWith, below) share: the same stores and catalog.
+  const coreOptions = (rankingModel: RankingModel | null) => ({
     stores: createPgStores(db),
     clock: systemClock,
     logger,
     defaultRateLimitPerMinute: 1_000_000,
     catalog: set.catalog,
     embedder: set.embedder,
-    rankingModel: catalogModel,
+    rankingModel,
+  });
+  const core = createCore({
+    ...coreOptions(catalogModel),
     // Every search reads which model serves (a server re-reads every 10 s); learning runs between
     // rounds. Time is compressed (a round stands for the learning interval), so a rejection's
     // day-long cool-down is left out.
@@ -192,17 +197,7 @@ async function main(): Promise<number> {
       }
       return score(subset, label, lines);
     };
-    const coreWith = (rankingModel: RankingModel) =>
-      createCore({
-        stores: createPgStores(db),
-        clock: systemClock,
-        logger,
-        defaultRateLimitPerMinute: 1_000_000,
-        catalog: set.catalog,
-        embedder: set.embedder,
-        learning: false,
-        rankingModel,
-      });
+    const coreWith = (rankingModel: RankingModel) => createCore({ ...coreOptions(rankingModel), learning: false });
 
     // The skyline: the model fitted on the labels, each query ranked by a model that never saw it.
     let skyline: { seen: number; heldOut: number } | null = null;
