@@ -22,13 +22,12 @@ import { readRankingModel } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { sharedPath } from '../shared-data.js';
-import { syntheticCatalog } from './gen-catalog.js';
+import { benchCatalogRecords } from './bench-catalog.js';
 import { formatTable, median, round } from './lib.js';
 
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
@@ -54,12 +53,7 @@ async function main(): Promise<void> {
     if ((await catalog.info()) === null) {
       const products = sharedPath('data/eval/homedepot/products.jsonl');
       process.stderr.write(`importing ${products ?? '54,667 synthetic products'} with the cold-start fit (a few minutes)…\n`);
-      const records = products
-        ? (await readFeed(products, {})).records
-        : (async function* () {
-            let line = 0;
-            for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
-          })();
+      const records = await benchCatalogRecords(products);
       await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false, fitRanking: true });
     }
     const db = await openDb({ kind: 'pglite-memory' });

@@ -10,9 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { syntheticCatalog } from './gen-catalog.js';
+import { benchCatalogRecords } from './bench-catalog.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
@@ -53,12 +52,7 @@ export async function ensureCatalog(uri: string, modelsDir: string): Promise<str
     process.stderr.write(`importing ${products ?? '54,667 synthetic products'} into ${uri} (a few minutes)…\n`);
     const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: modelsDir });
     try {
-      const records = products
-        ? (await readFeed(products, {})).records
-        : (async function* () {
-            let line = 0;
-            for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
-          })();
+      const records = await benchCatalogRecords(products);
       await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
     } finally {
       await embedder.close();

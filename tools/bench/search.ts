@@ -45,11 +45,10 @@ import { CatalogLexicon, wordTokens } from '../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
 import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
-import { syntheticCatalog } from './gen-catalog.js';
+import { benchCatalogRecords } from './bench-catalog.js';
 import { createBenchKey, formatTable, median, percentile, round, runLoadChecked, startBenchServer } from './lib.js';
 import { sharedPath } from '../shared-data.js';
 
@@ -96,12 +95,7 @@ async function main(): Promise<void> {
     if ((await catalog.info()) === null) {
       const products = sharedPath('data/eval/homedepot/products.jsonl');
       process.stderr.write(`importing ${products ?? '54,667 synthetic products'} (a few minutes)…\n`);
-      const records = products
-        ? (await readFeed(products, {})).records
-        : (async function* () {
-            let line = 0;
-            for await (const row of syntheticCatalog(54_667, 7)) yield { line: ++line, row };
-          })();
+      const records = await benchCatalogRecords(products);
       await importCatalog(records, { catalog, embedder }, { replace: true, dryRun: false });
     }
     if ((await catalog.info())!.annIndex !== 'ivf_hnsw_sq') await catalog.rebuildVectorIndex('ivf_hnsw_sq');
