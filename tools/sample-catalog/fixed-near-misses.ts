@@ -4,6 +4,7 @@
  */
 import type { FixedProduct } from './types.js';
 
+// Hand-written products are data: each spells out the FixedProduct fields, so they repeat in shape.
 const ROAD = 'Footwear > Running Shoes > Road Running Shoes';
 const HIKING = 'Footwear > Boots > Hiking Boots';
 const SIZES = ['7', '8', '9', '10', '11', '12'];

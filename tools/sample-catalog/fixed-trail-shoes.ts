@@ -8,6 +8,7 @@
  */
 import type { FixedProduct } from './types.js';
 
+// Hand-written products are data: each spells out the FixedProduct fields, so they repeat in shape.
 const TRAIL = 'Footwear > Running Shoes > Trail Running Shoes';
 const MEN = ['8', '8.5', '9', '9.5', '10', '10.5', '11', '11.5', '12', '13'];
 const WOMEN = ['6', '6.5', '7', '7.5', '8', '8.5', '9', '9.5', '10', '11'];
@@ -154,6 +155,8 @@ const waterproofUnder120: FixedProduct[] = [
 ];
 
 const waterproofOver120: FixedProduct[] = [
+  // The Mudlark 2's build on purpose (waterproof, 6 mm drop, 5 mm lugs, rock plate): only the price
+  // keeps it out of "waterproof trail shoes under $120".
   {
     category: TRAIL,
     merchant: 'trailhead',

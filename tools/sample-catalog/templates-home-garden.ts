@@ -76,6 +76,7 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
       };
     },
   },
+  // A template is data: the same fields and pick-then-describe steps as its neighbours, other values.
   {
     category: 'Home > Bedding > Sheet Sets',
     count: 7,
@@ -127,6 +128,7 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
       };
     },
   },
+  // A template is data: the same fields and pick-then-describe steps as its neighbours, other values.
   {
     category: 'Garden > Watering > Garden Hoses',
     count: 7,
@@ -179,6 +181,7 @@ export const HOME_GARDEN_TEMPLATES: Template[] = [
       };
     },
   },
+  // A template is data: the same fields and pick-then-describe steps as its neighbours, other values.
   {
     category: 'Garden > Planters > Planters',
     count: 6,

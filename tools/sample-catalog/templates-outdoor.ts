@@ -106,6 +106,7 @@ export const OUTDOOR_TEMPLATES: Template[] = [
       };
     },
   },
+  // A template is data: the same fields and pick-then-describe steps as its neighbours, other values.
   {
     category: 'Outdoor > Lighting > Headlamps',
     count: 7,
