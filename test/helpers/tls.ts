@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * these tests with openssl and committed with its key: test-only, it guards nothing. Code that
  * must trust it takes it as an extra certificate authority (never from the environment).
  */
-const FIXTURES = new URL('../fixtures/tls', import.meta.url);
+const FIXTURES = new URL('../fixtures/tls/', import.meta.url);
 export const TEST_CA = readFileSync(new URL('test-only-cert.pem', FIXTURES), 'utf8');
 const TEST_KEY = readFileSync(new URL('test-only-key.pem', FIXTURES), 'utf8');
 
