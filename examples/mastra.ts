@@ -4,8 +4,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Agent } from '@mastra/core/agent';
-import { MCPClient } from '@mastra/mcp';
 import type { MastraModelConfig } from '@mastra/core/llm';
+import { MCPClient } from '@mastra/mcp';
 import { INSTRUCTIONS, nextTurn, REQUEST } from './scripted-shopper.js';
 
 export interface AgentOptions {

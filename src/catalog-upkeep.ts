@@ -1,5 +1,5 @@
 import type { Logger } from './core/shared-ports.js';
-import { startPeriodic, type Periodic } from './periodic.js';
+import { type Periodic, startPeriodic } from './periodic.js';
 import type { UpkeepReport } from './store/lance/catalog-store.js';
 
 /**

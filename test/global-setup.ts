@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDb } from '../src/store/pg/index.js';

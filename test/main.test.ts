@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { childEnv, runTs, tempDir, type Child } from './helpers/process.js';
+import { type Child, childEnv, runTs, tempDir } from './helpers/process.js';
 
 const children: Child[] = [];
 afterEach(() => {

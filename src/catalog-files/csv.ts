@@ -4,14 +4,14 @@ import { suggestMapping } from './column-match.js';
 import { readTable } from './delimited.js';
 import {
   FeedFormatError,
+  type FeedRecord,
+  type FilePlace,
   jsonErrorDetail,
   jsonErrorPlace,
   PRODUCT_FIELDS,
-  withMerchant,
-  type FeedRecord,
-  type FilePlace,
   type ProductField,
   type ProductRow,
+  withMerchant,
 } from './types.js';
 
 const columnList = z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1)]);

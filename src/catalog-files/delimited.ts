@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { Readable, pipeline } from 'node:stream';
-import { parse, type CsvError, type Info } from 'csv-parse';
-import { FeedFormatError, countLineBreaks } from './types.js';
+import { pipeline, Readable } from 'node:stream';
+import { type CsvError, type Info, parse } from 'csv-parse';
+import { countLineBreaks, FeedFormatError } from './types.js';
 
 export type TableEvent =
   | { kind: 'header'; line: number; cells: string[] }

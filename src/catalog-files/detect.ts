@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { readCsv, type CsvMapping } from './csv.js';
+import { type CsvMapping, readCsv } from './csv.js';
 import { readHead } from './file-head.js';
 import { readGmcTsv } from './gmc-tsv.js';
 import { readGmcXml } from './gmc-xml.js';
 import { readJsonl } from './jsonl.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat, type FeedRecord, type ProductRow } from './types.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError, type FeedRecord, type ProductRow } from './types.js';
 
 export interface FeedOptions {
   /** Skips detection. */

@@ -1,4 +1,4 @@
-import { withMerchant, type ProductRow } from './types.js';
+import { type ProductRow, withMerchant } from './types.js';
 
 /** The Google Merchant Center namespace; `g:` is its usual prefix, but any bound prefix counts. */
 export const GMC_NAMESPACE = 'http://base.google.com/ns/1.0';

@@ -1,5 +1,5 @@
 import { readTable } from './delimited.js';
-import { LIST_ATTRIBUTES, addGmcValue, gmcAttributeName, mapGmcItem, type GmcFields } from './gmc-fields.js';
+import { addGmcValue, type GmcFields, gmcAttributeName, LIST_ATTRIBUTES, mapGmcItem } from './gmc-fields.js';
 import { FeedFormatError, type FeedRecord } from './types.js';
 
 export interface GmcTsvOptions {

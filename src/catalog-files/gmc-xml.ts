@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import sax, { type QualifiedAttribute, type QualifiedTag, type SAXParser, type Tag } from 'sax';
-import { GMC_NAMESPACE, addGmcValue, mapGmcItem, type GmcFields } from './gmc-fields.js';
+import { addGmcValue, GMC_NAMESPACE, type GmcFields, mapGmcItem } from './gmc-fields.js';
 import { FeedFormatError, type FeedRecord } from './types.js';
 
 export interface GmcXmlOptions {

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { acpVariantRows, isSearchable } from '../core/acp-feeds/acp-products.js';
 import { AcpProductSchema } from '../core/schemas/feeds.js';
 import { readHead } from './file-head.js';
-import { FeedFormatError, jsonErrorDetail, jsonErrorPlace, withMerchant, type FeedRecord, type ProductRow } from './types.js';
+import { FeedFormatError, type FeedRecord, jsonErrorDetail, jsonErrorPlace, type ProductRow, withMerchant } from './types.js';
 
 export interface JsonlOptions {
   /** Default merchant for rows that carry none. */

@@ -1,6 +1,6 @@
-import { AMAZON_2020_MAPPING, type PresetName } from './presets.js';
 import { readTable } from './delimited.js';
 import { readJsonl } from './jsonl.js';
+import { AMAZON_2020_MAPPING, type PresetName } from './presets.js';
 import type { FeedFormat } from './types.js';
 
 interface Fingerprint {

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { editDistance } from '../core/ranking/lexical.js';
 import { describeFailure, EXIT, UsageError, verboseTrace } from './errors.js';
 

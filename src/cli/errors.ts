@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
+import { FeedFormatError } from '../catalog-files/types.js';
 import { ConfigError } from '../config.js';
 import { CatalogModelMismatchError } from '../core/catalog/errors.js';
 import { AppError } from '../core/errors.js';
-import { FeedFormatError } from '../catalog-files/types.js';
 import { LockHeldError } from '../store/pid-lock.js';
 
 /**

@@ -1,10 +1,10 @@
-import { embeddingModelName, type EmbeddingProviderName } from './model-name.js';
+import { type EmbeddingProviderName, embeddingModelName } from './model-name.js';
 import type { RetryPolicy } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
 
-export { QueuedEmbedder } from './queued-embedder.js';
 export { embeddingModelName } from './model-name.js';
+export { QueuedEmbedder } from './queued-embedder.js';
 
 /** Plain options, filled from src/config.ts by the composition root; nothing here reads the environment. */
 export interface EmbedderOptions {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { AppError } from '../core/errors.js';
-import { normalizeInPlace, type EmbeddingProvider } from './provider.js';
+import { type EmbeddingProvider, normalizeInPlace } from './provider.js';
 
 export interface RetryPolicy {
   /** Attempts per request, the first included. Default 5. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { env, pipeline, type DataType, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { type DataType, env, type FeatureExtractionPipeline, pipeline } from '@huggingface/transformers';
 import { turnOffOnnxTelemetry } from '../config.js';
 import { resolveTransformersModel } from './model-name.js';
 import type { EmbeddingProvider } from './provider.js';

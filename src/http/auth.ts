@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Core } from '../core/index.js';
-import { csrfMatches, sessionEndedError } from '../core/sessions/console-sessions.js';
 import { AppError } from '../core/errors.js';
+import type { Core } from '../core/index.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
 import { hasScope, type Scope } from '../core/keys/scopes.js';
 import { DEFAULT_SCOPES, type ResourceName } from '../core/oauth/endpoints.js';
 import { ACCESS_TOKEN_PREFIX } from '../core/oauth/secrets.js';
-import { rateLimitedError, type RateLimitDecision } from '../core/rate-limit/rate-limiter.js';
+import { type RateLimitDecision, rateLimitedError } from '../core/rate-limit/rate-limiter.js';
+import { csrfMatches, sessionEndedError } from '../core/sessions/console-sessions.js';
 import type { Principal } from '../core/shared-ports.js';
 
 /**

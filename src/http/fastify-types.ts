@@ -1,6 +1,6 @@
+import type { Scope } from '../core/keys/scopes.js';
 import type { ConsoleSession } from '../core/sessions/console-sessions.js';
 import type { Principal } from '../core/shared-ports.js';
-import type { Scope } from '../core/keys/scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,8 +1,8 @@
 import type { Core } from '../core/index.js';
 import { authFailureError, requireScope } from '../core/keys/authenticator.js';
 import type { Scope } from '../core/keys/scopes.js';
-import type { Principal } from '../core/shared-ports.js';
 import { rateLimitedError } from '../core/rate-limit/rate-limiter.js';
+import type { Principal } from '../core/shared-ports.js';
 import type { AisleApi } from './api.js';
 
 /**

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { errorRegistry, errorTypeUri, type ErrorCode, type Problem } from '../core/errors.js';
+import { type ErrorCode, errorRegistry, errorTypeUri, type Problem } from '../core/errors.js';
 import type { Analytics } from '../core/schemas/analytics.js';
 import type { Click, DisplayReceipt } from '../core/schemas/clicks.js';
 import type { Feedback } from '../core/schemas/feedback.js';
 import type { SearchResponse } from '../core/schemas/search.js';
 import type { UcpGetProductResponse, UcpLookupResponse, UcpSearchResponse } from '../core/schemas/ucp.js';
-import { ApiProblemError, type AisleApi } from './api.js';
+import { type AisleApi, ApiProblemError } from './api.js';
 
 const TIMEOUT_MS = 30_000;
 

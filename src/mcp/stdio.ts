@@ -1,11 +1,12 @@
-// First import: from here on only the MCP transport writes to stdout.
-import { protocolOutput } from './stdout-guard.js';
+// First import, for its effect: from here on only the MCP transport writes to stdout. (A bare
+// import stays first when imports are sorted.)
+import './stdout-guard.js';
 import { randomUUID } from 'node:crypto';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../core/errors.js';
-import type { Logger } from '../core/shared-ports.js';
 import { RETENTION_INTERVAL_MS } from '../core/retention/retention.js';
+import type { Logger } from '../core/shared-ports.js';
 import { createProcessLogger } from '../logger.js';
 import { isStartupRefusal, openRuntime } from '../runtime.js';
 import { assertConfiguredDbAvailable } from '../store/pg/index.js';
@@ -14,6 +15,7 @@ import type { AisleApi } from './api.js';
 import { createInProcessApi } from './in-process-api.js';
 import { createRestApi } from './rest-api.js';
 import { buildMcpServer, MCP_SERVER_VERSION } from './server.js';
+import { protocolOutput } from './stdout-guard.js';
 
 interface Backend {
   api: AisleApi;

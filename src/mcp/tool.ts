@@ -1,9 +1,9 @@
-import { registerAppTool, type McpUiAppToolConfig } from '@modelcontextprotocol/ext-apps/server';
+import { type McpUiAppToolConfig, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import type { CallToolResult, McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { AppError, toProblem, type FieldError, type Problem } from '../core/errors.js';
+import { AppError, type FieldError, type Problem, toProblem } from '../core/errors.js';
 import type { Logger } from '../core/shared-ports.js';
-import { ApiProblemError, type AisleApi } from './api.js';
+import { type AisleApi, ApiProblemError } from './api.js';
 
 /** What every tool needs besides its arguments. */
 export interface ToolContext {

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { fitFromLog } from '../core/learning/global-fit.js';
-import { unpackLog, type FitRequest } from './fit-thread-log.js';
+import { type FitRequest, unpackLog } from './fit-thread-log.js';
 
 const request = workerData as FitRequest;
 // A failure is an unhandled rejection, which ends the thread with an 'error' the caller rejects on.

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bundle, onFirstUse } from '../bundle.js';
 import type { fitFromLog } from '../core/learning/global-fit.js';
-import { packLog, type FitRequest } from './fit-thread-log.js';
+import { type FitRequest, packLog } from './fit-thread-log.js';
 
 const ENTRY = fileURLToPath(new URL('./fit-thread-entry.ts', import.meta.url));
 const threadCode = onFirstUse(async () => (await bundle(ENTRY, { format: 'cjs', platform: 'node', target: 'node20' }))[0]!.text);

@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { classifyAddress } from '../core/webhooks/url-guard.js';
-import { systemLookupAll, type LookupAll } from './dns.js';
+import { type LookupAll, systemLookupAll } from './dns.js';
 
 /** The connect-time SSRF guard refused every address a host name resolved to. */
 export class AddressRefusedError extends Error {

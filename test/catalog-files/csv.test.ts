@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CsvMapping,
   formatMappingSpec,
   loadMapping,
   loadMappingFile,
   parseMappingSpec,
   readCsv,
   UnmappedTitleError,
-  type CsvMapping,
 } from '../../src/catalog-files/csv.js';
 import { FeedFormatError } from '../../src/catalog-files/types.js';
-import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, type SampleProduct } from './fixtures.js';
+import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp } from './fixtures.js';
 
 const HEADER = ['Item Number', 'Product Name', 'Details', 'Selling Price', 'Link', 'Picture', 'Maker', 'Dept', 'Stock Status'];
 const MAPPING: CsvMapping = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readGmcXml } from '../../src/catalog-files/gmc-xml.js';
 import { FeedFormatError } from '../../src/catalog-files/types.js';
-import { collect, errorsOf, expectRoundTrip, rowsOf, sampleProducts, writeTemp, xmlEscape, type SampleProduct } from './fixtures.js';
+import { collect, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp, xmlEscape } from './fixtures.js';
 
 const rssItem = (p: SampleProduct, i: number) => `    <item>
       <g:id>${xmlEscape(p.id)}</g:id>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childEnv, runToEnd, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, type Finished, runToEnd, STACK_LINE, tempDir } from '../helpers/process.js';
 
 const USAGE = 'Usage: demo [--count N] [--dry-run] [--fail bug|missing-file|late-usage] [FILE]';
 

@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUseLiteSession, type UseLiteModelInfo } from '../../src/embed/use-lite/model-cache.js';
-import { OnnxThread, type OnnxSession } from '../../src/embed/use-lite/onnx-thread.js';
+import { type OnnxSession, OnnxThread } from '../../src/embed/use-lite/onnx-thread.js';
 import { loadUseLiteTokenizer } from '../../src/embed/use-lite/tokenizer.js';
 import { useLiteAssetsDir } from '../../src/embed/use-lite/weights.js';
 import { maxAbsDiff, repoRoot, tempDir } from './helpers.js';

@@ -1,7 +1,7 @@
-import net from 'node:net';
-import embeddings from '@energetic-ai/embeddings';
 import { readFile } from 'node:fs/promises';
+import net from 'node:net';
 import { join } from 'node:path';
+import embeddings from '@energetic-ai/embeddings';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
 import { createEmbedder, embeddingModelName, type QueuedEmbedder } from '../../src/embed/embedder.js';

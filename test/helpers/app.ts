@@ -1,19 +1,19 @@
 import { Writable } from 'node:stream';
-import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Clock } from '../../src/core/clock.js';
-import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
-import type { Scope } from '../../src/core/keys/scopes.js';
-import type { CatalogStore } from '../../src/core/catalog/ports.js';
-import type { Embedder } from '../../src/core/shared-ports.js';
+import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
 import type { DatabaseTimeouts } from '../../src/config.js';
+import type { CatalogStore } from '../../src/core/catalog/ports.js';
+import type { Clock } from '../../src/core/clock.js';
+import { type Core, type CoreDeps, createCore } from '../../src/core/index.js';
+import type { Scope } from '../../src/core/keys/scopes.js';
+import type { Embedder } from '../../src/core/shared-ports.js';
+import type { HostResolver } from '../../src/core/webhooks/url-guard.js';
 import { buildApp } from '../../src/http/app.js';
 import type { HttpTimeouts } from '../../src/http/receive-timeouts.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
-import type { HostResolver } from '../../src/core/webhooks/url-guard.js';
 import { systemResolver } from '../../src/worker/dns.js';
 import { createTestDb, type TestDb } from './db.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 
 /** Debian's chromium package (playwright's own browser download needs a network CI does not have). */
 export const CHROMIUM = process.env.AISLE_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { uuidV5 } from '../../src/core/catalog/normalize.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { mulberry32 } from '../../src/core/random.js';
-import { tempDir } from './process.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { tempDir } from './process.js';
 
 export const tempCatalogUri = (): string => join(tempDir('catalog'), 'catalog');
 

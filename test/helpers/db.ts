@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { DatabaseTimeouts } from '../../src/config.js';
-import { openDb, type Db } from '../../src/store/pg/index.js';
+import { type Db, openDb } from '../../src/store/pg/index.js';
 
 export const usingRealPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
 

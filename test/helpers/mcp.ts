@@ -1,13 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
-  Client,
-  ReadBuffer,
-  serializeMessage,
-  StreamableHTTPClientTransport,
   type CallToolResult,
+  Client,
   type FetchLike,
   type JSONRPCMessage,
+  ReadBuffer,
+  StreamableHTTPClientTransport,
+  serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
 

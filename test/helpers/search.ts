@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { tempCatalogUri } from './catalog.js';
 import { copyTree } from './process.js';
 

@@ -4,10 +4,10 @@ import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';

@@ -7,9 +7,9 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOT_USER_AGENTS, BROWSER_USER_AGENTS } from '../core/clicks/user-agent-samples.js';
 import { call, type createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
-import { BOT_USER_AGENTS, BROWSER_USER_AGENTS } from '../core/clicks/user-agent-samples.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

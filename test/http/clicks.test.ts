@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AffiliateConfigSchema } from '../../src/core/clicks/affiliate.js';
+import { BOT_USER_AGENTS, BROWSER_USER_AGENTS } from '../core/clicks/user-agent-samples.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
-import { BOT_USER_AGENTS, BROWSER_USER_AGENTS } from '../core/clicks/user-agent-samples.js';
 
 const DAY = 24 * 3600 * 1000;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClientMetadataFetcher } from '../../src/worker/client-metadata-fetcher.js';
 import type { TestApp } from '../helpers/app.js';
 import { authorizePage, consent, expectHttp, json, mcpToolsList, pkcePair, postForm, signIn, startOAuthApp, type Tokens } from '../helpers/oauth.js';
-import { HttpsDocuments, TEST_CA, jsonDocument, type Handler } from '../helpers/tls.js';
+import { type Handler, HttpsDocuments, jsonDocument, TEST_CA } from '../helpers/tls.js';
 
 const REDIRECT = 'http://127.0.0.1:33418/callback';
 let docs: HttpsDocuments;

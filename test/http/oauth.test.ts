@@ -11,6 +11,7 @@ import { createKey, createTestApp, ManualClock, type TestApp } from '../helpers/
 import {
   authorizeClient,
   authorizePage,
+  type ConsoleBrowser,
   consent,
   expectHttp,
   freePort,
@@ -23,7 +24,6 @@ import {
   registerFrom,
   signIn,
   startOAuthApp,
-  type ConsoleBrowser,
   type Tokens,
 } from '../helpers/oauth.js';
 

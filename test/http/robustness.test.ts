@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorRegistry, type ErrorCode } from '../../src/core/errors.js';
+import { type ErrorCode, errorRegistry } from '../../src/core/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { call, createKey, createTestApp, expectStatus, ManualClock } from '../helpers/app.js';

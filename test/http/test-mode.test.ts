@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgRankingModelStore } from '../../src/store/pg/ranking-model-store.js';
 import { call, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 import { createTestWorker, Receiver } from '../helpers/webhooks.js';
-import { PgRankingModelStore } from '../../src/store/pg/ranking-model-store.js';
 
 const DAY = 24 * 3600 * 1000;
 // Starts at the real time: standardwebhooks' verify checks the timestamp against Date.now().

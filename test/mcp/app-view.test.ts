@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
+import { type SearchResponse, SearchResponseSchema } from '../../src/core/schemas/search.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../helpers/app.js';
 import { bundleForBrowser, CHROMIUM, chromiumAvailable, launchChromium, startHostOrigin } from '../helpers/browser.js';
-import { connectHttp, hostCallTool, problem, type CallToolResult, type ClientEra } from '../helpers/mcp.js';
+import { type CallToolResult, type ClientEra, connectHttp, hostCallTool, problem } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 const HOST_ENTRY = fileURLToPath(new URL('./app-host/host.ts', import.meta.url));

@@ -2,10 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
-import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
+import { type SearchResponse, SearchResponseSchema } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
 import {
+  type AnyClient,
+  type CallToolResult,
   CLIENT_ERAS,
   callTool,
   connectHttp,
@@ -14,10 +16,8 @@ import {
   problem,
   protocolOf,
   structured,
-  text,
-  type AnyClient,
-  type CallToolResult,
   TOOL_NAMES,
+  text,
 } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 

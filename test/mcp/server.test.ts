@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/core/keys/scopes.js';
 import { ClickSchema } from '../../src/core/schemas/clicks.js';
 import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
-import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
-import type { Scope } from '../../src/core/keys/scopes.js';
-import { createInProcessApi } from '../../src/mcp/in-process-api.js';
+import { type SearchResponse, SearchResponseSchema } from '../../src/core/schemas/search.js';
 import { PRODUCT_CARDS_URI } from '../../src/mcp/app-view.js';
 import { INTEGRATOR_RULES_URI } from '../../src/mcp/guidance.js';
+import { createInProcessApi } from '../../src/mcp/in-process-api.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { COMPACT_DESCRIPTION_CHARS } from '../../src/mcp/tools/search-products.js';
 import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
 import {
+  type AnyClient,
   CLIENT_ERAS,
+  type ClientEra,
   callTool,
   connectHttp,
   ERA_VERSION,
@@ -20,10 +22,8 @@ import {
   problem,
   protocolOf,
   structured,
-  text,
-  type AnyClient,
-  type ClientEra,
   TOOL_NAMES,
+  text,
 } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 

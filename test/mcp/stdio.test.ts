@@ -11,22 +11,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchResponseSchema } from '../../src/core/schemas/search.js';
 import {
+  type AnyClient,
+  type CallToolResult,
+  type ClientEra,
   callTool,
+  type DesktopServerSpec,
   ERA_VERSION,
   newClient,
   problem,
   protocolOf,
-  readmeMcpSnippets,
   RecordingStdioTransport,
+  readmeMcpSnippets,
   structured,
-  text,
-  type AnyClient,
-  type CallToolResult,
-  type ClientEra,
-  type DesktopServerSpec,
   TOOL_NAMES,
+  text,
 } from '../helpers/mcp.js';
-import { childEnv, runTs, seededDataDir, tempDir, type Child } from '../helpers/process.js';
+import { type Child, childEnv, runTs, seededDataDir, tempDir } from '../helpers/process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const [inProcessSpec, remoteSpec] = readmeMcpSnippets(`${ROOT}/README.md`);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
+import { type FeedRecord, importCatalog } from '../../src/core/catalog/import.js';
 import { ClickSchema, DisplayReceiptSchema } from '../../src/core/schemas/clicks.js';
 import { FeedbackSchema } from '../../src/core/schemas/feedback.js';
-import { SearchResponseSchema, type SearchResponse } from '../../src/core/schemas/search.js';
+import { type SearchResponse, SearchResponseSchema } from '../../src/core/schemas/search.js';
 import { createTestApp, ManualClock, type TestApp } from '../helpers/app.js';
-import { CLIENT_ERAS, callTool, connectHttp, hostCallTool, problem, structured, text, type AnyClient } from '../helpers/mcp.js';
+import { type AnyClient, CLIENT_ERAS, callTool, connectHttp, hostCallTool, problem, structured, text } from '../helpers/mcp.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 
 /**

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createKey, createTestApp, expectStatus, ManualClock, type TestApp } from '../helpers/app.js';
-import { createTestWorker, Receiver } from '../helpers/webhooks.js';
-import { CLIENT_ERAS, callTool, connectHttp, problem, structured, text, type AnyClient } from '../helpers/mcp.js';
+import { type AnyClient, CLIENT_ERAS, callTool, connectHttp, problem, structured, text } from '../helpers/mcp.js';
 import { expectUcpValid, protocolsNeed } from '../helpers/protocol-schemas.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
+import { createTestWorker, Receiver } from '../helpers/webhooks.js';
 
 let sample: SampleCatalog;
 let t: TestApp;

@@ -9,14 +9,14 @@
  * Storage SDK into a temporary folder and names it in AISLE_AZURITE_DIR. Without it the test
  * skips, saying so, unless AISLE_REQUIRE_AZURITE=1 (set by .ci/run), where it fails instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDb, usingRealPostgres, type TestDb } from '../helpers/db.js';
-import { runToEnd, runTs, seededDataDir, tempDir, type Child } from '../helpers/process.js';
+import { createTestDb, type TestDb, usingRealPostgres } from '../helpers/db.js';
+import { type Child, runToEnd, runTs, seededDataDir, tempDir } from '../helpers/process.js';
 
 const AZURITE_DIR = process.env.AISLE_AZURITE_DIR ?? '';
 const azuriteBin = join(AZURITE_DIR, 'node_modules', '.bin', 'azurite-blob');

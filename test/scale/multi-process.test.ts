@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createKey, createTestApp, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
-import { runTs, seededDataDir, type Child } from '../helpers/process.js';
+import { type Child, runTs, seededDataDir } from '../helpers/process.js';
 import { copySampleCatalog } from '../helpers/search.js';
 import { Receiver } from '../helpers/webhooks.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 
 /**
  * Two API processes (src/main.ts) and two webhook workers (src/worker/main.ts) on one PostgreSQL

@@ -6,8 +6,8 @@
  */
 import { get as httpGet } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, usingRealPostgres, type TestDb } from '../helpers/db.js';
-import { childEnv, runTs, seededDataDir, type Child } from '../helpers/process.js';
+import { createTestDb, type TestDb, usingRealPostgres } from '../helpers/db.js';
+import { type Child, childEnv, runTs, seededDataDir } from '../helpers/process.js';
 
 const alive = (pid: number) => {
   try {

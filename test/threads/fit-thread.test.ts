@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { fitFromLog } from '../../src/core/learning/global-fit.js';
 import type { LoggedResult } from '../../src/core/learning/ports.js';
+import { mulberry32 } from '../../src/core/random.js';
 import { FEATURE_INDEX, FEATURE_NAMES } from '../../src/core/ranking/features.js';
 import type { RankingModel } from '../../src/core/ranking/ranking.js';
 import { fitInThread } from '../../src/threads/fit-thread.js';
 import { packLog, unpackLog } from '../../src/threads/fit-thread-log.js';
-import { mulberry32 } from '../../src/core/random.js';
 
 const SERVING: RankingModel = { source: 'serving', bias: -2, weights: { cosine: 4, titleCoverage: 0.5 }, scale: 1, offset: 0 };
 

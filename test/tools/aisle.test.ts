@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/keys/scopes.js';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
 import { createPgStores, openDb } from '../../src/store/pg/index.js';
-import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, type Finished, runToEnd, runTs, STACK_LINE, seededDataDir, tempDir } from '../helpers/process.js';
 
 async function aisle(dataDir: string, ...args: string[]) {
   const child = runTs('tools/cli/aisle.ts', args, childEnv(dataDir));

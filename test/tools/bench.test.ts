@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { childEnv, runToEnd, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, type Finished, runToEnd, STACK_LINE, tempDir } from '../helpers/process.js';
 
 const show = (r: Finished) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
 /** Every bench with an npm script of its own file (bench:soak is bench:load with --soak). */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
+import { childEnv, type Finished, runToEnd, runTs, STACK_LINE, seededDataDir, tempDir } from '../helpers/process.js';
 import { needsShared, sharedPath } from '../helpers/shared.js';
 
 const evalDir = sharedPath('eval');

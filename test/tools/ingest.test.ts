@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { childEnv, runToEnd, runTs, seededDataDir, STACK_LINE, tempDir, type Finished } from '../helpers/process.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { childEnv, type Finished, runToEnd, runTs, STACK_LINE, seededDataDir, tempDir } from '../helpers/process.js';
 import { needsShared, sharedPath } from '../helpers/shared.js';
 
 async function ingest(dataDir: string, ...args: string[]) {

@@ -5,7 +5,7 @@ import { eventData } from '../../src/core/webhooks/events.js';
 import { appendEvent } from '../../src/store/pg/outbox.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../helpers/app.js';
 import { usingRealPostgres } from '../helpers/db.js';
-import { runTs, type Child } from '../helpers/process.js';
+import { type Child, runTs } from '../helpers/process.js';
 import { Receiver } from '../helpers/webhooks.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childEnv, runTs, seededDataDir, type Child } from '../helpers/process.js';
+import { type Child, childEnv, runTs, seededDataDir } from '../helpers/process.js';
 import { Receiver } from '../helpers/webhooks.js';
 
 const children: Child[] = [];

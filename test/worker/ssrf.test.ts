@@ -6,7 +6,7 @@ import { eventData } from '../../src/core/webhooks/events.js';
 import { generateWebhookSecret } from '../../src/core/webhooks/signing.js';
 import { appendEvent } from '../../src/store/pg/outbox.js';
 import { PgWebhookStore } from '../../src/store/pg/webhook-store.js';
-import { lookupResolver, systemLookupAll, type LookupAll } from '../../src/worker/dns.js';
+import { type LookupAll, lookupResolver, systemLookupAll } from '../../src/worker/dns.js';
 import { call, createTestApp, expectProblem, ManualClock, type TestApp } from '../helpers/app.js';
 import { createTestWorker, Receiver } from '../helpers/webhooks.js';
 

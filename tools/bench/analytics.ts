@@ -10,20 +10,21 @@
  * With DATABASE_URL set it creates (and drops) its own database on that server; else PGlite.
  */
 // First, so that the command line is checked before anything else loads (analytics.command.ts).
-import { cli } from './analytics.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { createBenchDatabase } from './deployment.js';
-import { createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
-import { IMPRESSIONS_PER_SEARCH, seedActivity } from './seed.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { cli } from './analytics.command.js';
+import { createBenchDatabase } from './deployment.js';
+import { type BenchServer, createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer } from './lib.js';
+import { IMPRESSIONS_PER_SEARCH, seedActivity } from './seed.js';
 
 const { values } = cli;
 const samples = cli.number('samples', { integer: true, positive: true, default: 30 });

@@ -15,26 +15,27 @@
  * the IVF_HNSW_SQ measurement for each combination of the listed query settings (indexes.ts).
  */
 // First, so that the command line is checked before anything else loads (ann.command.ts).
-import { cli } from './ann.command.js';
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
-import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
+import { type FeedRecord, importCatalog } from '../../src/core/catalog/import.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogRow } from '../../src/core/catalog/ports.js';
+import { mulberry32 } from '../../src/core/random.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { annIndexConfig, type AnnTuning } from '../../src/store/lance/indexes.js';
-import { mulberry32 } from '../../src/core/random.js';
+import { type AnnTuning, annIndexConfig } from '../../src/store/lance/indexes.js';
+import { sharedPath } from '../shared-data.js';
+import { cli } from './ann.command.js';
 import { syntheticCatalog, syntheticProduct } from './gen-catalog.js';
 import { formatTable, median, percentile, round } from './lib.js';
-import { sharedPath } from '../shared-data.js';
 
 const { values, positionals } = cli;
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });

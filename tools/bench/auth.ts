@@ -10,10 +10,11 @@
  *   DATABASE_URL=postgres://... npm run bench:auth      # Postgres instead of PGlite
  */
 // First, so that the command line is checked before anything else loads (auth.command.ts).
-import { cli } from './auth.command.js';
+
 import { cpus } from 'node:os';
 import { loadConfig } from '../../src/config.js';
-import { cleanUpOnSignal, createBenchKey, formatTable, median, round, runLoadChecked, startBenchServer, type BenchServer, type LoadResult } from './lib.js';
+import { cli } from './auth.command.js';
+import { type BenchServer, cleanUpOnSignal, createBenchKey, formatTable, type LoadResult, median, round, runLoadChecked, startBenchServer } from './lib.js';
 
 /** High enough that GCRA never refuses during the bench: that would measure 429s, not auth. */
 const BENCH_RATE_LIMIT_PER_MINUTE = 1_000_000;

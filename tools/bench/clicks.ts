@@ -9,21 +9,22 @@
  * database must equal the 201s and 302s counted. Uses DATABASE_URL when set, else PGlite.
  */
 // First, so that the command line is checked before anything else loads (clicks.command.ts).
-import { cli } from './clicks.command.js';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
 import autocannon from 'autocannon';
 import PQueue from 'p-queue';
-import type { CatalogProduct } from '../../src/core/catalog/product.js';
+import { loadConfig } from '../../src/config.js';
 import { uuidV5 } from '../../src/core/catalog/normalize.js';
+import type { CatalogProduct } from '../../src/core/catalog/product.js';
 import { newId } from '../../src/core/ids.js';
-import { createPgStores } from '../../src/store/pg/index.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { createBenchKey, formatTable, round, runLoadChecked, startBenchServer, type BenchServer } from './lib.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { createPgStores } from '../../src/store/pg/index.js';
+import { cli } from './clicks.command.js';
+import { type BenchServer, createBenchKey, formatTable, round, runLoadChecked, startBenchServer } from './lib.js';
 
 const duration = cli.number('duration', { positive: true, default: 30 });
 const connections = cli.number('connections', { integer: true, positive: true, default: 32 });

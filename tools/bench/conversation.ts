@@ -9,25 +9,26 @@
  * docs/benchmarks.md; the figures against the code before conversations were read: docs/decisions/0008-judging-the-conversation-reading.md.
  */
 // First, so that the command line is checked before anything else loads (conversation.command.ts).
-import { cli } from './conversation.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readJsonLines } from '../../src/cli/files.js';
-import { systemClock } from '../../src/core/clock.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
+import { systemClock } from '../../src/core/clock.js';
 import { createCore } from '../../src/core/index.js';
 import { readRankingModel } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { createLogger } from '../../src/logger.js';
-import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { sharedPath } from '../shared-data.js';
 import { benchCatalogRecords } from './bench-catalog.js';
+import { cli } from './conversation.command.js';
 import { formatTable, median, round } from './lib.js';
 
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });

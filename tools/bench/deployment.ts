@@ -4,17 +4,17 @@
  * `npm start` runs), so the load generator never shares a thread with the server and the
  * server's RSS is its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { importCatalog } from '../../src/core/catalog/import.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { benchCatalogRecords } from './bench-catalog.js';
 import { REPO_ROOT } from '../repo-root.js';
 import { sharedPath } from '../shared-data.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { benchCatalogRecords } from './bench-catalog.js';
 
 export interface BenchDatabase {
   url: string;

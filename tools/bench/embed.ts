@@ -8,14 +8,15 @@
  *   npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50]
  */
 // First, so that the command line is checked before anything else loads (embed.command.ts).
-import { cli } from './embed.command.js';
+
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder, type QueuedEmbedder } from '../../src/embed/embedder.js';
+import { sharedPath } from '../shared-data.js';
+import { cli } from './embed.command.js';
 import { syntheticCatalog } from './gen-catalog.js';
 import { formatTable, median, percentile, round } from './lib.js';
-import { sharedPath } from '../shared-data.js';
 
 interface BenchOptions {
   queries: number;

@@ -10,12 +10,12 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
 import { canonicalText } from '../../src/core/ranking/lexical.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { nearestQuery } from '../../src/store/lance/indexes.js';
 import { PRODUCTS_TABLE } from '../../src/store/lance/rows.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { median, round } from './lib.js';
 
 export interface FloorPart {

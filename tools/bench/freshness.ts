@@ -7,16 +7,17 @@
  * removed). Reports BENCH_JSON for BENCHMARKS.md.
  */
 // First, so that the command line is checked before anything else loads.
-import { cli } from './freshness.command.js';
+
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { importCatalog, type FeedRecord, type ImportSummary } from '../../src/core/catalog/import.js';
+import { type FeedRecord, type ImportSummary, importCatalog } from '../../src/core/catalog/import.js';
+import { uuidV5 } from '../../src/core/catalog/normalize.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
-import { uuidV5 } from '../../src/core/catalog/normalize.js';
+import { cli } from './freshness.command.js';
 import { syntheticCatalog } from './gen-catalog.js';
 import { formatTable, median, percentile, round } from './lib.js';
 

@@ -7,22 +7,23 @@
  * peak RSS.
  */
 // First, so that the command line is checked before anything else loads (ingest.command.ts).
-import { cli } from './ingest.command.js';
+
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFeed } from '../../src/catalog-files/detect.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
-import { importCatalog, type FeedRecord } from '../../src/core/catalog/import.js';
+import { type FeedRecord, importCatalog } from '../../src/core/catalog/import.js';
 import { normalizeProduct } from '../../src/core/catalog/normalize.js';
 import type { CatalogProduct } from '../../src/core/catalog/product.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
-import { readFeed } from '../../src/catalog-files/detect.js';
-import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
-import { syntheticCatalog } from './gen-catalog.js';
-import { formatTable, round } from './lib.js';
-import { sharedPath } from '../shared-data.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { sharedPath } from '../shared-data.js';
+import { syntheticCatalog } from './gen-catalog.js';
+import { cli } from './ingest.command.js';
+import { formatTable, round } from './lib.js';
 
 const { values } = cli;
 const limitFlag = cli.number('limit', { integer: true, positive: true });

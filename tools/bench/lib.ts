@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { FastifyInstance } from 'fastify';
-import { systemClock } from '../../src/core/clock.js';
-import { createCore, type Core, type CoreDeps } from '../../src/core/index.js';
 import type { CatalogStore } from '../../src/core/catalog/ports.js';
+import { systemClock } from '../../src/core/clock.js';
+import { type Core, type CoreDeps, createCore } from '../../src/core/index.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { buildApp } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
-import { createPgStores, migrate, openDb, type Db, type DbTarget } from '../../src/store/pg/index.js';
+import { createPgStores, type Db, type DbTarget, migrate, openDb } from '../../src/store/pg/index.js';
 
 export interface BenchServer {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234 */

@@ -19,23 +19,24 @@
  * reads it; without it the catalog is imported into a temporary directory (about 2.5 minutes).
  */
 // First, so that the command line is checked before anything else loads (load.command.ts).
-import { cli } from './load.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CliError, EXIT } from '../../src/cli/errors.js';
-import { loadConfig } from '../../src/config.js';
-import { readJsonLines } from '../../src/cli/files.js';
 import pg from 'pg';
-import { summarizeProfiles } from './cpu-profile.js';
-import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, startServerProcess, type ServerProcess } from './deployment.js';
-import { measureFloor, type Floor } from './floor.js';
-import { cleanUpOnSignal, formatTable } from './lib.js';
-import { MIXED, Pools, runMix, summarize, type Kind, type KindStats, type KindSummary } from './mix.js';
+import { CliError, EXIT } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
 import { sharedPath } from '../shared-data.js';
+import { summarizeProfiles } from './cpu-profile.js';
+import { createBenchDatabase, ensureCatalog, postgresCpuSeconds, type ServerProcess, startServerProcess } from './deployment.js';
+import { type Floor, measureFloor } from './floor.js';
+import { cleanUpOnSignal, formatTable } from './lib.js';
+import { cli } from './load.command.js';
+import { type Kind, type KindStats, type KindSummary, MIXED, Pools, runMix, summarize } from './mix.js';
 
 const { values } = cli;
 const duration = cli.number('duration', { positive: true, default: 20 });

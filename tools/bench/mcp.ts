@@ -14,24 +14,25 @@
  * Prints median and p99 per path and each median's ratio to REST's.
  */
 // First, so that the command line is checked before anything else loads (mcp.command.ts).
-import { cli } from './mcp.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { request } from 'undici';
-import { systemClock } from '../../src/core/clock.js';
-import { importCatalog } from '../../src/core/catalog/import.js';
-import { createCore } from '../../src/core/index.js';
-import { createEmbedder } from '../../src/embed/embedder.js';
 import { readFeed } from '../../src/catalog-files/detect.js';
+import { importCatalog } from '../../src/core/catalog/import.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createCore } from '../../src/core/index.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
 import { createLogger } from '../../src/logger.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { createBenchKey, formatTable, median, percentile, round, startBenchServer } from './lib.js';
-import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { REPO_ROOT as ROOT } from '../repo-root.js';
+import { createBenchKey, formatTable, median, percentile, round, startBenchServer } from './lib.js';
+import { cli } from './mcp.command.js';
 
 const RATE_LIMIT = 1_000_000;
 const QUERIES = [

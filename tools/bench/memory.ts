@@ -9,7 +9,7 @@
  * (tools/bench/deployment.ts), as bench:load does.
  */
 // First, so that the command line is checked before anything else loads (memory.command.ts).
-import { cli } from './memory.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { CatalogLexicon } from '../../src/core/ranking/lexical.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { ensureCatalog } from './deployment.js';
 import { formatTable } from './lib.js';
+import { cli } from './memory.command.js';
 
 const { values } = cli;
 

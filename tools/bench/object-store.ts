@@ -13,7 +13,7 @@
  * Products: the sample catalog (data/sample-catalog.jsonl) unless `--products` names a feed.
  */
 // First, so that the command line is checked before anything else loads (object-store.command.ts).
-import { cli } from './object-store.command.js';
+
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -23,8 +23,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { REPO_ROOT } from '../repo-root.js';
-import { startServerProcess, type ServerProcess } from './deployment.js';
+import { type ServerProcess, startServerProcess } from './deployment.js';
 import { cleanUpOnSignal, formatTable, percentile, round } from './lib.js';
+import { cli } from './object-store.command.js';
 
 const { values } = cli;
 const LATENCY_MS = cli.number('latency-ms', { default: 20 });

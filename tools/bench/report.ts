@@ -9,17 +9,18 @@
  * file says so. Benches that need PostgreSQL get DATABASE_URL from the environment.
  */
 // First, so that the command line is checked before anything else loads (report.command.ts).
-import { cli } from './report.command.js';
+
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
+import { cpus, loadavg, type as osType, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { loadConfig } from '../../src/config.js';
-import { renderReport, type BenchRun } from './report-render.js';
-import { sharedPath } from '../shared-data.js';
 import { REPO_ROOT } from '../repo-root.js';
+import { sharedPath } from '../shared-data.js';
+import { cli } from './report.command.js';
+import { type BenchRun, renderReport } from './report-render.js';
 
 const { values } = cli;
 cli.number('duration', { positive: true });

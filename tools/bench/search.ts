@@ -26,31 +26,32 @@
  * is measured side by side in one run.
  */
 // First, so that the command line is checked before anything else loads (search.command.ts).
-import { cli } from './search.command.js';
+
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { loadConfig } from '../../src/config.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
 import { toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { newId } from '../../src/core/ids.js';
 import { DEFAULT_GLOBAL_FIT } from '../../src/core/learning/global-fit.js';
-import { fitInThread } from '../../src/threads/fit-thread.js';
 import { analyzeQuery } from '../../src/core/ranking/features.js';
 import { CatalogLexicon, wordTokens } from '../../src/core/ranking/lexical.js';
 import { FALLBACK_MODEL, rankCandidates } from '../../src/core/ranking/ranking.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
-import { createPgStores } from '../../src/store/pg/index.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import type { AnnTuning } from '../../src/store/lance/indexes.js';
+import { createPgStores } from '../../src/store/pg/index.js';
+import { fitInThread } from '../../src/threads/fit-thread.js';
+import { sharedPath } from '../shared-data.js';
 import { benchCatalogRecords } from './bench-catalog.js';
 import { createBenchKey, formatTable, median, percentile, round, runLoadChecked, startBenchServer } from './lib.js';
-import { sharedPath } from '../shared-data.js';
+import { cli } from './search.command.js';
 
 const { values } = cli;
 const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });

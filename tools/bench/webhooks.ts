@@ -9,10 +9,10 @@
  *   DATABASE_URL=postgres://... npm run bench:webhooks      # Postgres instead of PGlite
  */
 // First, so that the command line is checked before anything else loads (webhooks.command.ts).
-import { cli } from './webhooks.command.js';
+
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,11 +22,12 @@ import { newId } from '../../src/core/ids.js';
 import { createCore } from '../../src/core/index.js';
 import { eventData } from '../../src/core/webhooks/events.js';
 import { createLogger } from '../../src/logger.js';
-import { appendEvent, createPgStores, migrate, openDb, PgWebhookStore, type Db } from '../../src/store/pg/index.js';
+import { appendEvent, createPgStores, type Db, migrate, openDb, PgWebhookStore } from '../../src/store/pg/index.js';
 import { DeliveryWorker } from '../../src/worker/delivery-worker.js';
 import { systemResolver } from '../../src/worker/dns.js';
 import { HttpTransport } from '../../src/worker/transport.js';
 import { formatTable, round } from './lib.js';
+import { cli } from './webhooks.command.js';
 
 const EVENTS = cli.number('events', { integer: true, positive: true, default: 5000 });
 const CONCURRENCY = cli.number('concurrency', { integer: true, positive: true, default: 32 });

@@ -47,7 +47,7 @@
  * verdicts.ts and report.ts (figures, verdicts, the table and BENCH_JSON).
  */
 // First, so that the command line is checked before anything else loads (worst.command.ts).
-import { cli } from './worst.command.js';
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,6 +67,7 @@ import { writeReport } from './worst/report.js';
 import { requestKinds } from './worst/requests/catalogue.js';
 import { rowsOf, runRounds } from './worst/run.js';
 import { prepare, servedFiles } from './worst/setup.js';
+import { cli } from './worst.command.js';
 
 const { values } = cli;
 const rounds = cli.number('rounds', { integer: true, positive: true, default: 3 });

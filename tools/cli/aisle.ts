@@ -12,7 +12,7 @@
  * data directory, 78 configuration.
  */
 // First, so that the command line is checked before anything else loads (aisle.command.ts).
-import { cli } from './aisle.command.js';
+
 import { z } from 'zod';
 import { UsageError } from '../../src/cli/errors.js';
 import { loadConfig } from '../../src/config.js';
@@ -20,10 +20,11 @@ import { systemClock } from '../../src/core/clock.js';
 import { parseId } from '../../src/core/ids.js';
 import { createCore } from '../../src/core/index.js';
 import { SCOPES } from '../../src/core/keys/scopes.js';
+import type { RankingStatus } from '../../src/core/learning/ranking-learner.js';
 import { ScopeSchema } from '../../src/core/schemas/keys.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, openMigratedDb } from '../../src/store/pg/index.js';
-import type { RankingStatus } from '../../src/core/learning/ranking-learner.js';
+import { cli } from './aisle.command.js';
 
 const { values, positionals } = cli;
 const rateLimit = cli.number('rate-limit', { integer: true, min: 1, max: 1_000_000 });

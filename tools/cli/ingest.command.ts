@@ -1,9 +1,10 @@
 // `npm run ingest`'s command line, in a module of its own that ingest.ts imports first: the flags are
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
 // (docs/development.md, "Operator tools").
-import { command } from '../../src/cli/command.js';
+
 import { PRESETS } from '../../src/catalog-files/presets.js';
 import { FEED_FORMATS } from '../../src/catalog-files/types.js';
+import { command } from '../../src/cli/command.js';
 
 const USAGE = `Usage:
   npm run ingest -- FILE [--format ${FEED_FORMATS.join('|')}] [--replace] [--dry-run]

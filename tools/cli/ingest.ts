@@ -7,20 +7,21 @@
  * data directory is held by a running server; 78 the configuration.
  */
 // First, so that the command line is checked before anything else loads (ingest.command.ts).
-import { cli } from './ingest.command.js';
+
 import { createReadStream } from 'node:fs';
-import { CliError, EXIT, UsageError } from '../../src/cli/errors.js';
-import { requireReadableFile } from '../../src/cli/files.js';
-import { loadConfig } from '../../src/config.js';
-import { importCatalog, type FeedRecord, type ImportSummary } from '../../src/core/catalog/import.js';
-import { catalogAsFeed } from '../../src/core/catalog/reindex.js';
-import { formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError, type CsvMapping } from '../../src/catalog-files/csv.js';
-import { detectFormat, readFeed, type FeedOptions } from '../../src/catalog-files/detect.js';
+import { type CsvMapping, formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError } from '../../src/catalog-files/csv.js';
+import { detectFormat, type FeedOptions, readFeed } from '../../src/catalog-files/detect.js';
 import { PRESETS, type PresetName } from '../../src/catalog-files/presets.js';
 import { recognizeExport } from '../../src/catalog-files/recognize.js';
-import { FEED_FORMATS, FeedFormatError, type FeedFormat } from '../../src/catalog-files/types.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../src/catalog-files/types.js';
+import { CliError, EXIT, UsageError } from '../../src/cli/errors.js';
+import { requireReadableFile } from '../../src/cli/files.js';
 import { createProgressReporter } from '../../src/cli/progress.js';
+import { loadConfig } from '../../src/config.js';
+import { type FeedRecord, type ImportSummary, importCatalog } from '../../src/core/catalog/import.js';
+import { catalogAsFeed } from '../../src/core/catalog/reindex.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
+import { cli } from './ingest.command.js';
 
 const { values, positionals } = cli;
 const batchSize = cli.number('batch-size', { integer: true, positive: true });

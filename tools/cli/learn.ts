@@ -9,10 +9,11 @@
  * directory (75) and the configuration (78).
  */
 // First, so that the command line is checked before anything else loads (learn.command.ts).
-import { cli } from './learn.command.js';
+
 import { loadConfig } from '../../src/config.js';
 import { createProcessLogger } from '../../src/logger.js';
 import { openLearningRuntime } from '../../src/runtime.js';
+import { cli } from './learn.command.js';
 
 await cli.run(async () => {
   const config = loadConfig();

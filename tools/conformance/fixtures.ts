@@ -9,16 +9,16 @@
 import { randomBytes } from 'node:crypto';
 import {
   acceptedContent,
+  type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   createRequestStateCodec,
   fromJsonSchema,
-  inputRequired,
-  ResourceTemplate,
-  type CallToolResult,
-  type InputRequiredResult,
-  type ClientCapabilities,
   type InputRequest,
+  type InputRequiredResult,
+  inputRequired,
   type McpServer,
+  ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';

@@ -11,15 +11,16 @@
  * Other exit codes: docs/development.md.
  */
 // First, so that the command line is checked before anything else loads (calibrate.command.ts).
-import { cli } from './calibrate.command.js';
+
 import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
+import { expectedCalibrationError, fitRankingModel, type TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { openCatalog } from '../../src/runtime.js';
+import { cli } from './calibrate.command.js';
 import {
   describeCatalog,
   foldOf,

@@ -11,11 +11,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError, EXIT } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
+import { newId } from '../../src/core/ids.js';
 import type { Core } from '../../src/core/index.js';
 import { SearchRequestSchema } from '../../src/core/schemas/search.js';
 import type { Principal } from '../../src/core/shared-ports.js';
-import { newId } from '../../src/core/ids.js';
-import { scoreRun, type RunMetrics } from './labelled-set.js';
+import { type RunMetrics, scoreRun } from './labelled-set.js';
 
 interface Conversation {
   id: string;

@@ -24,7 +24,7 @@
  * any other missing file exits 66, a malformed queries file 65 (docs/development.md).
  */
 // First, so that the command line is checked before anything else loads (eval.command.ts).
-import { cli } from './eval.command.js';
+
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -33,15 +33,16 @@ import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { systemClock } from '../../src/core/clock.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { type Core, createCore } from '../../src/core/index.js';
 import { fitColdStartModel } from '../../src/core/learning/cold-start.js';
-import { expectedCalibrationError, fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
 import { FALLBACK_MODEL, type RankingModel } from '../../src/core/ranking/ranking.js';
+import { expectedCalibrationError, fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
 import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
+import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
-import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
-import { evaluateConversations, readConversationSet, type ConversationFigures } from './conversations.js';
+import { type ConversationFigures, evaluateConversations, readConversationSet } from './conversations.js';
+import { cli } from './eval.command.js';
 // The labelled-set helpers simulate.ts imports too: an import list, the shared logic being labelled-set.ts.
 import {
   describeCatalog,
@@ -51,10 +52,10 @@ import {
   offTopicRows,
   openLabelledSet,
   predictions,
+  type RunMetrics,
   scoreRun,
   trainingQueries,
   writeQrelsSubset,
-  type RunMetrics,
 } from './labelled-set.js';
 
 const { values } = cli;

@@ -22,7 +22,7 @@
  * nothing, so measuring teaches the service nothing.
  */
 // First, so that the command line is checked before anything else loads (simulate.command.ts).
-import { cli } from './simulate.command.js';
+
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,15 +30,18 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { systemClock } from '../../src/core/clock.js';
-import { createCore, type Core } from '../../src/core/index.js';
+import { type Core, createCore } from '../../src/core/index.js';
 import type { LearningRun } from '../../src/core/learning/ranking-learner.js';
-import { fitInThread } from '../../src/threads/fit-thread.js';
-import { fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
+import { react, type UserModel } from '../../src/core/learning/simulated-shopper.js';
+import { mulberry32 } from '../../src/core/random.js';
 import type { RankingModel } from '../../src/core/ranking/ranking.js';
+import { readRankingModel } from '../../src/core/ranking/ranking.js';
+import { fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
 import type { SearchResponse } from '../../src/core/schemas/search.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
+import { fitInThread } from '../../src/threads/fit-thread.js';
 // The labelled-set helpers eval.ts imports too: an import list, the shared logic being labelled-set.ts.
 import {
   describeCatalog,
@@ -51,9 +54,7 @@ import {
   trainingQueries,
   writeQrelsSubset,
 } from './labelled-set.js';
-import { react, type UserModel } from '../../src/core/learning/simulated-shopper.js';
-import { mulberry32 } from '../../src/core/random.js';
-import { readRankingModel } from '../../src/core/ranking/ranking.js';
+import { cli } from './simulate.command.js';
 
 const { values } = cli;
 const limit = cli.number('limit', { integer: true, positive: true });

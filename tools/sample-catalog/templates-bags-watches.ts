@@ -1,5 +1,5 @@
 /** Generated bags & luggage and watches. */
-import { NEUTRALS, describe } from './text.js';
+import { describe, NEUTRALS } from './text.js';
 import type { Template } from './types.js';
 
 export const BAGS_WATCHES_TEMPLATES: Template[] = [

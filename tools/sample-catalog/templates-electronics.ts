@@ -1,5 +1,5 @@
 /** Generated electronics: audio, computers and accessories. */
-import { NEUTRALS, describe } from './text.js';
+import { describe, NEUTRALS } from './text.js';
 import type { Template } from './types.js';
 
 export const ELECTRONICS_TEMPLATES: Template[] = [

@@ -1,5 +1,5 @@
 /** Generated footwear: road running shoes, hiking boots, sneakers and sandals. */
-import { COLORS, SHOE_SIZES_US, describe, sizeRun } from './text.js';
+import { COLORS, describe, SHOE_SIZES_US, sizeRun } from './text.js';
 import type { Template } from './types.js';
 
 const GENDERS = ["Men's", "Women's"] as const;

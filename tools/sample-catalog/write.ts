@@ -6,10 +6,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { REPO_ROOT as ROOT } from '../repo-root.js';
 import { buildCatalog } from './build.js';
 import { countBy, trailScenario, validate } from './check.js';
 import type { Product } from './types.js';
-import { REPO_ROOT as ROOT } from '../repo-root.js';
 
 const OUT = join(ROOT, 'data', 'sample-catalog.jsonl');
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { SOURCE_FORMATS, type PullRecord, type SourceRecord } from '../../core/schemas/catalog-sources.js';
+import { type PullRecord, SOURCE_FORMATS, type SourceRecord } from '../../core/schemas/catalog-sources.js';
 import { api } from './api.js';
 import { fmtAgo, fmtInt, fmtTime } from './format.js';
 import { type Column, DataTable } from './table.js';

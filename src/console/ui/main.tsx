@@ -11,7 +11,7 @@ import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Scope } from '../../core/keys/scopes.js';
-import { api, ApiError } from './api.js';
+import { ApiError, api } from './api.js';
 import { ConnectedApps } from './apps.js';
 import { Catalog } from './catalog.js';
 import { ConsentPage } from './consent.js';
@@ -21,7 +21,7 @@ import { Playground } from './playground.js';
 import { SignIn } from './signin.js';
 import { useSession } from './use-session.js';
 import { Webhooks } from './webhooks.js';
-import { ErrorMessage, PageLoading, SecretPanel, type Secret } from './widgets.js';
+import { ErrorMessage, PageLoading, type Secret, SecretPanel } from './widgets.js';
 
 const SECTIONS = [
   { id: 'overview', label: 'Overview', scope: 'analytics:read', what: 'see analytics' },

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { DashboardStats, Performance } from '../../core/schemas/analytics.js';
 import type { ConsoleOverview, ConsoleRange } from '../../core/schemas/console.js';
-import { api, ApiError, query } from './api.js';
+import { ApiError, api, query } from './api.js';
 import { Chart } from './chart.js';
 import { fmtInt, fmtMoney, fmtMs, fmtPercent } from './format.js';
 import { DataTable } from './table.js';

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
-import { api, ApiError } from './api.js';
+import { ApiError, api } from './api.js';
 
 /**
  * The sign-in form: the API key goes once to POST /console/session and is forgotten. The console

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleSessionInfo } from '../../core/schemas/console.js';
-import { api, ApiError, setSession, whenSignedOut } from './api.js';
+import { ApiError, api, setSession, whenSignedOut } from './api.js';
 
 /**
  * The page's console session (the console and the consent view): asked of GET /console/session

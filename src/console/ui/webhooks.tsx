@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
 import type { CreatedWebhook, DeliveryPage, DeliveryRecord, TestEventResult, WebhookRecord } from '../../core/schemas/webhooks.js';
+import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
 import { api } from './api.js';
 import { fmtAgo } from './format.js';
 import { type Column, DataTable } from './table.js';

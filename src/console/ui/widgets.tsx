@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
 /** A secret to show once, held by the app (not the section), so it outlives the session that made it. */

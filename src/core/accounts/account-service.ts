@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { mintKey } from '../keys/key-service.js';
 import { toKeyRecord } from '../keys/key-status.js';
-import { SCOPES, type Scope } from '../keys/scopes.js';
-import type { Account, AccountStore } from './ports.js';
 import type { NewKey } from '../keys/ports.js';
+import { SCOPES, type Scope } from '../keys/scopes.js';
 import type { CreatedKey } from '../schemas/keys.js';
-import { AppError } from '../errors.js';
+import type { Account, AccountStore } from './ports.js';
 
 export interface NewAccountResult {
   account: Account;

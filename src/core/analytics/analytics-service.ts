@@ -1,7 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { AnalyticsStore, BusinessBucket, ProductFigures, QueryFigures } from './ports.js';
 import type { CatalogStore } from '../catalog/ports.js';
-import type { Principal } from '../shared-ports.js';
+import type { Clock } from '../clock.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type {
   Analytics,
@@ -16,9 +14,11 @@ import type {
   UsageQuery,
 } from '../schemas/analytics.js';
 import type { ConsoleOverview, ConsoleRange } from '../schemas/console.js';
+import type { Principal } from '../shared-ports.js';
 import { parseAmount, sumAmounts, toCents } from './money.js';
+import type { AnalyticsStore, BusinessBucket, ProductFigures, QueryFigures } from './ports.js';
 import type { RequestLog } from './request-log.js';
-import { DAY_MS, fillSeries, HOUR_MS, MINUTE_MS, ratio, resolveRange, type ResolvedRange } from './time-range.js';
+import { DAY_MS, fillSeries, HOUR_MS, MINUTE_MS, type ResolvedRange, ratio, resolveRange } from './time-range.js';
 
 const TOP_LIMIT = 10;
 

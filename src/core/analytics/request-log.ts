@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
-import type { RequestLogEntry, RequestLogStore } from './ports.js';
 import type { Logger } from '../shared-ports.js';
 import { recordedLatency } from './latency.js';
+import type { RequestLogEntry, RequestLogStore } from './ports.js';
 
 export interface RequestLogOptions {
   /** Off: nothing is queued or written (usage `requests` and performance figures stay at zero). */

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
-import type { BucketedRange } from './ports.js';
 import type { Granularity } from '../schemas/analytics.js';
+import type { BucketedRange } from './ports.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;

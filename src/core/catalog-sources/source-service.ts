@@ -1,8 +1,8 @@
+import { refuseTestMode } from '../acp-feeds/feed-service.js';
 import { importCatalog } from '../catalog/import.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { refuseTestMode } from '../acp-feeds/feed-service.js';
 import { newId, parseId, prefixedId } from '../ids.js';
 import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../schemas/catalog-sources.js';
 import type { Embedder, Logger, Principal } from '../shared-ports.js';

@@ -1,10 +1,10 @@
-import type { CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, UnembeddedRow } from './ports.js';
-import type { Embedder } from '../shared-ports.js';
-import { refreshColdStartModel, type ColdStartOptions, type ColdStartOutcome } from '../learning/cold-start.js';
+import { type ColdStartOptions, type ColdStartOutcome, refreshColdStartModel } from '../learning/cold-start.js';
 import { FALLBACK_MODEL, readRankingModel } from '../ranking/ranking.js';
-import { classifyChange, productDigests, type ProductChange, type ProductDigests } from './digests.js';
+import type { Embedder } from '../shared-ports.js';
+import { classifyChange, type ProductChange, type ProductDigests, productDigests } from './digests.js';
 import { productEmbeddingText } from './embedding-text.js';
 import { normalizeProduct } from './normalize.js';
+import type { CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, UnembeddedRow } from './ports.js';
 import type { CatalogProduct } from './product.js';
 
 /** One record from a feed reader: a raw row to normalise, or a record that could not be parsed. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isUuid } from '../ids.js';
-import { ProductInputSchema, type AttributeValue, type Availability, type CatalogProduct } from './product.js';
+import { type AttributeValue, type Availability, type CatalogProduct, ProductInputSchema } from './product.js';
 
 /** Why a row was skipped; stable strings, counted per reason in import summaries. */
 type SkipReason = 'not_an_object' | 'missing_title' | 'title_too_long' | 'invalid_price' | 'invalid_currency' | 'invalid_field_type';

@@ -1,5 +1,5 @@
-import type { CatalogStore } from './ports.js';
 import type { FeedRecord } from './import.js';
+import type { CatalogStore } from './ports.js';
 import type { CatalogProduct } from './product.js';
 
 /** A catalog product as an input row again: normalising it gives back the same product. */

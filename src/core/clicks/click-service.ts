@@ -1,14 +1,14 @@
 import { LRUCache } from 'lru-cache';
+import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
-import type { CatalogStore } from '../catalog/ports.js';
-import type { ClickStore, NewClick, StoredClick } from './ports.js';
-import type { Principal } from '../shared-ports.js';
 import type { Click } from '../schemas/clicks.js';
-import { withAffiliateParams, type AffiliateConfig } from './affiliate.js';
+import type { Principal } from '../shared-ports.js';
+import { type AffiliateConfig, withAffiliateParams } from './affiliate.js';
 import type { AttributionTokens } from './attribution.js';
 import type { ClickLinkSigner } from './click-links.js';
+import type { ClickStore, NewClick, StoredClick } from './ports.js';
 import { classifyUserAgent } from './user-agents.js';
 
 /** Clicks, and conversions after them, count within 30 days of the impression (docs/clicks.md). */

@@ -3,11 +3,11 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
 import { detectPii } from '../pii/pii.js';
-import type { ClickableImpression, ClickStore, StoredClick, StoredConversion } from './ports.js';
-import type { Principal } from '../shared-ports.js';
 import type { AttributionVerification, Conversion, ConversionRequest } from '../schemas/clicks.js';
-import { merchantDigest, type AttributionTokens } from './attribution.js';
+import type { Principal } from '../shared-ports.js';
+import { type AttributionTokens, merchantDigest } from './attribution.js';
 import { ATTRIBUTION_WINDOW_MS } from './click-service.js';
+import type { ClickableImpression, ClickStore, StoredClick, StoredConversion } from './ports.js';
 
 export interface ConversionServiceDeps {
   store: ClickStore;

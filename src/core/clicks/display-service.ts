@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { parseId } from '../ids.js';
-import type { ClickStore } from './ports.js';
-import type { Principal } from '../shared-ports.js';
 import type { DisplayReceipt, DisplayReceiptRequest } from '../schemas/clicks.js';
+import type { Principal } from '../shared-ports.js';
+import type { ClickStore } from './ports.js';
 
 export interface DisplayServiceDeps {
   store: ClickStore;

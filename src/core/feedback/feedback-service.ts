@@ -4,10 +4,10 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
 import { applyPiiPolicy } from '../pii/pii.js';
-import type { FeedbackStore, FeedbackVote } from './ports.js';
-import type { Embedder, Logger, Principal } from '../shared-ports.js';
 import type { Feedback, FeedbackRequest } from '../schemas/feedback.js';
+import type { Embedder, Logger, Principal } from '../shared-ports.js';
 import { demotionFactors } from './demotion.js';
+import type { FeedbackStore, FeedbackVote } from './ports.js';
 import { latestPerPair, mergeVoteRows } from './votes.js';
 
 const VOTES_CONSIDERED = 2_000;

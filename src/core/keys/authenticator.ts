@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import { AppError, type ErrorCode } from '../errors.js';
-import type { KeyStore, StoredKey } from './ports.js';
 import type { Logger, Principal } from '../shared-ports.js';
 import { hashKeySecret, isWellFormedKey } from './key-secret.js';
 import { effectiveStatus } from './key-status.js';
+import type { KeyStore, StoredKey } from './ports.js';
 import { hasScope, type Scope } from './scopes.js';
 
 export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'disabled' | 'revoked' | 'expired';

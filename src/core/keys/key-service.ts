@@ -1,12 +1,12 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
-import type { KeyRepository, KeyStore, NewKey, StoredKey } from './ports.js';
+import type { CreatedKey, CreateKeyBody, KeyPage, KeyRecord, ListKeysQuery, RotatedKey, RotateKeyBody, UpdateKeyBody } from '../schemas/keys.js';
 import type { Principal } from '../shared-ports.js';
-import type { CreateKeyBody, CreatedKey, KeyPage, KeyRecord, ListKeysQuery, RotateKeyBody, RotatedKey, UpdateKeyBody } from '../schemas/keys.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { effectiveStatus, toKeyRecord } from './key-status.js';
 import { generateKeySecret, hashKeySecret, keyHint } from './key-secret.js';
+import { effectiveStatus, toKeyRecord } from './key-status.js';
+import type { KeyRepository, KeyStore, NewKey, StoredKey } from './ports.js';
 import { hasScope, type Scope } from './scopes.js';
 
 const MAX_KEYS_PER_ACCOUNT = 100;

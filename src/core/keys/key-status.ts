@@ -1,6 +1,6 @@
-import type { StoredKey, StoredKeyStatus } from './ports.js';
 import type { KeyRecord } from '../schemas/keys.js';
 import { KEY_PREFIX, TEST_KEY_PREFIX } from './key-secret.js';
+import type { StoredKey, StoredKeyStatus } from './ports.js';
 
 /** The status the clock makes true now: a rotation's grace or an expiry may have run out. */
 export function effectiveStatus(key: StoredKey, now: Date): StoredKeyStatus {

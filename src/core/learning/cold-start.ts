@@ -8,18 +8,18 @@
  * docs/relevance.md ("Cold start: a model fitted from the catalog").
  */
 import PQueue from 'p-queue';
-import { mulberry32 } from '../random.js';
-import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore } from '../catalog/ports.js';
-import type { Embedder } from '../shared-ports.js';
-import { CatalogLexicon } from '../ranking/lexical.js';
-import { fitRankingModel, type TrainingQuery } from '../ranking/ranking-fit.js';
+import type { CatalogProduct } from '../catalog/product.js';
+import { mulberry32 } from '../random.js';
 import { FEATURE_NAMES, type FeatureName } from '../ranking/features.js';
-import { readRankingModel, FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
+import { CatalogLexicon } from '../ranking/lexical.js';
+import { FALLBACK_MODEL, type RankingModel, readRankingModel, scoreRow, toProbability, weightVector } from '../ranking/ranking.js';
+import { fitRankingModel, type TrainingQuery } from '../ranking/ranking-fit.js';
 import { retrieveCandidates } from '../ranking/retrieval.js';
-import { syntheticGrade, syntheticRequests, type RequestKind, type SyntheticRequest } from './synthetic-requests.js';
+import type { Embedder } from '../shared-ports.js';
 import { fitConversationModel } from '../understanding/conversation-fit.js';
 import { NeedVocabulary } from '../understanding/vocabulary.js';
+import { type RequestKind, type SyntheticRequest, syntheticGrade, syntheticRequests } from './synthetic-requests.js';
 
 const COLD_START_SOURCE_PREFIX = 'cold-start';
 

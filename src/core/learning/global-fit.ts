@@ -14,12 +14,11 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { FEATURE_NAMES, type FeatureName } from '../ranking/features.js';
+import { type RankingModel, scoreRow, toProbability, weightVector } from '../ranking/ranking.js';
 import { coordinateAscentSteps, fitLogistic, queriesNdcg, type TrainingQuery } from '../ranking/ranking-fit.js';
-import { scoreRow, toProbability, weightVector, type RankingModel } from '../ranking/ranking.js';
-import { positionBiasSteps, type PositionBias } from './position-bias.js';
+import type { LoggedResult, QueryEvent } from './ports.js';
+import { type PositionBias, positionBiasSteps } from './position-bias.js';
 import { productEvidence } from './query-boosts.js';
-import type { QueryEvent } from './ports.js';
-import type { LoggedResult } from './ports.js';
 
 export interface GlobalFitOptions {
   /** Examinations a (query, product) needs to be a training row. */

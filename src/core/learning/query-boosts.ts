@@ -5,9 +5,10 @@
  * by the position's examination propensity (position-bias.ts), so a product is not rewarded for
  * having been on top.
  */
+
+import type { QueryEvent } from './ports.js';
 import type { PositionBias } from './position-bias.js';
 import { clippedPropensity } from './position-bias.js';
-import type { QueryEvent } from './ports.js';
 
 export interface QueryBoostOptions {
   /** Examinations (Σ propensity) a product needs before anything moves. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { LearningStore } from './ports.js';
 import type { Logger } from '../shared-ports.js';
+import type { LearningStore } from './ports.js';
 import { estimatePositionBias, type PositionBias } from './position-bias.js';
 import { queryBoosts } from './query-boosts.js';
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { RankingDecision, RankingModelStore, StoredRankingModel } from './ports.js';
-import type { Logger } from '../shared-ports.js';
 import type { RankingModel } from '../ranking/ranking.js';
+import type { Logger } from '../shared-ports.js';
 import { DEFAULT_GLOBAL_FIT, fitFromLog, type GlobalFitOptions, type GlobalFitReport } from './global-fit.js';
-import { guardDecision, interleavingEvidence, type GuardRule, type InterleavingEvidence } from './interleaving.js';
+import { type GuardRule, guardDecision, type InterleavingEvidence, interleavingEvidence } from './interleaving.js';
+import type { RankingDecision, RankingModelStore, StoredRankingModel } from './ports.js';
 
 /** A model to rank with: a learned one (its id) or the catalog's own (id null: fitted at import, by calibrate, or the fallback). */
 interface ServedModel {

@@ -6,9 +6,9 @@
  * siblings are the relevant answers. Everything is seeded, so one catalog gives one set.
  */
 import type { CatalogProduct } from '../catalog/product.js';
+import { mulberry32 } from '../random.js';
 import { lexicalTerms } from '../ranking/lexical.js';
 import { variantKey } from '../ranking/ranking.js';
-import { mulberry32 } from '../random.js';
 
 const REQUEST_KINDS = ['head', 'fragment', 'brand-type', 'measure-type', 'category', 'attribute'] as const;
 export type RequestKind = (typeof REQUEST_KINDS)[number];

@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import { isUuid, newId } from '../ids.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
-import { ClientMetadataDocumentSchema, ClientMetadataSchema, type ClientMetadata, type RegisteredClientResponse } from '../schemas/oauth.js';
+import { type ClientMetadata, ClientMetadataDocumentSchema, ClientMetadataSchema, type RegisteredClientResponse } from '../schemas/oauth.js';
 import type { Logger } from '../shared-ports.js';
-import { oauthFailure, type OAuthFailure, type OAuthOutcome } from './outcome.js';
+import { type OAuthFailure, type OAuthOutcome, oauthFailure } from './outcome.js';
 import type { ClientMetadataFetcher, OAuthStore } from './ports.js';
 import { checkRedirectUri } from './redirect-uris.js';
 

@@ -7,11 +7,10 @@ import type { TokenResponse } from '../schemas/oauth.js';
 import type { Logger, Principal } from '../shared-ports.js';
 import type { ClientRegistry } from './clients.js';
 import type { OAuthEndpoints, ResourceName } from './endpoints.js';
-import { oauthFailure, type OAuthFailure, type OAuthOutcome } from './outcome.js';
+import { type OAuthFailure, type OAuthOutcome, oauthFailure } from './outcome.js';
 import type { NewGrant, OAuthRepository, OAuthStore, StoredCode, TokenWithGrant } from './ports.js';
 import {
   ACCESS_TOKEN_TTL_MS,
-  REFRESH_TOKEN_TTL_MS,
   hashSecret,
   isAccessToken,
   isCode,
@@ -19,6 +18,7 @@ import {
   newAccessToken,
   newRefreshToken,
   pkceMatches,
+  REFRESH_TOKEN_TTL_MS,
 } from './secrets.js';
 
 /** The token endpoint's form fields (application/x-www-form-urlencoded, each at most once). */

@@ -1,4 +1,4 @@
-import { IBAN_LENGTHS, cardPlausibility, ibanChecksumValid, luhnValid } from './checksums.js';
+import { cardPlausibility, IBAN_LENGTHS, ibanChecksumValid, luhnValid } from './checksums.js';
 import { type PiiMatch, precededBy } from './match.js';
 
 // Digit groups joined by single spaces or dashes, not continuing a word, decimal or code.

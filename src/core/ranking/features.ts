@@ -7,8 +7,9 @@
  * words) and the title-structure features read titles written "Brand descriptors type in Colour
  * with/for ...". Why these and not others, with the measurements: docs/decisions/0004-learned-ranker.md.
  */
-import type { CatalogProduct } from '../catalog/product.js';
+
 import type { ScoredProduct } from '../catalog/ports.js';
+import type { CatalogProduct } from '../catalog/product.js';
 import type { Lexicon } from './lexical.js';
 import { canonicalText, lexicalTerms, wordTokens } from './lexical.js';
 import { cosineOf, dotWith64, normOf } from './vectors.js';

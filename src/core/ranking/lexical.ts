@@ -7,8 +7,8 @@
  * the unit still matches, and one that names it matches more precisely.
  */
 import { stemmer } from 'stemmer';
-import type { CatalogStore } from '../catalog/ports.js';
 import { PerCatalogVersion } from '../catalog/per-version.js';
+import type { CatalogStore } from '../catalog/ports.js';
 
 /** Canonical unit names, longest spellings first so "gallon" is not read as "gal" + "lon". */
 export const UNIT_NAMES = [

@@ -1,17 +1,17 @@
-import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore, ScoredProduct } from '../catalog/ports.js';
+import type { CatalogProduct } from '../catalog/product.js';
+import { type ConversationModel, parseConversationModel } from '../understanding/conversation-model.js';
 import {
+  type AnalyzedQuery,
   computeFeatures,
   FEATURE_INDEX,
   FEATURE_NAMES,
+  type FeatureName,
   FIRST_PASS_WEIGHTS,
   hasTerm,
-  type AnalyzedQuery,
-  type FeatureName,
   type ProductTerms,
 } from './features.js';
-import { lexicalTerms, UNIT_NAMES, type Lexicon } from './lexical.js';
-import { parseConversationModel, type ConversationModel } from '../understanding/conversation-model.js';
+import { type Lexicon, lexicalTerms, UNIT_NAMES } from './lexical.js';
 
 export interface Candidate {
   product: CatalogProduct;

@@ -6,7 +6,7 @@ import type { Need } from '../understanding/need.js';
 import { analyzeNeed, analyzeQuery } from './features.js';
 import { type CatalogLexicon, wordTokens } from './lexical.js';
 import { CONVERSATIONAL_WORDS } from './query-text.js';
-import { rankCandidates, type Candidate, type RankingModel } from './ranking.js';
+import { type Candidate, type RankingModel, rankCandidates } from './ranking.js';
 
 /**
  * Candidate retrieval: the full-text and the vector search with the filter pushed into both,

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { RateLimitStore } from './ports.js';
 import type { Logger, Principal } from '../shared-ports.js';
+import type { RateLimitStore } from './ports.js';
 
 const RATE_LIMIT_WINDOW_SECONDS = 60;
 

@@ -1,13 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Clock } from '../clock.js';
 import type { RequestLogStore } from '../analytics/ports.js';
-import type { SearchStore } from '../search/ports.js';
+import type { Clock } from '../clock.js';
 import { REGISTRATION_BUCKET_PREFIX, UNUSED_REGISTRATION_TTL_MS } from '../oauth/clients.js';
 import type { OAuthStore } from '../oauth/ports.js';
 import type { RateLimitStore } from '../rate-limit/ports.js';
+import type { SearchStore } from '../search/ports.js';
+import { SESSION_TTL_MS } from '../search/search-service.js';
 import type { Logger } from '../shared-ports.js';
 import type { WebhookStore } from '../webhooks/ports.js';
-import { SESSION_TTL_MS } from '../search/search-service.js';
 
 /** How long each kind of row is kept (docs/configuration.md). Impressions, clicks and conversions are the ledger: never pruned. */
 export interface RetentionWindows {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idPrefixes, type IdKind } from '../ids.js';
+import { type IdKind, idPrefixes } from '../ids.js';
 import { Timestamp } from './common.js';
 
 /** A UUID or its prefixed form (`clk_…`) in a request body; the service turns it into the bare UUID. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorRegistry, type ErrorCode } from '../errors.js';
+import { type ErrorCode, errorRegistry } from '../errors.js';
 
 export const Timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp, answered in UTC with milliseconds');
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
-import { Livemode } from './analytics.js';
-import { AdResponseSchema, SearchRequestSchema } from './search.js';
-import { AnalyticsMetricsSchema, TopProductSchema, TopQuerySchema } from './analytics.js';
 import { SCOPES } from '../keys/scopes.js';
+import { AnalyticsMetricsSchema, Livemode, TopProductSchema, TopQuerySchema } from './analytics.js';
+import { Timestamp } from './common.js';
+import { AdResponseSchema, SearchRequestSchema } from './search.js';
 
 /** GET /console/assets/:file: the bundled script or stylesheet, named by content hash. */
 export const ConsoleAssetParamsSchema = z.object({ file: z.string().max(100) }).strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../keys/scopes.js';
-import { InputTimestamp, PageQuery, Timestamp, pageOf } from './common.js';
+import { InputTimestamp, PageQuery, pageOf, Timestamp } from './common.js';
 
 export const ScopeSchema = z.enum(SCOPES).describe('Permission a key carries');
 

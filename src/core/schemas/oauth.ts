@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../keys/scopes.js';
-import { PageQuery, Timestamp, pageOf } from './common.js';
+import { PageQuery, pageOf, Timestamp } from './common.js';
 
 /** RFC 8414 authorization server metadata, as GET /.well-known/oauth-authorization-server answers it. */
 const AuthorizationServerMetadataSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
-import { PageQuery, Timestamp, pageOf } from './common.js';
+import { PageQuery, pageOf, Timestamp } from './common.js';
 
 const EventTypeSchema = z.enum(EVENT_TYPES).describe('Event kind');
 

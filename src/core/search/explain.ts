@@ -1,5 +1,5 @@
-import type { SearchFilters } from '../schemas/search.js';
 import type { Candidate } from '../ranking/ranking.js';
+import type { SearchFilters } from '../schemas/search.js';
 import type { Need } from '../understanding/need.js';
 
 const list = (xs: readonly string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);

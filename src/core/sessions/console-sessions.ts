@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { authFailureError, type Authenticator } from '../keys/authenticator.js';
+import { type Authenticator, authFailureError } from '../keys/authenticator.js';
 import { effectiveStatus } from '../keys/key-status.js';
-import type { ConsoleSessionStore } from './ports.js';
 import type { Logger, Principal } from '../shared-ports.js';
+import type { ConsoleSessionStore } from './ports.js';
 
 /** How long a console sign-in lasts. Fixed from sign-in, not sliding: the key is asked again after it. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -1,3 +1,4 @@
+import { fromMinorUnits } from '../catalog/currency.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import { AppError } from '../errors.js';
@@ -18,7 +19,6 @@ import {
 } from '../schemas/ucp.js';
 import type { SearchService } from '../search/search-service.js';
 import type { Principal } from '../shared-ports.js';
-import { fromMinorUnits } from '../catalog/currency.js';
 import { decodeCursor, encodeCursor, MAX_PAGINATED_PRODUCTS, searchDigest } from './cursor.js';
 import { disclosureMessages, productOfResult, toUcpProduct } from './products.js';
 

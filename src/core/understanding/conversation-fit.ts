@@ -6,18 +6,18 @@
  * out. Measurements: docs/relevance.md, "Conversations".
  */
 import PQueue from 'p-queue';
-import type { CatalogProduct } from '../catalog/product.js';
 import type { CatalogStore } from '../catalog/ports.js';
-import type { CatalogLexicon } from '../ranking/lexical.js';
-import { fitLogistic } from '../ranking/ranking-fit.js';
-import type { RankingModel } from '../ranking/ranking.js';
-import { retrieveCandidates } from '../ranking/retrieval.js';
+import type { CatalogProduct } from '../catalog/product.js';
 import { mulberry32 } from '../random.js';
+import type { CatalogLexicon } from '../ranking/lexical.js';
+import type { RankingModel } from '../ranking/ranking.js';
+import { fitLogistic } from '../ranking/ranking-fit.js';
+import { retrieveCandidates } from '../ranking/retrieval.js';
 import type { Embedder } from '../shared-ports.js';
 import { CHATTER } from './chatter.js';
 import { ConversationReader, needSignals } from './conversation.js';
-import { NEED_FEATURES, needVector, type ConversationModel, type NeedFeature } from './conversation-model.js';
-import { understandNeed, type Turn } from './need.js';
+import { type ConversationModel, NEED_FEATURES, type NeedFeature, needVector } from './conversation-model.js';
+import { type Turn, understandNeed } from './need.js';
 import { syntheticConversations } from './synthetic-conversations.js';
 import type { NeedVocabulary } from './vocabulary.js';
 

@@ -8,10 +8,10 @@ import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import { cosineOf, meanVector } from '../ranking/vectors.js';
 import type { Embedder } from '../shared-ports.js';
 import { CHATTER } from './chatter.js';
-import { SHOPPING_TALK } from './shopping-talk.js';
 import type { NeedFeature } from './conversation-model.js';
 import type { Need } from './need.js';
-import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, sensitiveTopic, type SensitiveTopic } from './sensitive.js';
+import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, type SensitiveTopic, sensitiveTopic } from './sensitive.js';
+import { SHOPPING_TALK } from './shopping-talk.js';
 
 /** A turn this close to one of a sensitive topic's examples is that topic (docs/search.md, "Sensitive topics"). */
 const SENSITIVE_SIMILARITY = 0.68;

@@ -8,9 +8,9 @@
  * docs/search.md, "Conversations".
  */
 import { stem, wordTokens } from '../ranking/lexical.js';
-import { wordRoles, type WordRole } from './parts-of-speech.js';
-import { RECIPIENTS, TALK_WORDS } from './words.js';
+import { type WordRole, wordRoles } from './parts-of-speech.js';
 import type { NeedVocabulary } from './vocabulary.js';
+import { RECIPIENTS, TALK_WORDS } from './words.js';
 
 export interface Turn {
   role: 'user' | 'assistant' | 'system' | 'tool';

@@ -2,8 +2,9 @@
  * Parts of speech of a turn's words, from wink-nlp's English model (CPU, about 0.1 ms a sentence):
  * a conversation names what it wants with nouns and their adjectives, and talks with verbs.
  */
-import winkNLP, { type ItsFunction } from 'wink-nlp';
+
 import model from 'wink-eng-lite-web-model';
+import winkNLP, { type ItsFunction } from 'wink-nlp';
 import { wordTokens } from '../ranking/lexical.js';
 
 let nlp: ReturnType<typeof winkNLP> | null = null;

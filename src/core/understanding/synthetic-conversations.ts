@@ -9,11 +9,11 @@
  */
 import type { CatalogProduct } from '../catalog/product.js';
 import { sampleProducts } from '../learning/synthetic-requests.js';
-import { stem, wordTokens } from '../ranking/lexical.js';
 import { mulberry32 } from '../random.js';
+import { stem, wordTokens } from '../ranking/lexical.js';
 import type { Turn } from './need.js';
-import { headNounOf, type NeedVocabulary } from './vocabulary.js';
 import { wordRoles } from './parts-of-speech.js';
+import { headNounOf, type NeedVocabulary } from './vocabulary.js';
 import { RECIPIENTS, TALK_WORDS } from './words.js';
 
 export interface SyntheticConversation {

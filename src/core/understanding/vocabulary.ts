@@ -6,8 +6,9 @@
  * grinder). Built from the catalog's products alone, per catalog version, so it fits any catalog
  * without labels.
  */
-import type { CatalogStore } from '../catalog/ports.js';
+
 import { PerCatalogVersion } from '../catalog/per-version.js';
+import type { CatalogStore } from '../catalog/ports.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import { canonicalText, lexicalTerms, productText, stem, wordTokens } from '../ranking/lexical.js';
 

@@ -2,11 +2,9 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
 import { decodeCursor, encodeCursor } from '../keys/cursor.js';
-import type { Principal } from '../shared-ports.js';
-import type { WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from './ports.js';
 import type {
-  CreateWebhookBody,
   CreatedWebhook,
+  CreateWebhookBody,
   DeliveryPage,
   DeliveryRecord,
   ListDeliveriesQuery,
@@ -18,7 +16,9 @@ import type {
   WebhookPage,
   WebhookRecord,
 } from '../schemas/webhooks.js';
-import { envelope, eventData, withLivemode, type EventType } from './events.js';
+import type { Principal } from '../shared-ports.js';
+import { type EventType, envelope, eventData, withLivemode } from './events.js';
+import type { WebhookDelivery, WebhookEndpoint, WebhookRepository, WebhookStore } from './ports.js';
 import { generateWebhookSecret } from './signing.js';
 import { checkWebhookUrl, type HostResolver } from './url-guard.js';
 

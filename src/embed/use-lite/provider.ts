@@ -1,14 +1,14 @@
 import * as ort from 'onnxruntime-node';
 import { AppError } from '../../core/errors.js';
+import { USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../model-name.js';
 import type { EmbeddingProvider } from '../provider.js';
 import { openUseLiteSession, type UseLiteModelInfo } from './model-cache.js';
-import { OnnxThread, type OnnxSession } from './onnx-thread.js';
+import { type OnnxSession, OnnxThread } from './onnx-thread.js';
 import { loadUseLiteTokenizer, type UseLiteTokenizer } from './tokenizer.js';
 import { useLiteAssetsDir } from './weights.js';
 
-import { USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../model-name.js';
-
 export { USE_LITE_MODEL };
+
 /** USE-lite was trained on at most 128 tokens; its TF graph drops the rest (ClipToMaxLength). */
 const USE_LITE_MAX_TOKENS = 128;
 

@@ -2,19 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { consoleAssets } from '../../console/assets.js';
-import { csrfMatches, type ConsoleSession } from '../../core/sessions/console-sessions.js';
 import { AppError } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
 import {
+  ConsoleAssetParamsSchema,
   ConsoleOverviewQuerySchema,
   ConsoleOverviewSchema,
+  type ConsoleSessionInfo,
   ConsoleSessionInfoSchema,
-  ConsoleAssetParamsSchema,
   ConsoleSignInBodySchema,
   PlaygroundRequestSchema,
   PlaygroundResponseSchema,
-  type ConsoleSessionInfo,
 } from '../../core/schemas/console.js';
+import { type ConsoleSession, csrfMatches } from '../../core/sessions/console-sessions.js';
 import { CSRF_HEADER, principalOf, SESSION_COOKIE } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 

@@ -1,15 +1,15 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Core } from '../../core/index.js';
 import {
-  CreateKeyBodySchema,
   CreatedKeySchema,
+  CreateKeyBodySchema,
   KeyIdParamsSchema,
   KeyPageSchema,
   KeyRecordSchema,
   ListKeysQuerySchema,
-  RotateKeyBodySchema,
   RotatedKeySchema,
+  RotateKeyBodySchema,
   UpdateKeyBodySchema,
 } from '../../core/schemas/keys.js';
 import { principalOf } from '../auth.js';

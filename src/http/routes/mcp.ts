@@ -3,10 +3,10 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import {
   createMcpHandler,
   isLegacyRequest,
-  ProtocolError,
-  WebStandardStreamableHTTPServerTransport,
   type McpServer,
   type McpServerFactory,
+  ProtocolError,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Core } from '../../core/index.js';
 import { GrantIdParamsSchema, GrantPageSchema, ListGrantsQuerySchema } from '../../core/schemas/oauth.js';
 import { principalOf } from '../auth.js';

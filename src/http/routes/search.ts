@@ -1,16 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, toProblem } from '../../core/errors.js';
 import type { Core } from '../../core/index.js';
-import type { Principal } from '../../core/shared-ports.js';
 import type { RateLimitDecision } from '../../core/rate-limit/rate-limiter.js';
 import {
   SearchBatchRequestSchema,
+  type SearchBatchResponse,
   SearchBatchResponseSchema,
   SearchRequestSchema,
-  SearchResponseSchema,
-  type SearchBatchResponse,
   type SearchResponse,
+  SearchResponseSchema,
 } from '../../core/schemas/search.js';
+import type { Principal } from '../../core/shared-ports.js';
 import { principalOf, setRateLimitHeaders } from '../auth.js';
 import { errorResponses } from '../openapi.js';
 import { classifyError } from '../problem.js';

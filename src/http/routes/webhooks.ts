@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Core } from '../../core/index.js';
 import {
-  CreateWebhookBodySchema,
   CreatedWebhookSchema,
+  CreateWebhookBodySchema,
   DeliveryIdParamsSchema,
   DeliveryPageSchema,
   DeliveryRecordSchema,

@@ -1,13 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
+  type Analytics,
   AnalyticsMetricsSchema,
   AnalyticsQuerySchema,
   GRANULARITIES,
   METRICS,
   TopProductSchema,
   TopQuerySchema,
-  type Analytics,
 } from '../../core/schemas/analytics.js';
 import { Timestamp } from '../../core/schemas/common.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';

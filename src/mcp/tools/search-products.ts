@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { SearchRequestSchema, SearchResponseSchema, type AdResponse, type NoFillReason, type SearchResponse } from '../../core/schemas/search.js';
+import { type AdResponse, type NoFillReason, SearchRequestSchema, type SearchResponse, SearchResponseSchema } from '../../core/schemas/search.js';
 import { PRODUCT_CARDS_URI } from '../app-view.js';
 import { registerAisleTool, type ToolContext } from '../tool.js';
 

@@ -6,7 +6,7 @@
  * the product images the resource's CSP declares.
  */
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps/app-with-deps';
-import { AVAILABILITY, freshness, PLACEHOLDER_PATH, type Availability } from './card-text.js';
+import { AVAILABILITY, type Availability, freshness, PLACEHOLDER_PATH } from './card-text.js';
 import { DisplayReceipts } from './display-receipts.js';
 
 /** The members of an AdResponse the cards show (the SearchResponse is the tool's structuredContent). */

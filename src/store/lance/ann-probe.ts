@@ -1,7 +1,7 @@
 import type { Table } from '@lancedb/lancedb';
 import type { AnnIndexKind } from '../../core/catalog/ports.js';
 import { cosineOf } from '../../core/ranking/vectors.js';
-import { nearestQuery, type AnnTuning } from './indexes.js';
+import { type AnnTuning, nearestQuery } from './indexes.js';
 
 /** Probe queries per measurement: enough to see a recall below 0.98, few enough that 1M products take seconds, not minutes. */
 const PROBES = 32;

@@ -1,21 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
+import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import { LRUCache } from 'lru-cache';
 import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
+import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
 import { cosineOf } from '../../core/ranking/vectors.js';
-import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
 import { acquirePidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { LanceCatalogWriter } from './catalog-writer.js';
 import { ExactScan } from './exact-scan.js';
-import { annIndexConfig, nearestQuery, type AnnTuning } from './indexes.js';
+import { type AnnTuning, annIndexConfig, nearestQuery } from './indexes.js';
 import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
-import { CALIBRATION_TABLE, PRODUCTS_TABLE, PRODUCT_COLUMNS, calibrationSchema, digestFields, fromRecord, productSchema } from './rows.js';
+import { CALIBRATION_TABLE, calibrationSchema, digestFields, fromRecord, PRODUCT_COLUMNS, PRODUCTS_TABLE, productSchema } from './rows.js';
 import { runUpkeep, type UpkeepReport } from './upkeep.js';
 import { buildWhere, sqlString } from './where.js';
 

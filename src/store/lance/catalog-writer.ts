@@ -1,5 +1,5 @@
-import * as lancedb from '@lancedb/lancedb';
 import type { Table } from '@lancedb/lancedb';
+import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import type { AnnIndexKind, CatalogInfo, CatalogRow, CatalogWriter, StoredDigests, UnembeddedRow } from '../../core/catalog/ports.js';
 import type { PidLock } from '../pid-lock.js';

@@ -1,5 +1,5 @@
-import * as lancedb from '@lancedb/lancedb';
 import type { Table, VectorQuery } from '@lancedb/lancedb';
+import * as lancedb from '@lancedb/lancedb';
 import type { AnnIndexKind } from '../../core/catalog/ports.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ConsoleSessionStore, NewConsoleSession, StoredConsoleSession } from '../../core/sessions/ports.js';
 import type { Db } from './db.js';
-import { KEY_COLUMNS_OF_K, toStoredKey, type KeyRow } from './key-store.js';
+import { KEY_COLUMNS_OF_K, type KeyRow, toStoredKey } from './key-store.js';
 
 const FIND = `SELECT s.csrf_token, s.expires_at AS session_expires_at, ${KEY_COLUMNS_OF_K}, a.pii_policy
   FROM console_sessions s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id

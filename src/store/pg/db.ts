@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mutex, PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { DEFAULT_TIMEOUTS, type DatabaseTimeouts } from '../../config.js';
+import { type DatabaseTimeouts, DEFAULT_TIMEOUTS } from '../../config.js';
 import { acquirePidLock, assertPidLockFree, type PidLock } from '../pid-lock.js';
 import { connectionUnusable, databaseUnavailable } from './db-errors.js';
 import { PglitePrepared } from './pglite-prepared.js';

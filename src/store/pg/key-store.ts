@@ -1,6 +1,6 @@
 import type { KeyRepository, KeyStore, NewKey, StoredKey, StoredKeyStatus } from '../../core/keys/ports.js';
-import type { PageCursor } from '../../core/shared-ports.js';
 import type { Scope } from '../../core/keys/scopes.js';
+import type { PageCursor } from '../../core/shared-ports.js';
 import type { Db, Queryable } from './db.js';
 import { GroupCommit } from './group-commit.js';
 

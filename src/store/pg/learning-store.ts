@@ -1,6 +1,4 @@
-import type { QueryEvent } from '../../core/learning/ports.js';
-import type { ShownResult } from '../../core/learning/ports.js';
-import type { LearningStore } from '../../core/learning/ports.js';
+import type { LearningStore, QueryEvent, ShownResult } from '../../core/learning/ports.js';
 import type { Db } from './db.js';
 
 export class PgLearningStore implements LearningStore {

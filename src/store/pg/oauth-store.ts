@@ -13,7 +13,7 @@ import type {
 } from '../../core/oauth/ports.js';
 import type { PageCursor } from '../../core/shared-ports.js';
 import type { Db, Queryable } from './db.js';
-import { KEY_COLUMNS_OF_K, toStoredKey, type KeyRow } from './key-store.js';
+import { KEY_COLUMNS_OF_K, type KeyRow, toStoredKey } from './key-store.js';
 
 const GRANT_COLUMNS = [
   'id',

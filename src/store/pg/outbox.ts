@@ -1,5 +1,5 @@
 import { newId } from '../../core/ids.js';
-import { envelope, type EventType } from '../../core/webhooks/events.js';
+import { type EventType, envelope } from '../../core/webhooks/events.js';
 import type { Queryable } from './db.js';
 
 export interface OutboxEvent {

@@ -1,4 +1,4 @@
-import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
 
 interface Statement {

@@ -1,7 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { LoggedResult } from '../../core/learning/ports.js';
-import type { InterleavedOutcome } from '../../core/learning/ports.js';
-import type { RankingDecision, RankingModelStore, StoredRankingModel } from '../../core/learning/ports.js';
+import type { InterleavedOutcome, LoggedResult, RankingDecision, RankingModelStore, StoredRankingModel } from '../../core/learning/ports.js';
 import { parseRankingModel } from '../../core/ranking/ranking.js';
 import type { Db, Queryable } from './db.js';
 

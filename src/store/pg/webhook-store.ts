@@ -1,4 +1,6 @@
+import { newId } from '../../core/ids.js';
 import type { PageCursor } from '../../core/shared-ports.js';
+import type { EventType } from '../../core/webhooks/events.js';
 import type {
   AttemptRecord,
   ClaimedDelivery,
@@ -10,8 +12,6 @@ import type {
   WebhookRepository,
   WebhookStore,
 } from '../../core/webhooks/ports.js';
-import { newId } from '../../core/ids.js';
-import type { EventType } from '../../core/webhooks/events.js';
 import type { Db, Queryable } from './db.js';
 
 interface EndpointRow {

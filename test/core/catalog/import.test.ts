@@ -2,12 +2,12 @@ import * as lancedb from '@lancedb/lancedb';
 import { Schema } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productEmbeddingText } from '../../../src/core/catalog/embedding-text.js';
-import { importCatalog, type FeedRecord, type ImportSummary } from '../../../src/core/catalog/import.js';
+import { type FeedRecord, type ImportSummary, importCatalog } from '../../../src/core/catalog/import.js';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
 import { productToInput } from '../../../src/core/catalog/reindex.js';
 import type { Embedder } from '../../../src/core/shared-ports.js';
-import { PRODUCTS_TABLE, productSchema, toRecord } from '../../../src/store/lance/rows.js';
 import type { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { PRODUCTS_TABLE, productSchema, toRecord } from '../../../src/store/lance/rows.js';
 import { makeProduct, openTestCatalog, tempCatalogUri } from '../../helpers/catalog.js';
 import { openSharedEmbedder } from '../../helpers/search.js';
 

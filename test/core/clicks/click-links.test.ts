@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withAffiliateParams, AffiliateConfigSchema } from '../../../src/core/clicks/affiliate.js';
+import { AffiliateConfigSchema, withAffiliateParams } from '../../../src/core/clicks/affiliate.js';
 import { ClickLinkSigner, generateClickSecret } from '../../../src/core/clicks/click-links.js';
 import { classifyUserAgent } from '../../../src/core/clicks/user-agents.js';
 import { BOT_USER_AGENTS, BROWSER_USER_AGENTS } from './user-agent-samples.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { latestPerPair, mergeVoteRows, newerFirst } from '../../../src/core/feedback/votes.js';
 import type { FeedbackVote } from '../../../src/core/feedback/ports.js';
+import { latestPerPair, mergeVoteRows, newerFirst } from '../../../src/core/feedback/votes.js';
 
 const row = (id: string, seconds: number, requestId = 'r1', productId = 'p1', relevant = false): FeedbackVote => ({
   id,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KEY_PATTERN, KEY_PREFIX, generateKeySecret, hashKeySecret, isWellFormedKey, keyHint } from '../../../src/core/keys/key-secret.js';
+import { generateKeySecret, hashKeySecret, isWellFormedKey, KEY_PATTERN, KEY_PREFIX, keyHint } from '../../../src/core/keys/key-secret.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomBody = () => Array.from(randomBytes(36), (b) => ALPHABET[b % 62]).join('');

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { fitFromLog, isHeldOut, trainingFromLog } from '../../../src/core/learning/global-fit.js';
 import type { LoggedResult } from '../../../src/core/learning/ports.js';
 import { estimatePositionBias } from '../../../src/core/learning/position-bias.js';
-import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
-import { queriesNdcg } from '../../../src/core/ranking/ranking-fit.js';
-import { FALLBACK_MODEL, scoreRow, toProbability, weightVector, type RankingModel } from '../../../src/core/ranking/ranking.js';
 import { mulberry32 } from '../../../src/core/random.js';
+import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
+import { FALLBACK_MODEL, type RankingModel, scoreRow, toProbability, weightVector } from '../../../src/core/ranking/ranking.js';
+import { queriesNdcg } from '../../../src/core/ranking/ranking-fit.js';
 
 const D = FEATURE_NAMES.length;
 const TRUTH = FEATURE_INDEX.titleCoverage;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clippedPropensity, estimatePositionBias } from '../../../src/core/learning/position-bias.js';
 import type { ShownResult } from '../../../src/core/learning/ports.js';
+import { clippedPropensity, estimatePositionBias } from '../../../src/core/learning/position-bias.js';
 import { mulberry32 } from '../../../src/core/random.js';
 
 /**

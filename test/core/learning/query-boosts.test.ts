@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { QueryEvent } from '../../../src/core/learning/ports.js';
 import type { PositionBias } from '../../../src/core/learning/position-bias.js';
 import { queryBoosts } from '../../../src/core/learning/query-boosts.js';
-import type { QueryEvent } from '../../../src/core/learning/ports.js';
 
 /** Examination 1/k, as the simulator's η = 1 users look. */
 const bias: PositionBias = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import { isNearDuplicate, requestText, syntheticGrade, syntheticRequests, type SyntheticRequest } from '../../../src/core/learning/synthetic-requests.js';
+import { isNearDuplicate, requestText, type SyntheticRequest, syntheticGrade, syntheticRequests } from '../../../src/core/learning/synthetic-requests.js';
 import { mulberry32 as seededRandom } from '../../../src/core/random.js';
 import { makeProduct } from '../../helpers/catalog.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IBAN_LENGTHS, cardPlausibility, ibanChecksumValid, luhnValid } from '../../../src/core/pii/checksums.js';
+import { cardPlausibility, IBAN_LENGTHS, ibanChecksumValid, luhnValid } from '../../../src/core/pii/checksums.js';
 import { ibanCheckDigits } from './generators.js';
 
 // Published test numbers of the card networks and example IBANs of the SWIFT registry: independent

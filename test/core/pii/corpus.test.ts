@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { luhnValid } from '../../../src/core/pii/checksums.js';
-import { PII_TYPES, detectPii, redactPii } from '../../../src/core/pii/pii.js';
-import { Rng, gs1CheckDigit } from './generators.js';
+import { detectPii, PII_TYPES, redactPii } from '../../../src/core/pii/pii.js';
+import { gs1CheckDigit, Rng } from './generators.js';
 import { nearMisses } from './near-misses.js';
 import { seededPii } from './seeded-pii.js';
 

@@ -1,4 +1,4 @@
-import { Rng, fours, gs1CheckDigit, luhnCheckDigit } from './generators.js';
+import { fours, gs1CheckDigit, luhnCheckDigit, Rng } from './generators.js';
 
 /** Product-search text that looks numeric but holds no personal data. */
 export interface NearMiss {

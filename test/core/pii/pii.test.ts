@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError, toProblem } from '../../../src/core/errors.js';
-import { PII_TYPES, type PiiType, applyPiiPolicy, detectPii, redactPii } from '../../../src/core/pii/pii.js';
+import { applyPiiPolicy, detectPii, PII_TYPES, type PiiType, redactPii } from '../../../src/core/pii/pii.js';
 import { fours, ibanCheckDigits } from './generators.js';
 
 const found = (text: string) => detectPii(text).map((m) => ({ type: m.type, value: text.slice(m.start, m.end) }));

@@ -1,5 +1,5 @@
 import type { PiiType } from '../../../src/core/pii/pii.js';
-import { Rng, fours, groupBy, ibanCheckDigits, luhnCheckDigit } from './generators.js';
+import { fours, groupBy, ibanCheckDigits, luhnCheckDigit, Rng } from './generators.js';
 
 /** One personal value embedded in an agent sentence; `sentence.slice(start, end) === value`. */
 export interface SeededPii {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { canonicalText, CatalogLexicon, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/ranking/lexical.js';
+import { CatalogLexicon, canonicalText, editDistance, Lexicon, lexicalTerms, wordTokens } from '../../../src/core/ranking/lexical.js';
 import { makeProduct, openTestCatalog, seededRandom, unitVector } from '../../helpers/catalog.js';
 
 describe('canonicalText: one spelling for measures', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
-import { expectedCalibrationError, fitLogistic, fitRankingModel, type TrainingQuery } from '../../../src/core/ranking/ranking-fit.js';
-import { scoreRow, toProbability, weightVector } from '../../../src/core/ranking/ranking.js';
 import { mulberry32 } from '../../../src/core/random.js';
+import { FEATURE_INDEX, FEATURE_NAMES } from '../../../src/core/ranking/features.js';
+import { scoreRow, toProbability, weightVector } from '../../../src/core/ranking/ranking.js';
+import { expectedCalibrationError, fitLogistic, fitRankingModel, type TrainingQuery } from '../../../src/core/ranking/ranking-fit.js';
 
 describe('ranking model fitting', () => {
   it('recovers the weights of data drawn from a known logistic model', () => {

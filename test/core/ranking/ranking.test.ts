@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../src/core/catalog/product.js';
-import { diversify, variantKey, type Candidate } from '../../../src/core/ranking/ranking.js';
+import { type Candidate, diversify, variantKey } from '../../../src/core/ranking/ranking.js';
 import { makeProduct } from '../../helpers/catalog.js';
 
 const product = (id: string, title: string, attributes: CatalogProduct['attributes'] = {}): CatalogProduct =>

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newId } from '../../../src/core/ids.js';
 import type { RequestLogEntry } from '../../../src/core/analytics/ports.js';
+import { newId } from '../../../src/core/ids.js';
+import { DEFAULT_RETENTION, Retention, type RetentionWindows, SESSION_PRUNE_GRACE_MS } from '../../../src/core/retention/retention.js';
 import type { SessionState } from '../../../src/core/search/ports.js';
-import type { AttemptRecord } from '../../../src/core/webhooks/ports.js';
-import { DEFAULT_RETENTION, Retention, SESSION_PRUNE_GRACE_MS, type RetentionWindows } from '../../../src/core/retention/retention.js';
 import { SESSION_TTL_MS } from '../../../src/core/search/search-service.js';
 import { eventData } from '../../../src/core/webhooks/events.js';
+import type { AttemptRecord } from '../../../src/core/webhooks/ports.js';
 import { createLogger } from '../../../src/logger.js';
-import { appendEvent } from '../../../src/store/pg/outbox.js';
 import { PgOAuthStore } from '../../../src/store/pg/oauth-store.js';
+import { appendEvent } from '../../../src/store/pg/outbox.js';
 import { PgRateLimitStore } from '../../../src/store/pg/rate-limit-store.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { PgSearchStore } from '../../../src/store/pg/search-store.js';

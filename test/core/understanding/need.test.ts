@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isProductQuery, understandNeed, type Turn } from '../../../src/core/understanding/need.js';
+import { isProductQuery, type Turn, understandNeed } from '../../../src/core/understanding/need.js';
 import { NeedVocabulary } from '../../../src/core/understanding/vocabulary.js';
 import { makeProduct } from '../../helpers/catalog.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrlShape, checkWebhookUrl, classifyAddress } from '../../../src/core/webhooks/url-guard.js';
 import { parseRetryAfter } from '../../../src/core/webhooks/retry-policy.js';
+import { checkUrlShape, checkWebhookUrl, classifyAddress } from '../../../src/core/webhooks/url-guard.js';
 
 describe('classifyAddress', () => {
   it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8'])(

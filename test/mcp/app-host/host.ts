@@ -5,8 +5,8 @@
  * the view asks of the host (links to open, tool calls) for the test to read. The client speaks
  * 2025-11-25 (SDK 1.x, as most hosts ship today) or 2026-07-28 (SDK 2).
  */
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { AppBridge, PostMessageTransport, type HostOptions } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { AppBridge, type HostOptions, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema as V1CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';

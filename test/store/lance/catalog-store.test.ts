@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogModelMismatchError } from '../../../src/core/catalog/errors.js';
 import type { CatalogRow } from '../../../src/core/catalog/ports.js';
+import { readRankingModel } from '../../../src/core/ranking/ranking.js';
+import { RETRIEVAL_DEPTH } from '../../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
 import { buildWhere } from '../../../src/store/lance/where.js';
 import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../../helpers/catalog.js';
-import { readRankingModel } from '../../../src/core/ranking/ranking.js';
-import { RETRIEVAL_DEPTH } from '../../../src/core/ranking/retrieval.js';
 
 const DIMS = 16;
 const stores: LanceCatalogStore[] = [];

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import * as lancedb from '@lancedb/lancedb';
-import { PRODUCTS_TABLE } from '../../../src/store/lance/rows.js';
-import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { productDigests } from '../../../src/core/catalog/digests.js';
 import { RETRIEVAL_DEPTH } from '../../../src/core/ranking/retrieval.js';
+import { LanceCatalogStore } from '../../../src/store/lance/catalog-store.js';
+import { PRODUCTS_TABLE } from '../../../src/store/lance/rows.js';
 import { makeProduct, seededRandom, tempCatalogUri, unitVector } from '../../helpers/catalog.js';
 
 const DIMS = 16;

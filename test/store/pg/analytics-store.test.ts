@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/core/ids.js';
 import type { RequestLogEntry } from '../../../src/core/analytics/ports.js';
+import { newId } from '../../../src/core/ids.js';
 import { PgAnalyticsStore, SETTLE_MS } from '../../../src/store/pg/analytics-store.js';
 import { PgRequestLogStore } from '../../../src/store/pg/request-log-store.js';
 import { PgSearchStore } from '../../../src/store/pg/search-store.js';

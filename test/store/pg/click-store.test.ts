@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/core/ids.js';
 import type { NewClick } from '../../../src/core/clicks/ports.js';
+import { newId } from '../../../src/core/ids.js';
 import { PgClickStore } from '../../../src/store/pg/click-store.js';
 import { createPgStores } from '../../../src/store/pg/index.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../../helpers/app.js';

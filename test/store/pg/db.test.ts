@@ -1,11 +1,11 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors.js';
-import { openDb, type Db } from '../../../src/store/pg/index.js';
+import { type Db, openDb } from '../../../src/store/pg/index.js';
 import { PgRateLimitStore } from '../../../src/store/pg/rate-limit-store.js';
-import { createTestDb, usingRealPostgres, type TestDb } from '../../helpers/db.js';
+import { createTestDb, type TestDb, usingRealPostgres } from '../../helpers/db.js';
 
 /** Far above every bound below: a call still pending then has hung. */
 const HANG_GUARD_MS = 15_000;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
+import type { RecordedSearch } from '../../../src/core/search/ports.js';
 import { eventData } from '../../../src/core/webhooks/events.js';
 import { appendEvent, appendEventClause, shiftParams } from '../../../src/store/pg/outbox.js';
 import { PgSearchStore } from '../../../src/store/pg/search-store.js';
-import type { RecordedSearch } from '../../../src/core/search/ports.js';
 import { call, createTestApp, expectStatus, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../../../src/store/pg/index.js';
+import { type Db, openDb } from '../../../src/store/pg/index.js';
 
 // One database for the file (each open is an initdb): every test works on tables of its own.
 let db: Db;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/store/pg/index.js';
 import { PgRateLimitStore } from '../../../src/store/pg/rate-limit-store.js';
-import { createTestDb, usingRealPostgres, type TestDb } from '../../helpers/db.js';
+import { createTestDb, type TestDb, usingRealPostgres } from '../../helpers/db.js';
 
 interface Call {
   bucket: string;

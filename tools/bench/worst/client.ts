@@ -2,7 +2,7 @@
  * bench:worst's requests and the process that sends them: a child process, so that the server's
  * `process.cpuUsage()` counts none of the client's work.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface Req {
   method: string;

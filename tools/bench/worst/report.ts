@@ -8,7 +8,7 @@ import { MAX_BLOCK_MS, MAX_RATIO, MAX_SEARCH_RATIO } from './kinds.js';
 import { threadRunNs } from './measure.js';
 import { CATALOGUE } from './requests/catalogue.js';
 import type { Row } from './run.js';
-import { figures, summary, type Figures } from './verdicts.js';
+import { type Figures, figures, summary } from './verdicts.js';
 
 export interface ReportContext {
   catalogName: string;

@@ -4,7 +4,7 @@
  * measured window. Within a round a kind's rows run back to back, so drift on a shared machine
  * hits the typical and the worst alike.
  */
-import { round, type BenchServer } from '../lib.js';
+import { type BenchServer, round } from '../lib.js';
 import type { Client } from './client.js';
 import type { Kind, Variant } from './kinds.js';
 import { measure, type Sample } from './measure.js';

@@ -1,6 +1,6 @@
 /** bench:worst's requests for usage and analytics: the default 30 days against a year, daily, and a month hourly. */
 import { get, withKey } from '../client.js';
-import { MAX_RATIO, rangeParams, rangeQuery, times, v, type Kind, type Setup } from '../kinds.js';
+import { type Kind, MAX_RATIO, rangeParams, rangeQuery, type Setup, times, v } from '../kinds.js';
 
 export function analyticsKinds(s: Setup): Kind[] {
   const A = withKey(s.keyA);

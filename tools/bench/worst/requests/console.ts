@@ -1,6 +1,6 @@
 /** bench:worst's requests for the console's session and overview (its playground searches: search.ts). */
 import { get, send } from '../client.js';
-import { consoleHeaders, MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { consoleHeaders, type Kind, MAX_RATIO, type Setup, times, v } from '../kinds.js';
 
 export function consoleKinds(s: Setup): Kind[] {
   return [

@@ -1,6 +1,6 @@
 /** bench:worst's requests for health, documentation and static files: no input, or a choice of file. */
 import { get } from '../client.js';
-import { MAX_RATIO, times, v, type Kind } from '../kinds.js';
+import { type Kind, MAX_RATIO, times, v } from '../kinds.js';
 
 /** The smallest and largest swagger-ui file, and the console's stylesheet and script, by their served names. */
 export function docsKinds(swaggerStatic: { small: string; large: string }, assets: { css: string; js: string }): Kind[] {

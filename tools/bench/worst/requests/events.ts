@@ -1,7 +1,7 @@
 /** bench:worst's requests for clicks, conversions, display receipts, feedback and the signed redirect, each on a fresh search result. */
 import { prefixedId } from '../../../../src/core/ids.js';
 import { get, send, withKey } from '../client.js';
-import { MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { type Kind, MAX_RATIO, type Setup, times, v } from '../kinds.js';
 import { longId, words } from '../texts.js';
 
 export function eventKinds(s: Setup): Kind[] {

@@ -3,7 +3,7 @@ import { prefixedId } from '../../../../src/core/ids.js';
 import { SCOPES } from '../../../../src/core/keys/scopes.js';
 import type { Principal } from '../../../../src/core/shared-ports.js';
 import { get, send, withKey } from '../client.js';
-import { DAY_MS, MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { DAY_MS, type Kind, MAX_RATIO, type Setup, times, v } from '../kinds.js';
 import { words } from '../texts.js';
 
 export function keyKinds(s: Setup): Kind[] {

@@ -1,7 +1,7 @@
 /** bench:worst's requests for the MCP tools other than search (search.ts): one JSON-RPC call per POST /mcp. */
 import { prefixedId } from '../../../../src/core/ids.js';
 import { mcpCall, mcpTool } from '../client.js';
-import { lastDays, MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { type Kind, lastDays, MAX_RATIO, type Setup, times, v } from '../kinds.js';
 import { words } from '../texts.js';
 
 export function mcpKinds(s: Setup): Kind[] {

@@ -2,8 +2,8 @@
  * bench:worst's search requests, the ones its targets care most about: POST /v1/search, the batch,
  * the console's playground and MCP search_products, each at the largest body its limit takes.
  */
-import { send, withKey, mcpTool, type Req } from '../client.js';
-import { consoleHeaders, MAX_SEARCH_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { mcpTool, type Req, send, withKey } from '../client.js';
+import { consoleHeaders, type Kind, MAX_SEARCH_RATIO, type Setup, times, v } from '../kinds.js';
 import { fewWords, longId, words } from '../texts.js';
 
 /** The search request at its largest (made-up words: texts.ts); `shortQuery` makes the conversation count. */

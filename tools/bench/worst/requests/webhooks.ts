@@ -3,7 +3,7 @@ import { prefixedId } from '../../../../src/core/ids.js';
 import type { Principal } from '../../../../src/core/shared-ports.js';
 import { EVENT_TYPES } from '../../../../src/core/webhooks/event-types.js';
 import { get, send, withKey } from '../client.js';
-import { MAX_RATIO, times, v, type Kind, type Setup } from '../kinds.js';
+import { type Kind, MAX_RATIO, type Setup, times, v } from '../kinds.js';
 import { words } from '../texts.js';
 
 export function webhookKinds(s: Setup): Kind[] {
