@@ -18,7 +18,7 @@ import { nearestQuery } from '../../src/store/lance/indexes.js';
 import { PRODUCTS_TABLE } from '../../src/store/lance/rows.js';
 import { median, round } from './lib.js';
 
-export interface FloorPart {
+interface FloorPart {
   /** CPU (user + system, all threads of this process) per call, ms. */
   cpu_ms: number;
   p50_ms: number;

@@ -144,7 +144,7 @@ export interface LoadResult {
  * (autocannon's `workers: 1`): in our own thread its per-request cost would be added to every
  * endpoint alike and squash the ratios we want towards 1.
  */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
@@ -176,7 +176,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /** Throws unless every request completed with a 2xx: a bench of error answers measures nothing. */
-export function assertAllOk(result: LoadResult, label: string): void {
+function assertAllOk(result: LoadResult, label: string): void {
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.requests === 0) {
     throw new Error(
       `${label}: ${result.requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts ` +

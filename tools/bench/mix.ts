@@ -9,7 +9,6 @@ import autocannon from 'autocannon';
 import { percentile } from './lib.js';
 
 export type Kind = 'healthz' | 'search' | 'click' | 'feedback';
-export const KINDS: readonly Kind[] = ['healthz', 'search', 'click', 'feedback'];
 /** The load test's 70 / 20 / 10, interleaved so no kind arrives in bursts. */
 export const MIXED: readonly Kind[] = ['search', 'click', 'search', 'search', 'feedback', 'search', 'click', 'search', 'search', 'search'];
 
