@@ -30,7 +30,22 @@ export const DEFAULT_TIMEOUTS = Object.freeze({
   requestMs: 30_000,
   /** Headers are a few hundred bytes: a client still sending them after 10 s is stalled. */
   headersMs: 10_000,
+  /** A feed server silent this long (before its headers, or between pieces of the body) has stalled. */
+  feedIdleMs: 30_000,
+  /** A whole feed download: 4 GB (the largest accepted) at about 20 Mbit/s. */
+  feedMs: 1_800_000,
+  /** A webhook receiver's whole answer (docs/webhooks.md). */
+  webhookMs: 10_000,
+  /** A client metadata document is a few hundred bytes, fetched while a person waits at the consent screen. */
+  clientMetadataMs: 5_000,
+  /** One request to an OpenAI-compatible endpoint (the SDK's own default is 10 minutes). */
+  embeddingMs: 30_000,
+  /** One call of the stdio MCP server to the Aisle at AISLE_BASE_URL: a search answers in milliseconds. */
+  remoteMs: 30_000,
 });
+
+/** An outbound time bound: at least 100 ms, so a typo cannot make every call fail. */
+const outboundMs = (max: number) => z.coerce.number().int().min(100).max(max);
 
 /**
  * Every environment variable Aisle reads. docs/configuration.md's table mirrors this schema;
@@ -69,6 +84,7 @@ const envSchema = z.object({
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
   AISLE_EMBEDDING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
+  AISLE_EMBEDDING_TIMEOUT_MS: outboundMs(600_000).default(DEFAULT_TIMEOUTS.embeddingMs),
   // The OAuth issuer (RFC 8414 §2: no query or fragment) and the base of click links.
   AISLE_PUBLIC_URL: z
     .url({ protocol: /^https?$/ })
@@ -78,6 +94,7 @@ const envSchema = z.object({
     }, 'must have no query, fragment or user info: it is the OAuth issuer and the base of click links')
     .optional(),
   AISLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AISLE_BASE_URL_TIMEOUT_MS: outboundMs(600_000).default(DEFAULT_TIMEOUTS.remoteMs),
   AISLE_API_KEY: z.string().trim().min(1).optional(),
   AISLE_MCP_ALLOWED_ORIGINS: commaList.optional(),
   AISLE_MCP_ALLOWED_HOSTS: commaList.optional(),
@@ -95,6 +112,10 @@ const envSchema = z.object({
   AISLE_WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   AISLE_FEED_ALLOW_PRIVATE: booleanFlag.default(false),
   AISLE_FEED_MAX_MB: z.coerce.number().int().min(1).max(1_048_576).default(4_096),
+  AISLE_FEED_IDLE_TIMEOUT_MS: outboundMs(3_600_000).default(DEFAULT_TIMEOUTS.feedIdleMs),
+  AISLE_FEED_TIMEOUT_MS: outboundMs(86_400_000).default(DEFAULT_TIMEOUTS.feedMs),
+  AISLE_WEBHOOK_TIMEOUT_MS: outboundMs(60_000).default(DEFAULT_TIMEOUTS.webhookMs),
+  AISLE_OAUTH_METADATA_TIMEOUT_MS: outboundMs(60_000).default(DEFAULT_TIMEOUTS.clientMetadataMs),
   AISLE_OAUTH_ALLOW_PRIVATE: booleanFlag.default(false),
   AISLE_OAUTH_REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   AISLE_WEBHOOK_WORKER: booleanFlag.default(true),
@@ -145,8 +166,8 @@ export type Config = Readonly<{
     cacheBytes: number;
     /** How often an API process re-reads the serving pointer (imports by other processes); 0 never. */
     refreshMs: number;
-    /** Catalog sources' downloads: http and private addresses allowed (local feeds, tests), and the largest feed after decompression. */
-    feeds: Readonly<{ allowPrivate: boolean; maxBytes: number }>;
+    /** Catalog sources' downloads: http and private addresses allowed (local feeds, tests), the largest feed after decompression, and the time bounds. */
+    feeds: Readonly<{ allowPrivate: boolean; maxBytes: number; idleTimeoutMs: number; totalTimeoutMs: number }>;
     /** How often the leader process runs catalog upkeep (docs/ingest.md); 0 never. */
     upkeepMs: number;
     /** How long a version the serving pointer left keeps its files. */
@@ -158,6 +179,8 @@ export type Config = Readonly<{
     baseUrl: string | undefined;
     apiKey: string | undefined;
     dimensions: number | undefined;
+    /** One request to an OpenAI-compatible endpoint. */
+    timeoutMs: number;
     /** Where built model files are cached (the USE-lite ONNX graph). */
     cacheDir: string;
     /**
@@ -180,6 +203,8 @@ export type Config = Readonly<{
     apiKey: string | undefined;
     /** Set: the stdio MCP server forwards to this Aisle over REST instead of opening the stores. Ends in /v1. */
     remoteBaseUrl: string | undefined;
+    /** One call to the Aisle at remoteBaseUrl. */
+    remoteTimeoutMs: number;
     /** Origins a browser may call POST /mcp from (besides this server's own public origin). */
     allowedOrigins: readonly string[];
     /** Host header values POST /mcp answers (hostname or hostname:port); guards against DNS rebinding. */
@@ -188,6 +213,8 @@ export type Config = Readonly<{
   webhooks: Readonly<{
     /** http and private/loopback destinations allowed: local development and tests only. */
     allowPrivate: boolean;
+    /** A receiver's whole answer. */
+    timeoutMs: number;
     /** Run the delivery worker inside the API process (npm start); `npm run worker` runs more. */
     inProcessWorker: boolean;
     concurrency: number;
@@ -198,6 +225,8 @@ export type Config = Readonly<{
   oauth: Readonly<{
     /** Client metadata documents may be fetched from private, loopback and reserved addresses: local development and tests only. */
     allowPrivate: boolean;
+    /** A client metadata document's whole fetch. */
+    metadataTimeoutMs: number;
     /** Dynamic client registrations per minute from one client address. */
     registrationsPerMinute: number;
   }>;
@@ -309,7 +338,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheBytes: e.AISLE_CATALOG_CACHE_MB * 1024 * 1024,
       refreshMs: e.AISLE_CATALOG_REFRESH_MS,
       upkeepMs: e.AISLE_CATALOG_UPKEEP_MINUTES * 60_000,
-      feeds: Object.freeze({ allowPrivate: e.AISLE_FEED_ALLOW_PRIVATE, maxBytes: e.AISLE_FEED_MAX_MB * 1024 * 1024 }),
+      feeds: Object.freeze({
+        allowPrivate: e.AISLE_FEED_ALLOW_PRIVATE,
+        maxBytes: e.AISLE_FEED_MAX_MB * 1024 * 1024,
+        idleTimeoutMs: e.AISLE_FEED_IDLE_TIMEOUT_MS,
+        totalTimeoutMs: e.AISLE_FEED_TIMEOUT_MS,
+      }),
       versionRetentionMs: e.AISLE_CATALOG_RETENTION_MINUTES * 60_000,
     }),
     embedding: Object.freeze({
@@ -318,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       baseUrl: e.AISLE_EMBEDDING_BASE_URL,
       apiKey: e.AISLE_EMBEDDING_API_KEY,
       dimensions: e.AISLE_EMBEDDING_DIMENSIONS,
+      timeoutMs: e.AISLE_EMBEDDING_TIMEOUT_MS,
       cacheDir: `${dataDir}/models`,
       // Tools (ingest, eval) are no API process: their batches take every core.
       threads: e.AISLE_EMBEDDING_THREADS ?? (e.AISLE_PROCESS_INDEX !== undefined && apiProcesses > 1 ? 1 : 0),
@@ -330,11 +365,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcp: Object.freeze({
       apiKey: e.AISLE_API_KEY,
       remoteBaseUrl: e.AISLE_BASE_URL === undefined ? undefined : `${e.AISLE_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`,
+      remoteTimeoutMs: e.AISLE_BASE_URL_TIMEOUT_MS,
       allowedOrigins: Object.freeze([publicOrigin(e), ...(e.AISLE_MCP_ALLOWED_ORIGINS ?? []).map((o) => o.replace(/\/+$/, ''))]),
       allowedHosts: Object.freeze(e.AISLE_MCP_ALLOWED_HOSTS ?? defaultMcpHosts(e)),
     }),
     webhooks: Object.freeze({
       allowPrivate: e.AISLE_WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: e.AISLE_WEBHOOK_TIMEOUT_MS,
       inProcessWorker: e.AISLE_WEBHOOK_WORKER,
       concurrency: e.AISLE_WEBHOOK_CONCURRENCY,
       pollMs: e.AISLE_WEBHOOK_POLL_MS,
@@ -342,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     oauth: Object.freeze({
       allowPrivate: e.AISLE_OAUTH_ALLOW_PRIVATE,
+      metadataTimeoutMs: e.AISLE_OAUTH_METADATA_TIMEOUT_MS,
       registrationsPerMinute: e.AISLE_OAUTH_REGISTER_RATE_LIMIT,
     }),
     requestLog: Object.freeze({

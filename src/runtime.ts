@@ -16,11 +16,11 @@ import { FALLBACK_MODEL, type RankingModel, readRankingModel } from './core/rank
 import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
 import { createEmbedder, embeddingModelName } from './embed/embedder.js';
+import { HttpClientMetadataFetcher } from './outbound/client-metadata.js';
+import { systemResolver } from './outbound/dns.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, type Db, openMigratedDb } from './store/pg/index.js';
 import { fitInThread } from './threads/fit-thread.js';
-import { HttpClientMetadataFetcher } from './worker/client-metadata-fetcher.js';
-import { systemResolver } from './worker/dns.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
@@ -34,6 +34,7 @@ export function openEmbedder(config: Config): Promise<Embedder> {
     ...(e.baseUrl === undefined ? {} : { baseUrl: e.baseUrl }),
     ...(e.apiKey === undefined ? {} : { apiKey: e.apiKey }),
     ...(e.dimensions === undefined ? {} : { dimensions: e.dimensions }),
+    timeoutMs: e.timeoutMs,
     threads: e.threads,
   });
 }
@@ -141,7 +142,7 @@ async function openParts(config: Config): Promise<Omit<Runtime, 'core'>> {
 export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
   const parts = await openParts(config);
   const { db, catalog, embedder } = parts;
-  const clientMetadata = new HttpClientMetadataFetcher({ allowPrivate: config.oauth.allowPrivate });
+  const clientMetadata = new HttpClientMetadataFetcher({ allowPrivate: config.oauth.allowPrivate, timeoutMs: config.oauth.metadataTimeoutMs });
   const feedDownloader = new HttpFeedDownloader(config.catalog.feeds);
   const close = async () => {
     await clientMetadata.close();

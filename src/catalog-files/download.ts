@@ -2,16 +2,14 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { type Agent, request } from 'undici';
 import type { FeedRecord } from '../core/catalog/import.js';
 import type { CatalogSource, FeedDownload, FeedDownloader } from '../core/catalog-sources/ports.js';
 import { checkWebhookUrl, type HostResolver } from '../core/webhooks/url-guard.js';
-import { type LookupAll, systemLookupAll, systemResolver } from '../worker/dns.js';
-import { guardedAgent } from '../worker/guarded-agent.js';
-import { describeFailure } from '../worker/transport.js';
+import { OutboundClient, OutboundError } from '../outbound/client.js';
+import { type LookupAll, systemResolver } from '../outbound/dns.js';
+import { ByteCounter } from '../outbound/limits.js';
 import { CsvMappingSchema } from './csv.js';
 import { readFeed } from './detect.js';
 import { FEED_FORMATS, type FeedFormat } from './types.js';
@@ -21,9 +19,9 @@ export interface HttpFeedDownloaderOptions {
   allowPrivate: boolean;
   /** Largest feed accepted, after decompression (AISLE_FEED_MAX_MB). */
   maxBytes: number;
-  /** Longest wait for the answer's headers, and for each further piece of its body: a stalled server fails the pull. */
+  /** Longest wait for the answer's headers, and for each further piece of its body: a stalled server fails the pull (AISLE_FEED_IDLE_TIMEOUT_MS). */
   idleTimeoutMs?: number;
-  /** Longest a whole download may take. */
+  /** Longest a whole download may take (AISLE_FEED_TIMEOUT_MS). */
   totalTimeoutMs?: number;
   /** Tests stand in for DNS; production uses dns.lookup. */
   lookupAll?: LookupAll;
@@ -55,37 +53,20 @@ async function* namedRecords(dir: string, records: AsyncIterable<FeedRecord>): A
   }
 }
 
-/** Counts bytes through it and fails past `max`: a feed larger than allowed stops at the limit, whatever it declared. */
-class ByteLimit extends Transform {
-  bytes = 0;
-  constructor(
-    private readonly max: number,
-    private readonly what: string,
-  ) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.max) done(new Error(`the feed is larger than ${this.max} bytes ${this.what} (AISLE_FEED_MAX_MB)`));
-    else done(null, chunk);
-  }
-}
-
 /**
  * Feed downloads for catalog sources (docs/ingest.md, "Feeds pulled on a schedule"): through the
- * webhooks' SSRF guard (https only and public addresses, checked by name when a source is saved
- * and at connect time on every pull); conditional (If-None-Match, If-Modified-Since); gzip,
- * declared or not, decompressed; bounded in size after decompression, in idle time and in total
- * time; a redirect is an error naming where it pointed. The file lands in a temporary folder and
- * is read by the same readers as `npm run ingest`.
+ * outbound client (src/outbound/client.ts): the SSRF guard (https only and public addresses,
+ * checked by name when a source is saved and at connect time on every pull); conditional
+ * (If-None-Match, If-Modified-Since); a body that does not keep to its Content-Length fails;
+ * gzip, declared or not, decompressed; bounded in size after decompression, in idle time and in
+ * total time; a redirect is an error naming where it pointed. The file lands in a temporary
+ * folder, removed whatever happens, and is read by the same readers as `npm run ingest`.
  */
 export class HttpFeedDownloader implements FeedDownloader {
-  private readonly agent: Agent;
-  private readonly idleMs: number;
+  private readonly client: OutboundClient;
 
   constructor(private readonly options: HttpFeedDownloaderOptions) {
-    this.idleMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
-    this.agent = guardedAgent({ allowPrivate: options.allowPrivate, connectTimeoutMs: this.idleMs, lookupAll: options.lookupAll ?? systemLookupAll });
+    this.client = new OutboundClient({ allowPrivate: options.allowPrivate, ...(options.lookupAll ? { lookupAll: options.lookupAll } : {}) });
   }
 
   checkOptions(o: { format: string | null; mapping: Record<string, string | string[]> | null }): string | null {
@@ -106,47 +87,37 @@ export class HttpFeedDownloader implements FeedDownloader {
     const dir = await mkdtemp(join(tmpdir(), 'aisle-feed-'));
     const dispose = () => rm(dir, { recursive: true, force: true });
     try {
-      const total = this.options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS;
-      let res: Awaited<ReturnType<typeof request>>;
+      const raw = join(dir, 'download');
+      let res: Awaited<ReturnType<OutboundClient['download']>>;
       try {
-        res = await request(source.url, {
-          method: 'GET',
-          dispatcher: this.agent,
-          headers: {
-            'user-agent': 'Aisle-Feed-Puller/1 (+docs/ingest.md)',
-            'accept-encoding': 'gzip',
-            ...(source.etag === null ? {} : { 'if-none-match': source.etag }),
-            ...(source.lastModified === null ? {} : { 'if-modified-since': source.lastModified }),
+        res = await this.client.download(
+          source.url,
+          {
+            headers: {
+              'user-agent': 'Aisle-Feed-Puller/1 (+docs/ingest.md)',
+              'accept-encoding': 'gzip',
+              ...(source.etag === null ? {} : { 'if-none-match': source.etag }),
+              ...(source.lastModified === null ? {} : { 'if-modified-since': source.lastModified }),
+            },
+            timeoutMs: this.options.totalTimeoutMs ?? TOTAL_TIMEOUT_MS,
+            idleTimeoutMs: this.options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+            maxBytes: this.options.maxBytes,
           },
-          headersTimeout: this.idleMs,
-          bodyTimeout: this.idleMs,
-          signal: AbortSignal.timeout(total),
-        });
+          raw,
+        );
       } catch (err) {
-        throw new Error(describeFailure(err, this.idleMs));
+        const message = (err as Error).message.replace(/^the answer/, 'the feed');
+        throw new Error(err instanceof OutboundError && err.kind === 'too_large' ? `${message} (AISLE_FEED_MAX_MB)` : message);
       }
-      if (res.statusCode === 304) {
-        await res.body.dump();
+      if (res.status === 304) {
         await dispose();
         return { status: 'not_modified' };
       }
-      if (res.statusCode !== 200) {
-        await res.body.dump();
+      if (res.status !== 200) {
         const location = res.headers.location;
         throw new Error(
-          `the server answered ${res.statusCode}${res.statusCode >= 300 && res.statusCode < 400 && location ? ` (a redirect to ${String(location)}: register that URL)` : ''}`,
+          `the server answered ${res.status}${res.status >= 300 && res.status < 400 && location ? ` (a redirect to ${String(location)}: register that URL)` : ''}`,
         );
-      }
-      const declared = Number(res.headers['content-length'] ?? Number.NaN);
-      if (Number.isFinite(declared) && declared > this.options.maxBytes) {
-        await res.body.destroy();
-        throw new Error(`the feed declares ${declared} bytes, more than ${this.options.maxBytes} (AISLE_FEED_MAX_MB)`);
-      }
-      const raw = join(dir, 'download');
-      try {
-        await pipeline(res.body, new ByteLimit(this.options.maxBytes, 'as sent'), createWriteStream(raw));
-      } catch (err) {
-        throw new Error((err as Error).message.includes('AISLE_FEED_MAX_MB') ? (err as Error).message : describeFailure(err, this.idleMs));
       }
       const file = await this.decompressed(raw, dir);
       const feed = await withFeedErrors(dir, () =>
@@ -182,16 +153,17 @@ export class HttpFeedDownloader implements FeedDownloader {
     }
     if (head[0] !== 0x1f || head[1] !== 0x8b) return raw;
     const file = join(dir, 'feed');
+    const counter = new ByteCounter(this.options.maxBytes);
     try {
-      await pipeline(createReadStream(raw), createGunzip(), new ByteLimit(this.options.maxBytes, 'decompressed'), createWriteStream(file));
+      await pipeline(createReadStream(raw), createGunzip(), counter, createWriteStream(file));
     } catch (err) {
-      const message = (err as Error).message;
-      throw new Error(message.includes('AISLE_FEED_MAX_MB') ? message : `the feed is not valid gzip: ${message}`);
+      if (counter.error !== null) throw new Error(`the feed is larger than ${this.options.maxBytes} bytes decompressed (AISLE_FEED_MAX_MB)`);
+      throw new Error(`the feed is not valid gzip: ${(err as Error).message}`);
     }
     return file;
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.client.close();
   }
 }

@@ -29,6 +29,8 @@ export interface EmbedderOptions {
   maxBatchSize?: number;
   /** openai: retry policy (tests shorten it). */
   retry?: Partial<RetryPolicy>;
+  /** openai: one request's time bound (AISLE_EMBEDDING_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function createEmbedder(options: EmbedderOptions): Promise<QueuedEm
 }
 
 async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvider> {
-  const { baseUrl, apiKey, dimensions, cacheDir, maxBatchSize, retry } = options;
+  const { baseUrl, apiKey, dimensions, cacheDir, maxBatchSize, retry, timeoutMs } = options;
   // Refuses the options the provider cannot run before anything loads.
   const model = embeddingModelName(options);
   switch (options.provider) {
@@ -55,7 +57,7 @@ async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvid
     }
     case 'openai': {
       const { createOpenAiProvider } = await import('./openai.js');
-      return createOpenAiProvider({ model, baseUrl, apiKey, dimensions, maxBatchSize, retry });
+      return createOpenAiProvider({ model, baseUrl, apiKey, dimensions, maxBatchSize, retry, timeoutMs });
     }
     case 'transformers': {
       const { createTransformersProvider } = await import('./transformers.js');

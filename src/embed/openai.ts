@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import { AppError } from '../core/errors.js';
+import { OutboundClient, OutboundError } from '../outbound/client.js';
+import { outboundFetch } from '../outbound/fetch.js';
 import { type EmbeddingProvider, normalizeInPlace } from './provider.js';
 
 export interface RetryPolicy {
@@ -33,6 +35,9 @@ export interface OpenAiProviderOptions {
 }
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** 256 vectors of 3,072 floats as JSON are about 10 MB. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 /**
@@ -43,6 +48,9 @@ const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayM
  */
 export async function createOpenAiProvider(options: OpenAiProviderOptions): Promise<EmbeddingProvider> {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // The endpoint is the operator's own choice (often Ollama on localhost): private addresses allowed.
+  const outbound = new OutboundClient({ allowPrivate: true });
   const client = new OpenAI({
     baseURL: baseUrl,
     apiKey: options.apiKey ?? 'no-key',
@@ -54,10 +62,18 @@ export async function createOpenAiProvider(options: OpenAiProviderOptions): Prom
     logLevel: 'off',
     // We retry ourselves: the SDK's backoff is not configurable and would hide attempts from errors.
     maxRetries: 0,
-    timeout: options.timeoutMs ?? 30_000,
+    timeout: timeoutMs,
+    // Every call Aisle makes to a server it does not run goes through the outbound client.
+    fetch: outboundFetch(outbound, { timeoutMs, maxBytes: MAX_ANSWER_BYTES }),
   });
-  const provider = new OpenAiProvider(client, baseUrl, options);
-  if (options.dimensions === undefined) await provider.probeDimensions();
+  const provider = new OpenAiProvider(client, outbound, baseUrl, options);
+  if (options.dimensions !== undefined) return provider;
+  try {
+    await provider.probeDimensions();
+  } catch (err) {
+    await provider.close();
+    throw err;
+  }
   return provider;
 }
 
@@ -71,6 +87,7 @@ class OpenAiProvider implements EmbeddingProvider {
 
   constructor(
     private readonly client: OpenAI,
+    private readonly outbound: OutboundClient,
     baseUrl: string,
     options: OpenAiProviderOptions,
   ) {
@@ -108,8 +125,8 @@ class OpenAiProvider implements EmbeddingProvider {
     return vectors.map((v) => normalizeInPlace(v, `The embedding endpoint ${this.url}`));
   }
 
-  async close(): Promise<void> {
-    // The SDK holds no sockets of its own (global fetch pools them); nothing to release.
+  close(): Promise<void> {
+    return this.outbound.close();
   }
 
   private async requestWithRetry(texts: readonly string[]): Promise<Float32Array[]> {
@@ -131,6 +148,9 @@ class OpenAiProvider implements EmbeddingProvider {
       encoding_format: 'float',
       ...(this.sendDimensions && this.expectedDimensions !== undefined ? { dimensions: this.expectedDimensions } : {}),
     });
+    if (!Array.isArray(response?.data)) {
+      throw new AppError('unavailable', `The embedding endpoint ${this.url} answered something that is not an embeddings response`);
+    }
     const rows = [...response.data].sort((a, b) => a.index - b.index);
     if (rows.length !== texts.length || rows.some((row, i) => row.index !== i || !Array.isArray(row.embedding))) {
       throw new AppError('internal_error', `The embedding endpoint ${this.url} returned ${rows.length} embeddings for ${texts.length} inputs`);
@@ -159,7 +179,8 @@ class OpenAiProvider implements EmbeddingProvider {
       const detail = `The embedding endpoint ${this.url} rejected the request for model ${this.model}: ${error.message}`;
       return new AppError('internal_error', detail, { cause: error });
     }
-    return new AppError('internal_error', `The embedding endpoint ${this.url} failed: ${String(error)}`, { cause: error });
+    // Anything else is an answer the SDK could not read (not JSON, cut short): the endpoint's fault.
+    return new AppError('unavailable', `The embedding endpoint ${this.url} failed: ${String(error)}`, { cause: error });
   }
 }
 
@@ -178,10 +199,11 @@ function retryAfterMs(error: unknown): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
-/** The socket-level reason (ECONNREFUSED, ENOTFOUND, timeout) buried in fetch's cause chain. */
+/** The outbound client's reason, or the socket-level one (ECONNREFUSED, ENOTFOUND), in the SDK error's cause chain. */
 function connectionReason(error: APIConnectionError): string {
   let cause: unknown = error.cause;
   for (let depth = 0; depth < 5 && cause instanceof Error; depth++) {
+    if (cause instanceof OutboundError && cause.kind !== 'connection') return cause.message;
     const code = (cause as NodeJS.ErrnoException).code;
     if (typeof code === 'string') return code;
     cause = cause.cause;

@@ -1,35 +1,41 @@
 import { randomUUID } from 'node:crypto';
-import { request } from 'undici';
 import { type ErrorCode, errorRegistry, errorTypeUri, type Problem } from '../core/errors.js';
 import type { Analytics } from '../core/schemas/analytics.js';
 import type { Click, DisplayReceipt } from '../core/schemas/clicks.js';
 import type { Feedback } from '../core/schemas/feedback.js';
 import type { SearchResponse } from '../core/schemas/search.js';
 import type { UcpGetProductResponse, UcpLookupResponse, UcpSearchResponse } from '../core/schemas/ucp.js';
+import { OutboundClient } from '../outbound/client.js';
 import { type AisleApi, ApiProblemError } from './api.js';
 
-const TIMEOUT_MS = 30_000;
+/** Aisle's answers are kilobytes; a server sending more is not Aisle. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export interface RestApiOptions {
   /** Ends in /v1, e.g. http://127.0.0.1:8787/v1. */
   baseUrl: string;
   apiKey: string;
   userAgent: string;
+  /** One call, whole (AISLE_BASE_URL_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /**
  * A running Aisle over its REST API: what the stdio MCP server uses when AISLE_BASE_URL is set
- * (a hosted Aisle, or a local one whose PGlite data dir another process holds). Problems the
- * server answers are passed on unchanged; an unreachable server is a 503 `unavailable` problem.
+ * (a hosted Aisle, or a local one whose PGlite data dir another process holds), through the
+ * outbound client (private addresses allowed: the operator names the URL). Problems the server
+ * answers are passed on unchanged; a server that cannot be reached, or answers what is not Aisle's
+ * JSON, is a 503 `unavailable` problem.
  */
-export function createRestApi(options: RestApiOptions): AisleApi {
+export function createRestApi(options: RestApiOptions): AisleApi & { close(): Promise<void> } {
+  const client = new OutboundClient({ allowPrivate: true });
   // UCP's REST binding lives beside /v1, at /ucp.
   const origin = options.baseUrl.replace(/\/v1\/?$/, '');
   const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> => {
     const url = path.startsWith('/ucp/') ? `${origin}${path}` : `${options.baseUrl}${path}`;
-    let res: Awaited<ReturnType<typeof request>>;
+    let res: Awaited<ReturnType<OutboundClient['request']>>;
     try {
-      res = await request(url, {
+      res = await client.request(url, {
         method,
         headers: {
           'x-api-key': options.apiKey,
@@ -39,20 +45,29 @@ export function createRestApi(options: RestApiOptions): AisleApi {
           ...extraHeaders,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        headersTimeout: TIMEOUT_MS,
-        bodyTimeout: TIMEOUT_MS,
+        timeoutMs: options.timeoutMs,
+        maxBytes: MAX_ANSWER_BYTES,
       });
     } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       throw new ApiProblemError(
-        localProblem('unavailable', `Cannot reach Aisle at ${options.baseUrl} (${reason}). Is the server running, and is AISLE_BASE_URL right?`),
+        localProblem(
+          'unavailable',
+          `Cannot reach Aisle at ${options.baseUrl} (${(err as Error).message}). Is the server running, and is AISLE_BASE_URL right?`,
+        ),
       );
     }
-    const text = await res.body.text();
-    if (res.statusCode >= 200 && res.statusCode < 300) return JSON.parse(text) as T;
-    throw new ApiProblemError(asProblem(res.statusCode, res.headers['content-type'], text, url));
+    const text = res.body.toString('utf8');
+    if (res.status >= 200 && res.status < 300) {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ApiProblemError(localProblem('unavailable', `Aisle at ${url} answered HTTP ${res.status} with a body that is not JSON.`));
+      }
+    }
+    throw new ApiProblemError(asProblem(res.status, res.headers['content-type'], text, url));
   };
   return {
+    close: () => client.close(),
     // The REST API does not list the catalog's image hosts: the view then shows placeholders.
     imageOrigins: () => Promise.resolve([]),
     search: (req) => call<SearchResponse>('POST', '/search', req),

@@ -91,7 +91,13 @@ function openOnFirstUse(open: () => Promise<Backend>): Backend {
 function chooseBackend(config: Config, apiKey: string, logger: Logger): Backend {
   if (config.mcp.remoteBaseUrl !== undefined) {
     logger.info({ baseUrl: config.mcp.remoteBaseUrl }, 'MCP server forwarding to a running Aisle over REST');
-    return { api: createRestApi({ baseUrl: config.mcp.remoteBaseUrl, apiKey, userAgent: `aisle-mcp/${MCP_SERVER_VERSION}` }), close: async () => undefined };
+    const api = createRestApi({
+      baseUrl: config.mcp.remoteBaseUrl,
+      apiKey,
+      userAgent: `aisle-mcp/${MCP_SERVER_VERSION}`,
+      timeoutMs: config.mcp.remoteTimeoutMs,
+    });
+    return { api, close: () => api.close() };
   }
   // Refuse at once, not at the first call, while another process holds the embedded database.
   try {

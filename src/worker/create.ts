@@ -8,7 +8,7 @@ import { HttpTransport } from './transport.js';
 
 /** A delivery worker on the configured database, as both `npm start` and `npm run worker` run it. */
 export function createDeliveryWorker(config: Config, db: Db, logger: Logger): { worker: DeliveryWorker; close(): Promise<void> } {
-  const transport = new HttpTransport({ allowPrivate: config.webhooks.allowPrivate });
+  const transport = new HttpTransport({ allowPrivate: config.webhooks.allowPrivate, timeoutMs: config.webhooks.timeoutMs });
   const worker = new DeliveryWorker({
     queue: new PgWebhookStore(db),
     transport,

@@ -13,8 +13,8 @@ import { buildApp } from '../../src/http/app.js';
 import type { HttpTimeouts } from '../../src/http/receive-timeouts.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
 import { createLogger } from '../../src/logger.js';
+import { systemResolver } from '../../src/outbound/dns.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
-import { systemResolver } from '../../src/worker/dns.js';
 import { createTestDb, type TestDb } from './db.js';
 
 /** A clock tests move by hand: expiry, grace periods and rate-limit windows without sleeping. */

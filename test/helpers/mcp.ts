@@ -114,6 +114,11 @@ export class RecordingStdioTransport implements Transport {
     });
   }
 
+  /** The server process's id, once started. */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
   async send(message: JSONRPCMessage): Promise<void> {
     this.proc?.stdin.write(serializeMessage(message));
   }

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
  */
 const FIXTURES = new URL('../fixtures/tls/', import.meta.url);
 export const TEST_CA = readFileSync(new URL('test-only-cert.pem', FIXTURES), 'utf8');
-const TEST_KEY = readFileSync(new URL('test-only-key.pem', FIXTURES), 'utf8');
+export const TEST_KEY = readFileSync(new URL('test-only-key.pem', FIXTURES), 'utf8');
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/logger.js';
+import type { LookupAll } from '../../src/outbound/dns.js';
 import type { Db } from '../../src/store/pg/db.js';
 import { PgWebhookStore } from '../../src/store/pg/webhook-store.js';
 import { DeliveryWorker } from '../../src/worker/delivery-worker.js';
-import type { LookupAll } from '../../src/worker/dns.js';
 import { HttpTransport } from '../../src/worker/transport.js';
 import { LogCapture } from './app.js';
 

@@ -4,7 +4,7 @@
  * 127.0.0.1 (test-only certificate, trusted as an extra authority).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClientMetadataFetcher } from '../../src/worker/client-metadata-fetcher.js';
+import { HttpClientMetadataFetcher } from '../../src/outbound/client-metadata.js';
 import type { TestApp } from '../helpers/app.js';
 import { authorizePage, consent, expectHttp, json, mcpToolsList, pkcePair, postForm, signIn, startOAuthApp, type Tokens } from '../helpers/oauth.js';
 import { type Handler, HttpsDocuments, jsonDocument, TEST_CA } from '../helpers/tls.js';

@@ -23,7 +23,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClientMetadataFetcher } from '../../src/worker/client-metadata-fetcher.js';
+import { HttpClientMetadataFetcher } from '../../src/outbound/client-metadata.js';
 import { ManualClock, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { json, startOAuthApp } from '../helpers/oauth.js';

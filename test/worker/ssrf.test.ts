@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { eventData } from '../../src/core/webhooks/events.js';
 import { generateWebhookSecret } from '../../src/core/webhooks/signing.js';
+import { type LookupAll, lookupResolver, systemLookupAll } from '../../src/outbound/dns.js';
 import { appendEvent } from '../../src/store/pg/outbox.js';
 import { PgWebhookStore } from '../../src/store/pg/webhook-store.js';
-import { type LookupAll, lookupResolver, systemLookupAll } from '../../src/worker/dns.js';
 import { call, createTestApp, expectProblem, ManualClock, type TestApp } from '../helpers/app.js';
 import { createTestWorker, Receiver } from '../helpers/webhooks.js';
 

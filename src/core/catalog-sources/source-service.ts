@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
 import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../schemas/catalog-sources.js';
 import type { Embedder, Logger, Principal } from '../shared-ports.js';
+import { storableText } from '../storable-text.js';
 import type { CatalogSource, CatalogSourceStore, FeedDownloader, SourcePull } from './ports.js';
 
 const MAX_SOURCES_PER_ACCOUNT = 20;
@@ -164,12 +165,25 @@ export class CatalogSourceService {
       }
     } catch (err) {
       status = 'failed';
-      error = (err as Error).message;
+      error = storableText(err instanceof Error ? err.message : String(err), REASON_CHARS);
     }
     const finishedAt = this.deps.clock.now();
     const pull: SourcePull = { id: newId(), sourceId: source.id, startedAt, finishedAt, status, error, products: counts };
     const wait = status === 'failed' ? Math.min(source.scheduleMinutes * 60_000, RETRY_AFTER_FAILURE_MS) : source.scheduleMinutes * 60_000;
-    await this.deps.store.finishPull(pull, { ...validators, nextPullAt: new Date(finishedAt.getTime() + wait) }, PULLS_KEPT);
+    try {
+      await this.deps.store.finishPull(pull, { ...validators, nextPullAt: new Date(finishedAt.getTime() + wait) }, PULLS_KEPT);
+    } catch (err) {
+      // The record is what releases the claim: one the database refuses is recorded again without
+      // its details, so the source is not left claimed for the lease's two hours.
+      this.deps.logger.error({ err, source: prefixedId('source', source.id) }, 'recording a feed pull failed; recording it as failed without its details');
+      const bare: SourcePull = { ...pull, status: 'failed', error: 'the pull could not be recorded; the server log has the details' };
+      await this.deps.store.finishPull(
+        bare,
+        { etag: source.etag, lastModified: source.lastModified, nextPullAt: new Date(finishedAt.getTime() + RETRY_AFTER_FAILURE_MS) },
+        PULLS_KEPT,
+      );
+      return bare;
+    }
     const log = { source: prefixedId('source', source.id), status, error, products: counts, ms: finishedAt.getTime() - startedAt.getTime() };
     if (status === 'failed') this.deps.logger.warn(log, 'catalog source pull failed; the catalog keeps serving what it had');
     else this.deps.logger.info(log, 'catalog source pulled');
@@ -190,6 +204,9 @@ export class CatalogSourceService {
     return source;
   }
 }
+
+/** A pull's reason is one line a person reads; past this it is cut. */
+const REASON_CHARS = 500;
 
 const renderPull = (p: SourcePull): PullRecord => ({
   id: prefixedId('pull', p.id),

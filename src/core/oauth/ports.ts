@@ -127,7 +127,7 @@ export interface OAuthStore {
 export type MetadataFetch = { ok: true; document: unknown } | { ok: false; reason: string };
 
 /**
- * Fetches a Client ID Metadata Document (src/worker/client-metadata-fetcher.ts): https only,
+ * Fetches a Client ID Metadata Document (src/outbound/client-metadata.ts): https only,
  * through the SSRF guard, bounded in size and time, redirects not followed, cached as its
  * HTTP caching headers say.
  */

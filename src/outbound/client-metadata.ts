@@ -1,10 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import { type Agent, request } from 'undici';
 import type { ClientMetadataFetcher, MetadataFetch } from '../core/oauth/ports.js';
 import { checkUrlShape } from '../core/webhooks/url-guard.js';
+import { OutboundClient } from './client.js';
 import type { LookupAll } from './dns.js';
-import { guardedAgent } from './guarded-agent.js';
-import { describeFailure } from './transport.js';
 
 /** A metadata document is a few hundred bytes; 5 KB is what the CIMD draft suggests a server accept. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -29,21 +27,21 @@ export interface ClientMetadataFetcherOptions {
 }
 
 /**
- * Fetches Client ID Metadata Documents (docs/oauth.md): https only; through the webhooks' SSRF
- * guard, so private, loopback and reserved addresses are refused by name and at connect time;
+ * Fetches Client ID Metadata Documents (docs/oauth.md) through the outbound client: https only;
+ * through the SSRF guard, so private, loopback and reserved addresses are refused by name and at
+ * connect time;
  * at most 5 KB within 5 s; a redirect is an error, never followed. Documents are cached as their
  * Cache-Control or Expires says (5 minutes without either, 24 hours at most); failures for a minute.
  */
 export class HttpClientMetadataFetcher implements ClientMetadataFetcher {
-  private readonly agent: Agent;
+  private readonly client: OutboundClient;
   private readonly timeoutMs: number;
   private readonly cache: LRUCache<string, MetadataFetch>;
 
   constructor(private readonly options: ClientMetadataFetcherOptions) {
     this.timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
-    this.agent = guardedAgent({
+    this.client = new OutboundClient({
       allowPrivate: options.allowPrivate,
-      connectTimeoutMs: this.timeoutMs,
       ...(options.lookupAll ? { lookupAll: options.lookupAll } : {}),
       ...(options.extraCa ? { extraCa: options.extraCa } : {}),
     });
@@ -59,7 +57,7 @@ export class HttpClientMetadataFetcher implements ClientMetadataFetcher {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.client.close();
   }
 
   private async load(url: string): Promise<{ result: MetadataFetch; ttlMs: number }> {
@@ -68,47 +66,30 @@ export class HttpClientMetadataFetcher implements ClientMetadataFetcher {
     if (!shape.ok) return failed(`the URL ${shape.reason}`);
     if (shape.url.protocol !== 'https:') return failed('the URL must use https');
     try {
-      const res = await request(shape.url, {
-        method: 'GET',
+      // One byte past the limit tells a document that is too large; the status is judged first.
+      const res = await this.client.request(url, {
         headers: { accept: 'application/json' },
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        timeoutMs: this.timeoutMs,
+        maxBytes: MAX_DOCUMENT_BYTES + 1,
+        overflow: 'truncate',
       });
-      if (res.statusCode !== 200) {
-        await res.body.dump();
+      if (res.status !== 200) {
         return failed(
-          res.statusCode >= 300 && res.statusCode < 400
-            ? `it answered a redirect (HTTP ${res.statusCode}), which is not followed`
-            : `it answered HTTP ${res.statusCode}`,
+          res.status >= 300 && res.status < 400 ? `it answered a redirect (HTTP ${res.status}), which is not followed` : `it answered HTTP ${res.status}`,
         );
       }
-      const body = await readAtMost(res.body, MAX_DOCUMENT_BYTES);
-      if (body === null) return failed(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+      if (res.body.length > MAX_DOCUMENT_BYTES) return failed(`the document is larger than ${MAX_DOCUMENT_BYTES} bytes`);
       let document: unknown;
       try {
-        document = JSON.parse(body.toString('utf8'));
+        document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(res.body));
       } catch {
         return failed('the document is not JSON');
       }
       return { result: { ok: true, document }, ttlMs: freshnessMs(res.headers) };
     } catch (err) {
-      return failed(describeFailure(err, this.timeoutMs));
+      return failed((err as Error).message);
     }
   }
-}
-
-/** The body, or null as soon as it passes `max` bytes (leaving the loop early closes the stream: the rest is never read). */
-async function readAtMost(body: AsyncIterable<Buffer>, max: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 type Headers = Record<string, string | string[] | undefined>;

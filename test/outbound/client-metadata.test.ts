@@ -5,8 +5,8 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetadataFetch } from '../../src/core/oauth/ports.js';
-import { DEFAULT_CACHE_MS, freshnessMs, HttpClientMetadataFetcher, MAX_CACHE_MS, MAX_DOCUMENT_BYTES } from '../../src/worker/client-metadata-fetcher.js';
-import { type LookupAll, systemLookupAll } from '../../src/worker/dns.js';
+import { DEFAULT_CACHE_MS, freshnessMs, HttpClientMetadataFetcher, MAX_CACHE_MS, MAX_DOCUMENT_BYTES } from '../../src/outbound/client-metadata.js';
+import { type LookupAll, systemLookupAll } from '../../src/outbound/dns.js';
 import { HttpsDocuments, jsonDocument, TEST_CA } from '../helpers/tls.js';
 
 const doc = { client_id: 'x', redirect_uris: ['https://app.example/cb'] };
