@@ -84,6 +84,8 @@ const envSchema = z.object({
   AISLE_EMBEDDING_API_KEY: z.string().min(1).optional(),
   AISLE_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(8192).optional(),
   AISLE_EMBEDDING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
+  AISLE_KNOWLEDGE: booleanFlag.default(false),
+  AISLE_KNOWLEDGE_FILE: z.string().min(1).optional(),
   AISLE_EMBEDDING_TIMEOUT_MS: outboundMs(600_000).default(DEFAULT_TIMEOUTS.embeddingMs),
   // The OAuth issuer (RFC 8414 §2: no query or fragment) and the base of click links.
   AISLE_PUBLIC_URL: z
@@ -173,6 +175,8 @@ export type Config = Readonly<{
     /** How long a version the serving pointer left keeps its files. */
     versionRetentionMs: number;
   }>;
+  /** The shopper's knowledge base (docs/knowledge.md): on or off, and an operator's own file of entries. */
+  knowledge: Readonly<{ enabled: boolean; extraFiles: readonly string[] }>;
   embedding: Readonly<{
     provider: 'use-lite' | 'openai' | 'transformers';
     model: string | undefined;
@@ -345,6 +349,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         totalTimeoutMs: e.AISLE_FEED_TIMEOUT_MS,
       }),
       versionRetentionMs: e.AISLE_CATALOG_RETENTION_MINUTES * 60_000,
+    }),
+    knowledge: Object.freeze({
+      enabled: e.AISLE_KNOWLEDGE,
+      extraFiles: Object.freeze(e.AISLE_KNOWLEDGE_FILE === undefined ? [] : [resolve(e.AISLE_KNOWLEDGE_FILE)]),
     }),
     embedding: Object.freeze({
       provider: e.AISLE_EMBEDDING_PROVIDER,

@@ -16,6 +16,7 @@ import { FALLBACK_MODEL, type RankingModel, readRankingModel } from './core/rank
 import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
 import { createEmbedder, embeddingModelName } from './embed/embedder.js';
+import { KnowledgeService } from './knowledge/service.js';
 import { HttpClientMetadataFetcher } from './outbound/client-metadata.js';
 import { systemResolver } from './outbound/dns.js';
 import { LanceCatalogStore } from './store/lance/catalog-store.js';
@@ -163,8 +164,14 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       config.clickLinks.secrets.length > 0
         ? config.clickLinks.secrets
         : [await stores.secrets.getOrCreate('click_link', generateClickSecret, systemClock.now())];
+    const knowledge = config.knowledge.enabled
+      ? new KnowledgeService({ embedder, cacheDir: config.embedding.cacheDir, extraFiles: config.knowledge.extraFiles, logger })
+      : null;
+    // Its entries are read now, so a bad operator file stops the start naming its lines.
+    await knowledge?.load();
     const core = createCore({
       stores,
+      ...(knowledge ? { knowledge } : {}),
       clickLinks: { publicBaseUrl: config.clickLinks.publicBaseUrl, secrets: clickSecrets },
       affiliate: await loadAffiliateConfig(config.clickLinks.affiliateConfigPath),
       clock: systemClock,
@@ -185,6 +192,11 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     });
     // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
     await core.search().warm();
+    // The knowledge base's vectors are built in the background at the first start (cached after):
+    // the server serves meanwhile, reading conversations from the catalog alone.
+    knowledge
+      ?.start()
+      .catch((err: unknown) => logger.error({ err }, "the shopper's knowledge base's vectors could not be built; conversations are read without it"));
     return { core, db, catalog, embedder, close };
   } catch (err) {
     await close();

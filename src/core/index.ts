@@ -18,6 +18,7 @@ import { FeedbackService } from './feedback/feedback-service.js';
 import { newId } from './ids.js';
 import { Authenticator } from './keys/authenticator.js';
 import { KeyService } from './keys/key-service.js';
+import type { ShopperKnowledge } from './knowledge/ports.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { QueryLearning } from './learning/query-learning.js';
 import { createRankingLearning, type LearnerOptions, RANKING_REFRESH_MS, type RankingLearner } from './learning/ranking-learner.js';
@@ -39,6 +40,8 @@ export interface CoreDeps {
   clock: Clock;
   logger: Logger;
   defaultRateLimitPerMinute: number;
+  /** The shopper's knowledge base conversations are read with (docs/knowledge.md); without it they are read from the catalog alone. */
+  knowledge?: ShopperKnowledge;
   /** The catalog and embedder searches run on; without them search answers 503. */
   catalog?: CatalogStore;
   embedder?: Embedder;
@@ -171,6 +174,7 @@ export function createCore(deps: CoreDeps): Core {
           ...(learning ? { learning: new QueryLearning({ store: stores.learning, clock, logger }) } : {}),
           ...(models ? { models } : {}),
           ...(deps.rankingLearning?.interleaveShare !== undefined ? { interleaveShare: deps.rankingLearning.interleaveShare } : {}),
+          ...(deps.knowledge ? { knowledge: deps.knowledge } : {}),
         })
       : null;
   const catalogSources = deps.feedDownloader

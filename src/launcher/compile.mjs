@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILDS = join(ROOT, '.cache', 'build');
 /** Builds kept beside the current one, newest first, whatever their age: a server still running from an older one may load a module late. */
 const KEEP = 3;
-const INPUTS = ['src', 'tools', 'data/sample-catalog.jsonl'];
+const INPUTS = ['src', 'tools', 'data/sample-catalog.jsonl', 'data/taxonomy', 'data/knowledge'];
 // What tsconfig.json says that changes emitted code (tsx, which the tests and `npm run conformance` use, reads the same).
 const TSCONFIG = { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } };
 

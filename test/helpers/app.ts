@@ -7,6 +7,7 @@ import type { CatalogStore } from '../../src/core/catalog/ports.js';
 import type { Clock } from '../../src/core/clock.js';
 import { type Core, type CoreDeps, createCore } from '../../src/core/index.js';
 import type { Scope } from '../../src/core/keys/scopes.js';
+import type { ShopperKnowledge } from '../../src/core/knowledge/ports.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import type { HostResolver } from '../../src/core/webhooks/url-guard.js';
 import { buildApp } from '../../src/http/app.js';
@@ -63,7 +64,7 @@ export interface TestAppOptions {
   shared?: { testDb: TestDb; db: Db; adminKey: string; accountId: string };
   defaultRateLimitPerMinute?: number;
   /** Enables search: a catalog and the embedder it was built with (see helpers/search.ts). */
-  search?: { catalog: CatalogStore; embedder: Embedder };
+  search?: { catalog: CatalogStore; embedder: Embedder; knowledge?: ShopperKnowledge };
   /** Affiliate parameters for click redirects. */
   affiliate?: CoreDeps['affiliate'];
   /** The webhook SSRF guard: private destinations refused and system DNS unless given. */

@@ -9,15 +9,18 @@ import { tempDir } from '../helpers/process.js';
 const run = promisify(execFile);
 
 /**
- * A checkout with what the build reads (its sources and tools, the sample catalog, the lock file)
+ * A checkout with what the build reads (its sources and tools, the data it carries, the lock file)
  * and this one's node_modules. `small`: the build tool, one source file and one tool, for tests of how builds
  * are kept, which a whole tree would only make slower (each build of it takes about a second).
  */
+/** The data a build carries (compile.mjs INPUTS): the sample catalog, the taxonomy and the knowledge base. */
+const DATA = ['data/sample-catalog.jsonl', 'data/taxonomy', 'data/knowledge'];
+
 function checkout(small = false): string {
   const root = tempDir('build');
   const paths = small
-    ? ['src/config.ts', 'src/launcher', 'tools/repo-root.ts', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json']
-    : ['src', 'tools', 'data/sample-catalog.jsonl', 'package.json', 'package-lock.json'];
+    ? ['src/config.ts', 'src/launcher', 'tools/repo-root.ts', ...DATA, 'package.json', 'package-lock.json']
+    : ['src', 'tools', ...DATA, 'package.json', 'package-lock.json'];
   for (const path of paths) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     cpSync(path, join(root, path), { recursive: true });
@@ -45,6 +48,8 @@ describe('the compiled code (src/launcher/compile.mjs, run by npm start and the 
       'src/embed/use-lite/onnx-thread-entry.mjs',
       'tools/cli/aisle.js',
       'data/sample-catalog.jsonl',
+      'data/taxonomy/google-product-taxonomy-2021-09-21.txt',
+      'data/knowledge/sporting-goods.jsonl',
     ]) {
       expect(existsSync(join(a, file)), file).toBe(true);
     }

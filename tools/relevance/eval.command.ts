@@ -7,7 +7,7 @@ import { LABELLED_SET_OPTIONS } from './labelled-set-options.js';
 const USAGE = `Usage:
   npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
                   [--with DIR]... [--size N] [--ann-threshold N] [--exact-vectors]
-                  [--conversations FILE]... [--held-out-every N] [--only-conversations] [--verbose]
+                  [--conversations FILE]... [--held-out-every N] [--only-conversations] [--knowledge] [--verbose]
 DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say);
 --eval-dir holds ndcg.mjs and bm25-baseline.mjs (default: the set's ../../../eval).
 --conversations FILE: a JSONL of conversations ({query_id, query, conversation_context}) searched on
@@ -15,7 +15,8 @@ the same catalog as shipped (the cold-start model, default min_relevance_score) 
 threshold off, sent as conversation_context and as one session; graded by qrels_<name>.tsv beside
 queries_<name>.jsonl, else by DIR's qrels_dev.tsv; ids without grades are conversations with no
 shopping need. --held-out-every N scores every Nth conversation of each file apart from the rest.
---only-conversations skips the product-query systems.`;
+--only-conversations skips the product-query systems. --knowledge reads conversations with the
+shopper's knowledge base (data/knowledge/), as AISLE_KNOWLEDGE=true serves them.`;
 
 export const cli = command({
   name: 'eval',
@@ -30,5 +31,6 @@ export const cli = command({
     conversations: { type: 'string', multiple: true },
     'held-out-every': { type: 'string' },
     'only-conversations': { type: 'boolean', default: false },
+    knowledge: { type: 'boolean', default: false },
   },
 });

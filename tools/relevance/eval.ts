@@ -39,6 +39,7 @@ import { FALLBACK_MODEL, type RankingModel } from '../../src/core/ranking/rankin
 import { expectedCalibrationError, fitRankingModel } from '../../src/core/ranking/ranking-fit.js';
 import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
 import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
+import { KnowledgeService } from '../../src/knowledge/service.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { type ConversationFigures, evaluateConversations, readConversationSet } from './conversations.js';
@@ -120,8 +121,22 @@ async function main(): Promise<number> {
     await migrate(db);
     const stores = createPgStores(db);
     const logger = createLogger('warn');
+    // With --knowledge, the shopper's knowledge base (AISLE_KNOWLEDGE=true), its vectors ready before the first search.
+    const knowledge = values.knowledge
+      ? new KnowledgeService({ embedder: set.embedder, cacheDir: values['model-cache'] ?? join(work, 'models'), logger })
+      : null;
+    await knowledge?.start();
     const coreWith = (rankingModel: RankingModel | null): Core =>
-      createCore({ stores, clock: systemClock, logger, defaultRateLimitPerMinute: 600, catalog: set.catalog, embedder: set.embedder, rankingModel });
+      createCore({
+        stores,
+        clock: systemClock,
+        logger,
+        defaultRateLimitPerMinute: 600,
+        catalog: set.catalog,
+        embedder: set.embedder,
+        rankingModel,
+        ...(knowledge ? { knowledge } : {}),
+      });
     const core = coreWith(null);
     const { account, firstKey } = await core.accounts.create('eval');
     const principal = { accountId: account.id, keyId: firstKey.metadata.id, scopes: firstKey.metadata.scopes, rateLimitPerMinute: 600 };

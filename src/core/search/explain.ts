@@ -52,6 +52,8 @@ function needReasons(c: Candidate, need: Need): string[] {
   const said = words.filter((w) => w.source !== 'type');
   const inferred = words.filter((w) => w.source === 'type');
   const parts: string[] = [];
+  // The shopper's need that the knowledge base read as this kind of product.
+  if (need.knowledge !== undefined) parts.push(`for ${quoteTurn(need.knowledge.because)}: ${need.knowledge.type}`);
   if (said.length > 0) parts.push(`matches ${list(said.map((w) => `"${w.word}"`))}`);
   if (inferred.length > 0) parts.push(`is ${list(inferred.map((w) => `"${w.word}"`))}, the catalog's word for what was described`);
   // The turn that carried most of the matched words, when it is not the last message.

@@ -5,6 +5,8 @@ import type { AttributionTokens } from '../clicks/attribution.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import type { KnowledgeMatch } from '../knowledge/matcher.js';
+import type { ShopperKnowledge } from '../knowledge/ports.js';
 import { type Team, teamDraft } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
@@ -21,6 +23,7 @@ import { DEFAULT_CONVERSATION_MODEL, needProbability } from '../understanding/co
 import { isProductQuery, type Need, type Turn, understandNeed } from '../understanding/need.js';
 import { CatalogVocabulary } from '../understanding/vocabulary.js';
 import { explain } from './explain.js';
+import { readWithKnowledge } from './knowledge-stage.js';
 import type { SearchStore, SessionState } from './ports.js';
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
@@ -38,6 +41,9 @@ const MAX_NEED_CORRECTIONS = 16;
 /** Already-shown products are demoted, not removed (docs/search.md). */
 const SHOWN_DEMOTION = 0.8;
 const SESSION_MEMORY = { queries: 10, shown: 100, clicked: 50 };
+/** A knowledge-base match from this score is evidence of a shopping need: P(need) is at least KNOWN_NEED_PROBABILITY (docs/knowledge.md). */
+const STRONG_KNOWLEDGE = 0.8;
+const KNOWN_NEED_PROBABILITY = 0.8;
 
 export interface SearchServiceDeps {
   catalog: CatalogStore;
@@ -66,6 +72,8 @@ export interface SearchServiceDeps {
   attribution: Pick<AttributionTokens, 'attribution'>;
   /** Rank multipliers from relevance feedback (docs/clicks.md). */
   feedback?: { demotions(accountId: string, query: string): Promise<Map<string, number>> };
+  /** The shopper's knowledge base (docs/knowledge.md); conversations are read without it when absent or not ready. */
+  knowledge?: ShopperKnowledge;
 }
 
 const formatPrice = (amount: number | null, currency: string | null): string => {
@@ -152,7 +160,7 @@ export class SearchService {
     const before: Turn[] = (earlierTurns.length > 0 ? earlierTurns : earlierQueries.map((content) => ({ role: 'user' as const, content }))).filter(
       (t) => t.content.trim() !== queryText.trim(),
     );
-    const need = isProductQuery(queryText, before) ? null : await this.understand(queryText, before);
+    let need = isProductQuery(queryText, before) ? null : await this.understand(queryText, before);
     const {
       text: matchText,
       added: contextText,
@@ -199,7 +207,7 @@ export class SearchService {
     };
     // A conversation is embedded here, with its last turns, which say whether it touches a
     // sensitive topic: then nothing is searched at all (docs/search.md, "Sensitive topics").
-    const vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need) : null;
+    let vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need) : null;
     if (need !== null && vectors !== null) {
       // What is being talked about now: the message and the latest turns before it (the request's,
       // else the session's earlier searches, as the need reads them).
@@ -219,6 +227,13 @@ export class SearchService {
             interleavedWith: null,
           },
         );
+    }
+    // A kind of product the person describes without naming it, from the shopper's knowledge base.
+    const matcher = need !== null && vectors !== null && !need.named ? this.deps.knowledge?.matcher() : undefined;
+    let known: KnowledgeMatch | null = null;
+    if (matcher && need !== null && vectors !== null) {
+      ({ need, vectors, known } = readWithKnowledge(need, vectors, matcher, await this.vocabulary.get()));
+      Object.assign(asked, { need, interpreted: need.interpreted });
     }
     // Feedback votes and what earlier searches of this query taught are looked up while the
     // retrievals run, not after them.
@@ -248,6 +263,8 @@ export class SearchService {
       const byProbability = [...candidates].sort((a, b) => b.probability - a.probability);
       const userTexts = [queryText, ...before.filter((t) => t.role === 'user').map((t) => t.content)];
       needProbabilityOf = needProbability(model, needSignals(need, queryText, userTexts, byProbability, chatter));
+      // A close match to a shopper's need is evidence of one ("keep my phone charged with no outlets").
+      if (known !== null && known.score >= STRONG_KNOWLEDGE) needProbabilityOf = Math.max(needProbabilityOf, KNOWN_NEED_PROBABILITY);
       for (const c of candidates) {
         c.probability *= needProbabilityOf;
         c.rankScore = c.probability;

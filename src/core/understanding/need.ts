@@ -49,6 +49,10 @@ export interface Need {
   mass: number;
   /** Whether a verb of wanting governs one of the need words ("I need [a capo]"). */
   wanted: boolean;
+  /** Whether the person's own words name a kind of product the catalog sells ("tent"): the knowledge base then adds none. */
+  named: boolean;
+  /** The product type the shopper's knowledge base read in the conversation (search's knowledge stage), and the need that led there. */
+  knowledge?: { type: string; because: string };
 }
 
 export interface NeedOptions {
@@ -160,7 +164,7 @@ export function understandNeed(
   const { vocabulary } = catalog;
   if (isProductQuery(query, context)) {
     const words = wordTokens(query).map((word) => ({ word, weight: 1, source: 'query' as const, turn: null, optional: false }));
-    return { kind: 'query', words, interpreted: query.trim(), spoken: [query], mass: words.length, wanted: true };
+    return { kind: 'query', words, interpreted: query.trim(), spoken: [query], mass: words.length, wanted: true, named: true };
   }
   const byWord = new Map<string, Scored>();
   let order = 0;
@@ -238,7 +242,8 @@ export function understandNeed(
     .sort((a, b) => b - a)
     .slice(0, 3)
     .reduce((sum, w) => sum + w, 0);
-  return { kind: 'conversation', words: kept, interpreted, spoken, mass, wanted: scored.some((s) => s.wanted) };
+  const namesAType = kept.some((k) => k.source !== 'type' && k.source !== 'recipient' && namesType(stem(k.word), vocabulary));
+  return { kind: 'conversation', words: kept, interpreted, spoken, mass, wanted: scored.some((s) => s.wanted), named: namesAType };
 }
 
 /**
@@ -254,7 +259,7 @@ function catalogSalience(word: string, vocabulary: NeedVocabulary, titleBias: nu
 }
 
 /** Whether the catalog names a kind of product by the term (NAMED_TYPE_PRODUCTS, NAMED_TYPE_SHARE). */
-function namesType(term: string, vocabulary: NeedVocabulary): boolean {
+export function namesType(term: string, vocabulary: NeedVocabulary): boolean {
   const products = vocabulary.headDf(term);
   return products >= NAMED_TYPE_PRODUCTS && products >= NAMED_TYPE_SHARE * vocabulary.df(term);
 }
