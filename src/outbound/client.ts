@@ -61,6 +61,8 @@ interface Exchange {
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 4_000;
+/** How long a download waits, after the body, for the server to close as asked. */
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * The one HTTP client for every server Aisle does not run: feed downloads, webhook deliveries,
@@ -147,6 +149,7 @@ export class OutboundClient {
         settled = true;
         clearTimeout(total);
         clearTimeout(idle);
+        clearTimeout(closeWait);
         r.signal?.removeEventListener('abort', onAbort);
         // A kept-alive socket serves the next request: it keeps none of this one's listeners.
         socket?.removeListener('data', onData);
@@ -162,8 +165,14 @@ export class OutboundClient {
         maybeDone();
       };
       // A download is done when the server has closed after the body; anything else when its body is read.
+      let closeWait: NodeJS.Timeout | undefined;
       const maybeDone = () => {
-        if (result !== null && (!strict || socketClosed)) settle(null);
+        if (result === null) return;
+        if (!strict || socketClosed) return settle(null);
+        // A server that ignores `connection: close` would hold the download open: past a short
+        // wait after the body (a server with more to send sends it at once), the body stands.
+        clearTimeout(idle);
+        closeWait ??= setTimeout(() => settle(null), Math.min(idleMs, CLOSE_WAIT_MS));
       };
       const total = setTimeout(() => fail(new OutboundError('timeout', `timeout: no complete answer within ${r.timeoutMs} ms`)), r.timeoutMs);
       const idle = setTimeout(() => fail(new OutboundError('timeout', `timeout: the server sent nothing for ${idleMs} ms`)), idleMs);

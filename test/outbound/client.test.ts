@@ -21,6 +21,8 @@ const behaviours: Record<string, (s: Socket) => void> = {
     setTimeout(() => s.end(' and more the server did not count'), 200);
   },
   '/exact': (s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello'),
+  // A server that ignores the client's `connection: close` and keeps the connection open after the body.
+  '/keeps-open': (s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello'),
   '/short': (s) => s.end('HTTP/1.1 200 OK\r\ncontent-length: 50\r\nconnection: close\r\n\r\nhello'),
   '/chunked': (s) => s.end('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n'),
   '/redirect': (s) => s.end('HTTP/1.1 301 Moved\r\nlocation: /exact\r\ncontent-length: 0\r\nconnection: close\r\n\r\n'),
@@ -75,6 +77,11 @@ describe('OutboundClient.download', () => {
     expect(await client.download(`${base}/exact`, bounds, join(dir, 'c'))).toMatchObject({ status: 200, bytes: 5 });
     expect(readFileSync(join(dir, 'c'), 'utf8')).toBe('hello');
     expect(await client.download(`${base}/chunked`, bounds, join(dir, 'd'))).toMatchObject({ status: 200, bytes: 5 });
+  });
+
+  it('takes the body of a server that does not close as asked, after a short wait', async () => {
+    expect(await client.download(`${base}/keeps-open`, { ...bounds, idleTimeoutMs: 300 }, join(dir, 'g'))).toMatchObject({ status: 200, bytes: 5 });
+    expect(readFileSync(join(dir, 'g'), 'utf8')).toBe('hello');
   });
 
   it('writes no other status than 200, and never follows a redirect', async () => {
