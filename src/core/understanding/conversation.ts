@@ -13,7 +13,7 @@ import type { Need } from './need.js';
 import { SENSITIVE_EXAMPLES, SENSITIVE_TOPICS, type SensitiveTopic, sensitiveTopic } from './sensitive.js';
 import { SHOPPING_TALK } from './shopping-talk.js';
 
-/** A turn this close to one of a sensitive topic's examples is that topic (docs/search.md, "Sensitive topics"). */
+/** A turn this close to one of a sensitive topic's examples, and closer to it than to any ordinary talk, is that topic (docs/search.md, "Sensitive topics"). */
 const SENSITIVE_SIMILARITY = 0.68;
 
 export interface ConversationVectors {
@@ -55,13 +55,20 @@ export class ConversationReader {
   async sensitive(texts: readonly string[], vectors: ConversationVectors): Promise<SensitiveTopic | null> {
     const byPattern = sensitiveTopic(texts);
     if (byPattern !== null) return byPattern;
-    const { sensitive } = await this.loadExamples();
+    const { sensitive, chatter, shopping } = await this.loadExamples();
     let best: { topic: SensitiveTopic; similarity: number } | null = null;
-    for (const turn of vectors.turns)
+    for (const turn of vectors.turns) {
+      let closest: { topic: SensitiveTopic; similarity: number } | null = null;
       for (const e of sensitive) {
         const similarity = cosineOf(turn, e.vector);
-        if (similarity >= SENSITIVE_SIMILARITY && (best === null || similarity > best.similarity)) best = { topic: e.topic, similarity };
+        if (similarity >= SENSITIVE_SIMILARITY && (closest === null || similarity > closest.similarity)) closest = { topic: e.topic, similarity };
       }
+      if (closest === null) continue;
+      // Only when closer to the topic than to any ordinary talk: "my cat is getting older" is near
+      // "the vet said it is time to put our cat to sleep", but nearer still to everyday chat.
+      const ordinary = Math.max(...chatter.map((v) => cosineOf(turn, v)), ...shopping.map((v) => cosineOf(turn, v)));
+      if (closest.similarity > ordinary && (best === null || closest.similarity > best.similarity)) best = closest;
+    }
     return best?.topic ?? null;
   }
 
