@@ -179,7 +179,9 @@ export function understandNeed(
       seen.wanted ||= wanted;
     }
   };
-  const read = (text: string, turnWeight: number, source: NeedWord['source'], turn: string | null) => {
+  const read = (said: string, turnWeight: number, source: NeedWord['source'], turn: string | null) => {
+    // What the person says they do not want is no need word ("not a gas grill this time").
+    const text = withoutNegated(said);
     const roles = wordRoles(text);
     for (const typed of wordTokens(text)) {
       const role = roles.get(typed);
@@ -219,7 +221,9 @@ export function understandNeed(
     } else if (turn.role === 'assistant' && assistantIndex++ < MAX_ASSISTANT_TURNS)
       read(turn.content.slice(0, MAX_TURN_CHARS), contextScale * options.assistantWeight, 'context', turn.content);
   }
-  for (const t of inferTypes([...byWord.values()], vocabulary, options)) add(t.word, t.weight, 'type', null);
+  // Nor is a kind of product the person said they do not want inferred back.
+  const negated = new Set([query, ...context.map((t) => t.content)].flatMap((t) => negatedWords(t)).map(stem));
+  for (const t of inferTypes([...byWord.values()], vocabulary, options)) if (!negated.has(stem(t.word))) add(t.word, t.weight, 'type', null);
   const scored = [...byWord.values()];
   const max = Math.max(0, ...scored.map((s) => s.weight));
   const kept = scored
@@ -244,6 +248,30 @@ export function understandNeed(
     .reduce((sum, w) => sum + w, 0);
   const namesAType = kept.some((k) => k.source !== 'type' && k.source !== 'recipient' && namesType(stem(k.word), vocabulary));
   return { kind: 'conversation', words: kept, interpreted, spoken, mass, wanted: scored.some((s) => s.wanted), named: namesAType };
+}
+
+/** A word that ends a negated phrase: a conjunction, a preposition or a word of time ("not a gas grill [this] time"). */
+const PHRASE_END = '(?:and|or|but|so|because|since|if|this|that|these|again|anymore|any more|please|with|for|in|at|on|to|from|of|like|though|now|yet)';
+/** The phrase a negation governs: one to three words, up to punctuation or a word of PHRASE_END. */
+const NEGATED_PHRASE = `((?:(?!${PHRASE_END}\\b)[a-z0-9][a-z0-9'-]*\\s*){1,3})`;
+/**
+ * Negations that govern a product phrase: "not a …", "don't want a …", "instead of a …". A
+ * negation that governs no product ("not sure", "not too expensive", "not a fan of") has no article
+ * after it, or is listed as talk. A bare "no" is not one: "I have no cookware" needs cookware.
+ */
+const NEGATIONS = new RegExp(
+  `\\b(?:(?:not|never|no longer)\\s+(?:a|an|another|the|any)|(?:don'?t|do not|doesn'?t|does not|didn'?t|did not|won'?t|wouldn'?t)\\s+(?:want|need|like)\\s+(?:a|an|another|the|any)?|(?:instead of|rather than|other than|anything but|as opposed to)\\s+(?:a|an|the|my|our)?)\\s+(?!(?:fan|big deal|problem|lot|huge fan)\\b)${NEGATED_PHRASE}`,
+  'gi',
+);
+
+/** The text with what it says is not wanted blanked out (need words are never read from it). */
+export function withoutNegated(text: string): string {
+  return text.replace(NEGATIONS, (match, phrase: string) => match.slice(0, match.length - phrase.length) + ' '.repeat(phrase.length));
+}
+
+/** The words of the phrases a text says are not wanted. */
+function negatedWords(text: string): string[] {
+  return [...text.matchAll(NEGATIONS)].flatMap((m) => wordTokens(m[1] ?? ''));
 }
 
 /**

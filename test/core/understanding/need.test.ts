@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isProductQuery, type Turn, understandNeed } from '../../../src/core/understanding/need.js';
+import { isProductQuery, type Turn, understandNeed, withoutNegated } from '../../../src/core/understanding/need.js';
 import { NeedVocabulary } from '../../../src/core/understanding/vocabulary.js';
 import { makeProduct } from '../../helpers/catalog.js';
 
@@ -32,6 +32,32 @@ const products = [
 const vocabulary = NeedVocabulary.build(products);
 const words = (query: string, context: Turn[] = []) => understandNeed(query, context, { vocabulary }).words.map((w) => w.word);
 const user = (content: string): Turn => ({ role: 'user', content });
+
+describe('withoutNegated', () => {
+  it.each([
+    ['We want a grill, but not a gas grill this time, charcoal please', 'gas grill'],
+    ["I don't want another plastic one.", 'plastic one'],
+    ['something instead of a space heater for the office', 'space heater'],
+    ['Not a desk lamp, a floor lamp', 'desk lamp'],
+  ])('blanks what "%s" does not want (%s)', (text, negated) => {
+    const kept = withoutNegated(text);
+    expect(kept).toHaveLength(text.length);
+    expect(kept).not.toContain(negated);
+    expect(text).toContain(negated);
+  });
+
+  it.each(["I'm not sure which tent", 'not too expensive though', "I'm not a fan of bright colors", 'I have no cookware at all, I need the basics'])(
+    'keeps "%s", which negates no product',
+    (text) => {
+      expect(withoutNegated(text)).toBe(text);
+    },
+  );
+
+  it('leaves a named product out of the need words when the person says they do not want it', () => {
+    expect(words("We're going camping. I'd like something to sleep in, not a tent though, we have one.")).not.toContain('tent');
+    expect(words("We're going camping. I'd like a tent for two.")).toContain('tent');
+  });
+});
 
 describe('understandNeed', () => {
   it('passes a product query through as typed, and reads anything with talk as a conversation', () => {
