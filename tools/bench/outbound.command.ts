@@ -17,5 +17,6 @@ small keep-alive POSTs (--requests in a row, median per request).`,
     requests: { type: 'string' },
     child: { type: 'string' },
     url: { type: 'string' },
+    file: { type: 'string' },
   },
 });

@@ -46,27 +46,29 @@ async function download(client: Client, url: string, file: string, undiciAgent: 
   }
 }
 
-/** The child: --pulls downloads in a row, then exit 0; a crash exits otherwise. */
-async function child(client: Client, url: string, pulls: number): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'aisle-bench-outbound-'));
+/**
+ * The child: --pulls downloads in a row to --file, then exit 0; a crash exits otherwise. The file
+ * is in the parent's folder, which the parent removes: a child that crashes leaves nothing behind.
+ */
+async function child(client: Client, url: string, pulls: number, file: string): Promise<void> {
   const agent = new Agent();
   const outbound = new OutboundClient({ allowPrivate: true });
   let done = 0;
   process.on('exit', () => process.stdout.write(`${done}\n`));
   for (let i = 0; i < pulls; i++) {
-    await download(client, url, join(dir, 'feed'), agent, outbound).catch(() => undefined);
+    await download(client, url, file, agent, outbound).catch(() => undefined);
     done += 1;
   }
-  await rm(dir, { recursive: true, force: true });
   await agent.close();
   await outbound.close();
 }
 
-async function crashes(client: Client, url: string, processes: number, pulls: number): Promise<{ died: number; pulls: number[] }> {
+async function crashes(client: Client, url: string, processes: number, pulls: number, dir: string): Promise<{ died: number; pulls: number[] }> {
   let died = 0;
   const completed: number[] = [];
   for (let p = 0; p < processes; p++) {
-    const proc = spawn(process.execPath, [process.argv[1]!, '--child', client, '--pulls', String(pulls), '--url', url], {
+    const file = join(dir, `${client}-${p}`);
+    const proc = spawn(process.execPath, [process.argv[1]!, '--child', client, '--pulls', String(pulls), '--url', url, '--file', file], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     let out = '';
@@ -148,18 +150,20 @@ async function smallRequests(client: Client, requests: number): Promise<number> 
 }
 
 async function main(): Promise<void> {
-  if (cli.values.child !== undefined) return child(cli.values.child as Client, cli.values.url!, flag('pulls', 40));
+  if (cli.values.child !== undefined) return child(cli.values.child as Client, cli.values.url!, flag('pulls', 40), cli.values.file!);
   const processes = flag('processes', 10);
   const pulls = flag('pulls', 40);
   const server = await closingServer(Buffer.alloc(512 * 1024, 0x61));
+  const dir = await mkdtemp(join(tmpdir(), 'aisle-bench-outbound-'));
   const rows: string[][] = [];
   try {
     for (const client of CLIENTS) {
-      const c = await crashes(client, server.url, processes, pulls);
+      const c = await crashes(client, server.url, processes, pulls, dir);
       rows.push([client, `${c.died} of ${processes}`, `${c.pulls.reduce((a, b) => a + b, 0)} of ${processes * pulls}`]);
     }
   } finally {
     await server.close();
+    await rm(dir, { recursive: true, force: true });
   }
   console.log(`\nA server that closes after a 512 KB body (${processes} processes × ${pulls} downloads each):\n`);
   console.log(formatTable(['client', 'processes killed', 'downloads completed'], rows));
