@@ -179,9 +179,11 @@ export function understandNeed(
       seen.wanted ||= wanted;
     }
   };
+  // What the person says they do not want ("not a gas grill this time"): no need word, and not
+  // inferred back as the catalog's type below.
+  const negated = new Set<string>();
   const read = (said: string, turnWeight: number, source: NeedWord['source'], turn: string | null) => {
-    // What the person says they do not want is no need word ("not a gas grill this time").
-    const text = withoutNegated(said);
+    const text = withoutNegated(said, (word) => negated.add(stem(word)));
     const roles = wordRoles(text);
     for (const typed of wordTokens(text)) {
       const role = roles.get(typed);
@@ -221,8 +223,6 @@ export function understandNeed(
     } else if (turn.role === 'assistant' && assistantIndex++ < MAX_ASSISTANT_TURNS)
       read(turn.content.slice(0, MAX_TURN_CHARS), contextScale * options.assistantWeight, 'context', turn.content);
   }
-  // Nor is a kind of product the person said they do not want inferred back.
-  const negated = new Set([query, ...context.map((t) => t.content)].flatMap((t) => negatedWords(t)).map(stem));
   for (const t of inferTypes([...byWord.values()], vocabulary, options)) if (!negated.has(stem(t.word))) add(t.word, t.weight, 'type', null);
   const scored = [...byWord.values()];
   const max = Math.max(0, ...scored.map((s) => s.weight));
@@ -264,14 +264,12 @@ const NEGATIONS = new RegExp(
   'gi',
 );
 
-/** The text with what it says is not wanted blanked out (need words are never read from it). */
-export function withoutNegated(text: string): string {
-  return text.replace(NEGATIONS, (match, phrase: string) => match.slice(0, match.length - phrase.length) + ' '.repeat(phrase.length));
-}
-
-/** The words of the phrases a text says are not wanted. */
-function negatedWords(text: string): string[] {
-  return [...text.matchAll(NEGATIONS)].flatMap((m) => wordTokens(m[1] ?? ''));
+/** The text with what it says is not wanted blanked out (need words are never read from it); `each` gets every blanked word. */
+export function withoutNegated(text: string, each: (word: string) => void = () => undefined): string {
+  return text.replace(NEGATIONS, (match, phrase: string) => {
+    for (const word of wordTokens(phrase)) each(word);
+    return match.slice(0, match.length - phrase.length) + ' '.repeat(phrase.length);
+  });
 }
 
 /**
