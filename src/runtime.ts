@@ -167,8 +167,11 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     const knowledge = config.knowledge.enabled
       ? new KnowledgeService({ embedder, cacheDir: config.embedding.cacheDir, extraFiles: config.knowledge.extraFiles, logger })
       : null;
-    // Its entries are read now, so a bad operator file stops the start naming its lines.
-    await knowledge?.load();
+    // Its entries are read now, so a bad operator file stops the start naming its lines (a
+    // configuration mistake: said in one message, without a stack).
+    await knowledge?.load().catch((err: unknown) => {
+      throw new ConfigError(`Invalid configuration:\n  AISLE_KNOWLEDGE_FILE: ${(err as Error).message}`);
+    });
     const core = createCore({
       stores,
       ...(knowledge ? { knowledge } : {}),
