@@ -149,6 +149,19 @@ install_chromium() {
   echo "using $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"
 }
 
+# The metrics test (test/metrics) starts its own Prometheus, scraping the server it started and
+# loading docs/alerts.yml; Debian 12 ships Prometheus 2.42. AISLE_REQUIRE_PROMETHEUS=1 makes that
+# test fail, not skip, without it.
+install_prometheus() {
+  if [[ ! -x /usr/bin/prometheus ]]; then
+    echo "Prometheus not found; installing from apt"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus
+  fi
+  echo "using $(/usr/bin/prometheus --version 2>&1 | head -1)"
+  export AISLE_PROMETHEUS=/usr/bin/prometheus AISLE_REQUIRE_PROMETHEUS=1
+}
+
 # The multi-machine test keeps its catalog at az:// in Azurite (Microsoft's Azure Storage
 # emulator) and creates its container with the Azure Storage SDK. About 370 packages, so not a
 # devDependency every npm install pays for: installed into a folder of its own and named to the

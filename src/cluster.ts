@@ -9,6 +9,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { Logger } from './core/shared-ports.js';
+import { clusterMetrics, serveMetrics } from './metrics/server.js';
 
 /** More than this many restarts within RESTART_WINDOW_MS is a crash loop. */
 const MAX_RESTARTS = 5;
@@ -75,4 +76,10 @@ export async function runPrimary(config: Config, logger: Logger, hooks: PrimaryH
   process.once('SIGINT', () => void stop(0));
 
   for (let i = 0; i < config.apiProcesses; i++) start(i);
+  // One view over every API process, served by this primary (docs/operations.md).
+  if (config.metricsListen) {
+    const server = await serveMetrics(config.metricsListen, clusterMetrics(), logger);
+    logger.info({ url: server.url }, 'serving metrics for every API process');
+    process.stderr.write(`Metrics at ${server.url}\n`);
+  }
 }

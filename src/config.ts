@@ -54,6 +54,19 @@ const outboundMs = (max: number) => z.coerce.number().int().min(100).max(max);
 const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  // host:port of the Prometheus endpoint ([::1]:9464 for IPv6); unset: no metrics are kept or served.
+  // The standard OpenTelemetry variables that turn traces on (docs/operations.md, "Traces"); the
+  // exporter reads the rest of the OTEL_* variables itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_SDK_DISABLED: booleanFlag.default(false),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('aisle'),
+  AISLE_METRICS_LISTEN: z
+    .string()
+    .regex(/^(?:\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:9464')
+    .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65_535, 'the port must be 0 to 65535')
+    .optional(),
   AISLE_DATA_DIR: z.string().min(1).default('./.aisle'),
   DATABASE_URL: z
     .string()
@@ -86,6 +99,13 @@ const envSchema = z.object({
   AISLE_EMBEDDING_THREADS: z.coerce.number().int().min(0).max(256).optional(),
   AISLE_KNOWLEDGE: booleanFlag.default(false),
   AISLE_KNOWLEDGE_FILE: z.string().min(1).optional(),
+  AISLE_READER: z.enum(['offline', 'openai']).default('offline'),
+  AISLE_READER_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AISLE_READER_MODEL: z.string().min(1).optional(),
+  AISLE_READER_API_KEY: z.string().min(1).optional(),
+  AISLE_READER_TIMEOUT_MS: outboundMs(60_000).default(1_500),
+  AISLE_READER_CONCURRENCY: z.coerce.number().int().min(1).max(1_024).default(8),
+  AISLE_READER_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   AISLE_EMBEDDING_TIMEOUT_MS: outboundMs(600_000).default(DEFAULT_TIMEOUTS.embeddingMs),
   // The OAuth issuer (RFC 8414 §2: no query or fragment) and the base of click links.
   AISLE_PUBLIC_URL: z
@@ -146,6 +166,10 @@ const envSchema = z.object({
 export type Config = Readonly<{
   host: string;
   port: number;
+  /** Where GET /metrics is served (AISLE_METRICS_LISTEN; docs/operations.md); null: no metrics. */
+  metricsListen: Readonly<{ host: string; port: number }> | null;
+  /** OpenTelemetry traces over OTLP/HTTP: on when an endpoint is set and the SDK is not disabled. */
+  tracing: Readonly<{ enabled: boolean; serviceName: string }>;
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -177,6 +201,11 @@ export type Config = Readonly<{
   }>;
   /** The shopper's knowledge base (docs/knowledge.md): on or off, and an operator's own file of entries. */
   knowledge: Readonly<{ enabled: boolean; extraFiles: readonly string[] }>;
+  /** Who reads conversations (docs/search.md, "Readers"): offline, or a language model behind an OpenAI-compatible chat endpoint. */
+  reader: Readonly<
+    | { kind: 'offline' }
+    | { kind: 'openai'; baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number; concurrency: number; cacheEntries: number }
+  >;
   embedding: Readonly<{
     provider: 'use-lite' | 'openai' | 'transformers';
     model: string | undefined;
@@ -303,6 +332,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.AISLE_EMBEDDING_PROVIDER === 'openai' && (!e.AISLE_EMBEDDING_MODEL || !e.AISLE_EMBEDDING_BASE_URL)) {
     throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=openai needs AISLE_EMBEDDING_BASE_URL and AISLE_EMBEDDING_MODEL');
   }
+  if (e.AISLE_READER === 'openai' && !e.AISLE_READER_MODEL) {
+    throw new ConfigError("Invalid configuration:\n  AISLE_READER=openai needs AISLE_READER_MODEL (and AISLE_READER_BASE_URL for any endpoint but OpenAI's)");
+  }
   if (e.AISLE_EMBEDDING_PROVIDER === 'transformers' && !e.AISLE_EMBEDDING_MODEL) {
     throw new ConfigError('Invalid configuration:\n  AISLE_EMBEDDING_PROVIDER=transformers needs AISLE_EMBEDDING_MODEL (a model id or a local folder)');
   }
@@ -320,6 +352,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
+    metricsListen: e.AISLE_METRICS_LISTEN === undefined ? null : hostPort(e.AISLE_METRICS_LISTEN),
+    tracing: Object.freeze({
+      enabled:
+        (e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined) &&
+        !e.OTEL_SDK_DISABLED &&
+        (e.OTEL_TRACES_EXPORTER ?? 'otlp')
+          .split(',')
+          .map((s) => s.trim())
+          .includes('otlp'),
+      serviceName: e.OTEL_SERVICE_NAME,
+    }),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -354,6 +397,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: e.AISLE_KNOWLEDGE,
       extraFiles: Object.freeze(e.AISLE_KNOWLEDGE_FILE === undefined ? [] : [resolve(e.AISLE_KNOWLEDGE_FILE)]),
     }),
+    reader: Object.freeze(
+      e.AISLE_READER === 'openai'
+        ? {
+            kind: 'openai' as const,
+            baseUrl: e.AISLE_READER_BASE_URL,
+            model: e.AISLE_READER_MODEL!,
+            apiKey: e.AISLE_READER_API_KEY,
+            timeoutMs: e.AISLE_READER_TIMEOUT_MS,
+            concurrency: e.AISLE_READER_CONCURRENCY,
+            cacheEntries: e.AISLE_READER_CACHE_ENTRIES,
+          }
+        : { kind: 'offline' as const },
+    ),
     embedding: Object.freeze({
       provider: e.AISLE_EMBEDDING_PROVIDER,
       model: e.AISLE_EMBEDDING_MODEL,
@@ -429,4 +485,10 @@ function defaultMcpHosts(e: z.infer<typeof envSchema>): string[] {
   const hosts = ['localhost', '127.0.0.1', '[::1]', new URL(publicBaseUrl(e)).hostname];
   if (e.HOST !== '0.0.0.0' && e.HOST !== '::') hosts.push(e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST);
   return [...new Set(hosts)];
+}
+
+/** `127.0.0.1:9464` or `[::1]:9464` as a host (brackets dropped) and a port. */
+function hostPort(value: string): { host: string; port: number } {
+  const colon = value.lastIndexOf(':');
+  return Object.freeze({ host: value.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(colon + 1)) });
 }

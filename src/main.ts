@@ -8,8 +8,11 @@ import { consoleAssets } from './console/assets.js';
 import { RETENTION_INTERVAL_MS } from './core/retention/retention.js';
 import { buildApp } from './http/app.js';
 import { createProcessLogger } from './logger.js';
+import { AisleMetrics } from './metrics/metrics.js';
+import { type MetricsServer, processMetrics, serveMetrics, shareWithPrimary } from './metrics/server.js';
 import { startPeriodic } from './periodic.js';
 import { createdKeyLine, isStartupRefusal, openRuntime, prepareDeployment } from './runtime.js';
+import { startTracing } from './tracing/tracing.js';
 import { createDeliveryWorker } from './worker/create.js';
 
 /** How often the leader looks for catalog sources due a pull (schedules are in minutes, at least 15). */
@@ -33,7 +36,13 @@ async function main(): Promise<void> {
   // retention (pruning sessions, webhook history, the request log). The others only serve.
   const inCluster = config.processIndex !== undefined;
   const leader = !inCluster || config.processIndex === 0;
-  const runtime = await openRuntime(config, logger);
+  // Metrics are kept only when served (AISLE_METRICS_LISTEN): by this process alone, or by a
+  // cluster's primary over all its API processes (docs/operations.md).
+  // Traces are on when the standard OTEL_* variables name an endpoint (docs/operations.md).
+  const tracing = config.tracing.enabled ? startTracing({ serviceName: config.tracing.serviceName, processIndex: config.processIndex }) : null;
+  const metrics = config.metricsListen ? new AisleMetrics(config.processIndex === undefined ? {} : { processIndex: config.processIndex }) : null;
+  if (metrics && inCluster) shareWithPrimary(metrics.registry);
+  const runtime = await openRuntime(config, logger, metrics);
   const { core, db } = runtime;
 
   const created = await core.accounts.ensureDefault();
@@ -42,8 +51,17 @@ async function main(): Promise<void> {
   // On shutdown a client still sending its request is waited for at most half the grace period,
   // so the rest of the shutdown (request-log flush, closing the pool) runs before the forced exit.
   const closeMs = Math.min(config.httpTimeouts.requestMs || Infinity, Math.floor(config.shutdownGraceMs / 2));
-  const { app } = await buildApp({ core, logger, trustProxy: config.trustProxy, mcp: config.mcp, timeouts: { ...config.httpTimeouts, closeMs } });
-  const delivery = config.webhooks.inProcessWorker && leader ? createDeliveryWorker(config, db, logger) : null;
+  const { app } = await buildApp({
+    core,
+    logger,
+    trustProxy: config.trustProxy,
+    mcp: config.mcp,
+    timeouts: { ...config.httpTimeouts, closeMs },
+    ...(metrics ? { metrics } : {}),
+    tracing: tracing !== null,
+  });
+  const onAttempt = metrics ? (result: 'succeeded' | 'retry' | 'failed', lag: number) => metrics.webhookAttempt(result, lag) : undefined;
+  const delivery = config.webhooks.inProcessWorker && leader ? createDeliveryWorker(config, db, logger, onAttempt) : null;
   // Imports by other processes (npm run ingest, another server) publish a new version; follow it.
   const refresh = startCatalogRefresh({
     catalog: runtime.catalog,
@@ -67,12 +85,14 @@ async function main(): Promise<void> {
   // Stop accepting, let in-flight requests finish, then close the pool; a second signal or the
   // grace period running out forces the exit.
   let closing = false;
+  let metricsServer: MetricsServer | null = null;
   closeWithGrace({ delay: config.shutdownGraceMs, logger }, async ({ signal, err }) => {
     closing = true;
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     // Closing the app flushes the request log's queue.
     await app.close();
+    await metricsServer?.close();
     await refresh.stop();
     await upkeep.stop();
     await pulls.stop();
@@ -81,6 +101,8 @@ async function main(): Promise<void> {
     // Deliveries in flight finish (≤ 10 s each); unsent ones stay queued for the next start.
     await delivery?.close();
     await runtime.close();
+    // The spans still buffered are sent before the process ends.
+    await tracing?.shutdown().catch((err: unknown) => logger.warn({ err }, 'sending the last traces failed'));
   });
 
   // A cluster's API process whose primary is gone (killed) stops too, rather than linger unreachable.
@@ -91,6 +113,11 @@ async function main(): Promise<void> {
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
+  metricsServer = metrics && !inCluster && config.metricsListen ? await serveMetrics(config.metricsListen, processMetrics(metrics.registry), logger) : null;
+  if (metricsServer) {
+    logger.info({ url: metricsServer.url }, 'serving metrics');
+    process.stderr.write(`Metrics at ${metricsServer.url}\n`);
+  }
   // Bundled now rather than on the first page view (about a second of esbuild); a failure here
   // is logged and retried by that page view.
   consoleAssets().catch((err: unknown) => logger.error({ err }, 'bundling the console failed'));

@@ -17,18 +17,20 @@ import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
 import { createEmbedder, embeddingModelName } from './embed/embedder.js';
 import { KnowledgeService } from './knowledge/service.js';
+import type { AisleMetrics } from './metrics/metrics.js';
 import { HttpClientMetadataFetcher } from './outbound/client-metadata.js';
 import { systemResolver } from './outbound/dns.js';
-import { LanceCatalogStore } from './store/lance/catalog-store.js';
+import { OpenAiChatReader } from './reader/openai-chat.js';
+import { type CatalogRead, LanceCatalogStore } from './store/lance/catalog-store.js';
 import { createPgStores, type Db, openMigratedDb } from './store/pg/index.js';
 import { fitInThread } from './threads/fit-thread.js';
 
 const SAMPLE_CATALOG = fileURLToPath(new URL('../data/sample-catalog.jsonl', import.meta.url));
 
 /** The configured embedding provider (shared by the server, ingest, eval and benchmarks). */
-export function openEmbedder(config: Config): Promise<Embedder> {
+export async function openEmbedder(config: Config, metrics?: AisleMetrics | null): Promise<Embedder> {
   const e = config.embedding;
-  return createEmbedder({
+  const embedder = await createEmbedder({
     provider: e.provider,
     cacheDir: e.cacheDir,
     ...(e.model === undefined ? {} : { model: e.model }),
@@ -38,10 +40,12 @@ export function openEmbedder(config: Config): Promise<Embedder> {
     timeoutMs: e.timeoutMs,
     threads: e.threads,
   });
+  if (metrics) embedder.onBatch = (texts, seconds) => metrics.embeddingBatchDone(texts, seconds);
+  return embedder;
 }
 
 /** The configured catalog (a local directory under the data dir by default, or an s3:// URI). */
-export function openCatalog(config: Config): Promise<LanceCatalogStore> {
+export function openCatalog(config: Config, metrics?: AisleMetrics | null): Promise<LanceCatalogStore> {
   return LanceCatalogStore.open({
     recallDepth: RETRIEVAL_DEPTH,
     uri: config.catalog.uri,
@@ -49,6 +53,7 @@ export function openCatalog(config: Config): Promise<LanceCatalogStore> {
     annIndex: config.catalog.annIndex,
     cacheBytes: config.catalog.cacheBytes,
     versionRetentionMs: config.catalog.versionRetentionMs,
+    ...(metrics ? { onRead: (call: CatalogRead, seconds: number) => metrics.catalogCallDone(call, seconds) } : {}),
   });
 }
 
@@ -122,16 +127,16 @@ export interface Runtime {
  * embedded database.
  */
 /** The migrated database, the catalog and the embedder; close() closes them in reverse, as does a failure part-way. */
-async function openParts(config: Config): Promise<Omit<Runtime, 'core'>> {
+async function openParts(config: Config, metrics: AisleMetrics | null): Promise<Omit<Runtime, 'core'>> {
   const db = await openMigratedDb(config);
   const opened: { close(): Promise<void> }[] = [db];
   const close = async () => {
     for (const resource of opened.reverse()) await resource.close();
   };
   try {
-    const catalog = await openCatalog(config);
+    const catalog = await openCatalog(config, metrics);
     opened.push(catalog);
-    const embedder = await openEmbedder(config);
+    const embedder = await openEmbedder(config, metrics);
     opened.push(embedder);
     return { db, catalog, embedder, close };
   } catch (err) {
@@ -140,12 +145,15 @@ async function openParts(config: Config): Promise<Omit<Runtime, 'core'>> {
   }
 }
 
-export async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  const parts = await openParts(config);
+/** `metrics` (AISLE_METRICS_LISTEN set) is told of the work and reads the catalog's and the database's state at each scrape. */
+export async function openRuntime(config: Config, logger: Logger, metrics: AisleMetrics | null = null): Promise<Runtime> {
+  const parts = await openParts(config, metrics);
   const { db, catalog, embedder } = parts;
   const clientMetadata = new HttpClientMetadataFetcher({ allowPrivate: config.oauth.allowPrivate, timeoutMs: config.oauth.metadataTimeoutMs });
   const feedDownloader = new HttpFeedDownloader(config.catalog.feeds);
+  const readerModel = config.reader.kind === 'openai' ? new OpenAiChatReader(config.reader) : null;
   const close = async () => {
+    await readerModel?.close();
     await clientMetadata.close();
     await feedDownloader.close();
     await parts.close();
@@ -175,6 +183,8 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
     const core = createCore({
       stores,
       ...(knowledge ? { knowledge } : {}),
+      ...(readerModel && config.reader.kind === 'openai' ? { readerModel: { ...config.reader, model: readerModel } } : {}),
+      ...(metrics ? { meter: metrics } : {}),
       clickLinks: { publicBaseUrl: config.clickLinks.publicBaseUrl, secrets: clickSecrets },
       affiliate: await loadAffiliateConfig(config.clickLinks.affiliateConfigPath),
       clock: systemClock,
@@ -192,6 +202,10 @@ export async function openRuntime(config: Config, logger: Logger): Promise<Runti
       learning: config.learning,
       // The learner's fit takes a worker thread, not time between this process's searches.
       rankingLearning: { fit: fitInThread },
+    });
+    metrics?.watch({
+      catalog,
+      database: { poolStats: () => db.poolStats(), webhookQueue: () => stores.webhooks.queueDepth(systemClock.now()) },
     });
     // The catalog's vocabulary (spelling correction, IDF) is built before the first request, not during it.
     await core.search().warm();

@@ -99,6 +99,50 @@ describe('loadConfig: embedding threads', () => {
   });
 });
 
+describe('loadConfig: the reader', () => {
+  it('reads conversations offline by default; a model reader needs its model, and its bounds are checked', () => {
+    expect(loadConfig({}).reader).toEqual({ kind: 'offline' });
+    expect(
+      loadConfig({ AISLE_READER: 'openai', AISLE_READER_MODEL: 'qwen2.5:3b-instruct', AISLE_READER_BASE_URL: 'http://127.0.0.1:11434/v1' }).reader,
+    ).toEqual({
+      kind: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'qwen2.5:3b-instruct',
+      apiKey: undefined,
+      timeoutMs: 1500,
+      concurrency: 8,
+      cacheEntries: 10_000,
+    });
+    expect(() => loadConfig({ AISLE_READER: 'openai' })).toThrow(/AISLE_READER=openai needs AISLE_READER_MODEL/);
+    expect(() => loadConfig({ AISLE_READER: 'gpt' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AISLE_READER: 'openai', AISLE_READER_MODEL: 'm', AISLE_READER_TIMEOUT_MS: '50' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AISLE_READER: 'openai', AISLE_READER_MODEL: 'm', AISLE_READER_CONCURRENCY: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AISLE_READER: 'openai', AISLE_READER_MODEL: 'm', AISLE_READER_BASE_URL: 'file:///etc' })).toThrow(ConfigError);
+  });
+});
+
+describe('loadConfig: metrics and traces', () => {
+  it('serves no metrics unless AISLE_METRICS_LISTEN names host:port', () => {
+    expect(loadConfig({}).metricsListen).toBeNull();
+    expect(loadConfig({ AISLE_METRICS_LISTEN: '127.0.0.1:9464' }).metricsListen).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ AISLE_METRICS_LISTEN: '[::1]:0' }).metricsListen).toEqual({ host: '::1', port: 0 });
+    for (const bad of ['9464', '127.0.0.1', '127.0.0.1:99999', 'http://127.0.0.1:9464', ':9464'])
+      expect(() => loadConfig({ AISLE_METRICS_LISTEN: bad }), bad).toThrow(ConfigError);
+  });
+
+  it('turns traces on only when a standard OTLP endpoint variable is set and the SDK is not disabled', () => {
+    expect(loadConfig({}).tracing).toEqual({ enabled: false, serviceName: 'aisle' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing.enabled).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces', OTEL_SERVICE_NAME: 'shop' }).tracing).toEqual({
+      enabled: true,
+      serviceName: 'shop',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing.enabled).toBe(false);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(ConfigError);
+  });
+});
+
 describe('loadConfig: timeouts', () => {
   it('bounds the database and receiving a request by default; each bound is configurable and 0 turns it off', () => {
     const defaults = loadConfig({});

@@ -22,10 +22,13 @@ import type { ShopperKnowledge } from './knowledge/ports.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { QueryLearning } from './learning/query-learning.js';
 import { createRankingLearning, type LearnerOptions, RANKING_REFRESH_MS, type RankingLearner } from './learning/ranking-learner.js';
+import type { Meter } from './metering.js';
 import { createOAuth, type OAuth, type OAuthOptions } from './oauth/oauth.js';
 import { catalogRankingModel } from './ranking/catalog-model.js';
 import { FALLBACK_MODEL, type RankingModel } from './ranking/ranking.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { MODEL_ANSWER_TTL_MS, ModelReader } from './reading/model-reader.js';
+import type { NeedReader, ReaderModel } from './reading/ports.js';
 import { DEFAULT_RETENTION, Retention, type RetentionWindows } from './retention/retention.js';
 import { SearchService } from './search/search-service.js';
 import { ConsoleSessions } from './sessions/console-sessions.js';
@@ -42,6 +45,13 @@ export interface CoreDeps {
   defaultRateLimitPerMinute: number;
   /** The shopper's knowledge base conversations are read with (docs/knowledge.md); without it they are read from the catalog alone. */
   knowledge?: ShopperKnowledge;
+  /**
+   * A language model that reads conversations (docs/search.md, "Readers"), with the offline reader
+   * as its fallback; the offline reader alone when absent.
+   */
+  readerModel?: { model: ReaderModel; timeoutMs: number; concurrency: number; cacheEntries: number };
+  /** Told of search stages, answers, event writes and feed pulls: the server's metrics (docs/operations.md). */
+  meter?: Meter;
   /** The catalog and embedder searches run on; without them search answers 503. */
   catalog?: CatalogStore;
   embedder?: Embedder;
@@ -139,7 +149,13 @@ export function createCore(deps: CoreDeps): Core {
   const clickLinks = new ClickLinkSigner(linkOptions);
   // Attribution tokens are keyed by the click-link secrets, so one rotation covers both.
   const attribution = new AttributionTokens(linkOptions);
-  const feedback = new FeedbackService({ store: stores.feedback, clock, logger, ...(deps.embedder ? { embedder: deps.embedder } : {}) });
+  const feedback = new FeedbackService({
+    store: stores.feedback,
+    clock,
+    logger,
+    ...(deps.embedder ? { embedder: deps.embedder } : {}),
+    ...(deps.meter ? { meter: deps.meter } : {}),
+  });
   const { batchSize, ...windows } = deps.retention ?? {};
   const retentionWindows: RetentionWindows = { ...DEFAULT_RETENTION, ...windows };
   const learning = deps.learning !== false && deps.catalog !== undefined && deps.embedder !== undefined;
@@ -175,6 +191,8 @@ export function createCore(deps: CoreDeps): Core {
           ...(models ? { models } : {}),
           ...(deps.rankingLearning?.interleaveShare !== undefined ? { interleaveShare: deps.rankingLearning.interleaveShare } : {}),
           ...(deps.knowledge ? { knowledge: deps.knowledge } : {}),
+          ...(deps.readerModel ? { reader: modelReader(deps.readerModel, clock, logger) } : {}),
+          ...(deps.meter ? { meter: deps.meter } : {}),
         })
       : null;
   const catalogSources = deps.feedDownloader
@@ -186,6 +204,7 @@ export function createCore(deps: CoreDeps): Core {
         ...(deps.catalog ? { catalog: deps.catalog } : {}),
         ...(deps.embedder ? { embedder: deps.embedder } : {}),
         onPublished: async () => search?.warm(),
+        ...(deps.meter ? { meter: deps.meter } : {}),
       })
     : null;
   const rateLimiter = new RateLimiter({ store: stores.rateLimits, clock, logger });
@@ -244,8 +263,15 @@ export function createCore(deps: CoreDeps): Core {
       attribution,
       affiliate: deps.affiliate ?? EMPTY_AFFILIATE_CONFIG,
       ...(deps.catalog ? { catalog: deps.catalog } : {}),
+      ...(deps.meter ? { meter: deps.meter } : {}),
     }),
-    conversions: new ConversionService({ store: stores.clicks, clock, attribution, ...(deps.catalog ? { catalog: deps.catalog } : {}) }),
+    conversions: new ConversionService({
+      store: stores.clicks,
+      clock,
+      attribution,
+      ...(deps.catalog ? { catalog: deps.catalog } : {}),
+      ...(deps.meter ? { meter: deps.meter } : {}),
+    }),
     displays: new DisplayService({ store: stores.clicks, clock }),
     feedback,
     feeds: new FeedService({
@@ -279,3 +305,9 @@ export function createCore(deps: CoreDeps): Core {
     imageOrigins: () => imageOrigins.list(),
   };
 }
+
+/** The model reader over the offline one, its fallback. */
+const modelReader =
+  (settings: NonNullable<CoreDeps['readerModel']>, clock: Clock, logger: Logger) =>
+  (offline: NeedReader): NeedReader =>
+    new ModelReader({ ...settings, fallback: offline, cacheTtlMs: MODEL_ANSWER_TTL_MS, clock, logger });

@@ -10,6 +10,9 @@ export interface QueuedEmbedderOptions {
   concurrency?: number;
 }
 
+/** Told of each batch the model embedded: how many texts, in how many seconds (the server's metrics). */
+export type BatchObserver = (texts: number, seconds: number) => void;
+
 /** Counters for tests, logs and the bench: they show what reached the model. */
 export interface EmbedderStats {
   /** `embedBatch` calls made to the provider. */
@@ -37,6 +40,8 @@ export class QueuedEmbedder implements Embedder {
   private readonly cache: LRUCache<string, Float32Array> | null;
   private readonly counters: EmbedderStats = { providerCalls: 0, providerTexts: 0, queries: 0, cacheHits: 0, cacheMisses: 0 };
   private closed = false;
+  /** Set by the server when it keeps metrics (docs/operations.md). */
+  onBatch: BatchObserver | null = null;
 
   constructor(
     private readonly provider: EmbeddingProvider,
@@ -130,7 +135,9 @@ export class QueuedEmbedder implements Embedder {
   private async callProvider(texts: readonly string[]): Promise<Float32Array[]> {
     this.counters.providerCalls++;
     this.counters.providerTexts += texts.length;
+    const started = performance.now();
     const vectors = await this.provider.embedBatch(texts);
+    this.onBatch?.(texts.length, (performance.now() - started) / 1000);
     if (vectors.length !== texts.length) throw new Error(`${this.provider.model} returned ${vectors.length} vectors for ${texts.length} texts`);
     return vectors;
   }

@@ -7,6 +7,7 @@ import type { Core } from '../core/index.js';
 import type { McpServerOptions } from '../mcp/server.js';
 import { registerAuth } from './auth.js';
 import './fastify-types.js';
+import type { AisleMetrics } from '../metrics/metrics.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
 import { classifyError, registerProblemHandlers, sendProblem } from './problem.js';
@@ -28,6 +29,7 @@ import { oauthGrantRoutes } from './routes/oauth-grants.js';
 import { searchRoutes } from './routes/search.js';
 import { ucpRoutes } from './routes/ucp.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { registerRequestSpans } from './tracing.js';
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -42,6 +44,10 @@ export interface AppOptions {
   mcpServer?: Pick<McpServerOptions, 'extension'>;
   /** Bounds on receiving a request (AISLE_REQUEST_TIMEOUT_MS, AISLE_HEADERS_TIMEOUT_MS); their defaults when absent. */
   timeouts?: HttpTimeouts;
+  /** The process's Prometheus metrics (AISLE_METRICS_LISTEN): every request and MCP tool call is observed. */
+  metrics?: AisleMetrics;
+  /** A server span per request (traces on: an OTLP endpoint is configured). */
+  tracing?: boolean;
 }
 
 export interface AisleApp {
@@ -69,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
     frameworkErrors: (error, _req, reply) => sendProblem(reply, classifyError(error)),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // First of all hooks: what runs for a request runs inside its span.
+  if (options.tracing) registerRequestSpans(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   receive.register(app);
@@ -79,7 +87,10 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const { metrics } = options;
   app.addHook('onResponse', async (request, reply) => {
+    // The route's template (`/v1/keys/:id`), never the path itself: one series per route.
+    metrics?.httpRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
       'request completed',
@@ -108,7 +119,10 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await app.register(mcpRoutes, {
     core: options.core,
     options: options.mcp ?? LOCAL_ONLY_MCP,
-    ...(options.mcpServer === undefined ? {} : { server: options.mcpServer }),
+    server: {
+      ...options.mcpServer,
+      ...(metrics ? { onToolCall: (tool: string, ok: boolean, seconds: number) => metrics.mcpToolCall(tool, ok, seconds) } : {}),
+    },
   });
   await app.ready();
   return { app, routes };

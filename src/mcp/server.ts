@@ -28,6 +28,8 @@ export interface McpServerOptions {
    * server never do.
    */
   extension?: McpServerExtension;
+  /** Told of each tool call when it ends (the server's metrics: docs/operations.md). */
+  onToolCall?: ToolContext['onToolCall'];
 }
 
 type ServerOptions = NonNullable<ConstructorParameters<typeof McpServer>[1]>;
@@ -62,7 +64,12 @@ export function buildMcpServer(api: AisleApi, options: McpServerOptions): McpSer
       ...(options.extension?.requestState === undefined ? {} : { requestState: options.extension.requestState }),
     },
   );
-  const ctx: ToolContext = { api, logger: options.logger, requestId: options.requestId };
+  const ctx: ToolContext = {
+    api,
+    logger: options.logger,
+    requestId: options.requestId,
+    ...(options.onToolCall === undefined ? {} : { onToolCall: options.onToolCall }),
+  };
   registerSearchProductsTool(server, ctx);
   registerRecordClickTool(server, ctx);
   registerSubmitFeedbackTool(server, ctx);

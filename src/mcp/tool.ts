@@ -11,6 +11,8 @@ export interface ToolContext {
   logger: Logger;
   /** The id a problem carries: the HTTP request's over /mcp, a fresh one per call over stdio. */
   requestId(): string;
+  /** Told of each tool call when it ends: the tool, whether it succeeded, and how long it took. */
+  onToolCall?(tool: string, ok: boolean, seconds: number): void;
 }
 
 export interface AisleTool<I extends z.ZodObject, O extends z.ZodObject> {
@@ -45,6 +47,12 @@ function listedOnly<S extends z.ZodObject>(schema: S): StandardSchemaWithJSON<un
  */
 export function registerAisleTool<I extends z.ZodObject, O extends z.ZodObject>(server: McpServer, ctx: ToolContext, tool: AisleTool<I, O>): void {
   const execute = async (args: unknown): Promise<CallToolResult> => {
+    const started = performance.now();
+    const result = await run(args);
+    ctx.onToolCall?.(tool.name, result.isError !== true, (performance.now() - started) / 1000);
+    return result;
+  };
+  const run = async (args: unknown): Promise<CallToolResult> => {
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return errorResult(toProblem(validationError(parsed.error), ctx.requestId()));
     try {

@@ -22,6 +22,8 @@ export interface DeliveryWorkerDeps {
   pollMs: number;
   /** Jitter source, [0, 1). */
   random?: () => number;
+  /** Told of each attempt: what became of the delivery, and how long after it fell due the attempt started (seconds). */
+  onAttempt?: (result: 'succeeded' | 'retry' | 'failed', lagSeconds: number) => void;
 }
 
 /**
@@ -139,6 +141,7 @@ export class DeliveryWorker {
         now,
         this.deps.random,
       );
+      this.deps.onAttempt?.(next.status === 'pending' ? 'retry' : next.status, (startedAt.getTime() - c.dueAt.getTime()) / 1000);
       const kept = await this.record({
         claim: c,
         attempt: {

@@ -64,7 +64,7 @@ export interface TestAppOptions {
   shared?: { testDb: TestDb; db: Db; adminKey: string; accountId: string };
   defaultRateLimitPerMinute?: number;
   /** Enables search: a catalog and the embedder it was built with (see helpers/search.ts). */
-  search?: { catalog: CatalogStore; embedder: Embedder; knowledge?: ShopperKnowledge };
+  search?: { catalog: CatalogStore; embedder: Embedder; knowledge?: ShopperKnowledge; readerModel?: CoreDeps['readerModel'] };
   /** Affiliate parameters for click redirects. */
   affiliate?: CoreDeps['affiliate'];
   /** The webhook SSRF guard: private destinations refused and system DNS unless given. */

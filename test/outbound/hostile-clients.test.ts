@@ -34,6 +34,7 @@ const REMOTE_SEARCH = SearchResponseSchema.parse({
     model: 'remote',
     ranking_model: 'fallback',
     interpreted_query: 'lantern',
+    reader: 'offline',
     no_fill_reason: 'no_relevant_products',
   },
 });

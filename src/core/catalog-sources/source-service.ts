@@ -1,9 +1,10 @@
 import { refuseTestMode } from '../acp-feeds/feed-service.js';
-import { importCatalog } from '../catalog/import.js';
+import { type ImportProgress, importCatalog } from '../catalog/import.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
+import type { Meter } from '../metering.js';
 import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../schemas/catalog-sources.js';
 import type { Embedder, Logger, Principal } from '../shared-ports.js';
 import { storableText } from '../storable-text.js';
@@ -29,6 +30,8 @@ export interface CatalogSourceDeps {
   embedder?: Embedder;
   /** After a pull published a version: this process warms it. */
   onPublished?: () => Promise<void>;
+  /** Told how each pull ended (docs/operations.md). */
+  meter?: Pick<Meter, 'feedPull' | 'importRunning' | 'importProgressed'>;
 }
 
 /**
@@ -141,11 +144,21 @@ export class CatalogSourceService {
         status = 'not_modified';
       } else {
         try {
+          const reported: Record<string, number> = {};
+          const meter = this.deps.meter;
+          meter?.importRunning(1);
           const summary = await importCatalog(
             download.records,
             { catalog, embedder },
-            { replace: false, dryRun: false, fitRanking: true, ...(source.merchant === null ? {} : { defaults: { merchant: source.merchant } }) },
-          );
+            {
+              replace: false,
+              dryRun: false,
+              fitRanking: true,
+              ...(source.merchant === null ? {} : { defaults: { merchant: source.merchant } }),
+              // The metrics count what each batch added since the last report.
+              ...(meter ? { onProgress: (p: ImportProgress) => meter.importProgressed(sinceLast({ ...p }, reported)) } : {}),
+            },
+          ).finally(() => meter?.importRunning(-1));
           Object.assign(counts, {
             new: summary.imported,
             updated: summary.updated,
@@ -182,8 +195,10 @@ export class CatalogSourceService {
         { etag: source.etag, lastModified: source.lastModified, nextPullAt: new Date(finishedAt.getTime() + RETRY_AFTER_FAILURE_MS) },
         PULLS_KEPT,
       );
+      this.deps.meter?.feedPull('failed');
       return bare;
     }
+    this.deps.meter?.feedPull(status);
     const log = { source: prefixedId('source', source.id), status, error, products: counts, ms: finishedAt.getTime() - startedAt.getTime() };
     if (status === 'failed') this.deps.logger.warn(log, 'catalog source pull failed; the catalog keeps serving what it had');
     else this.deps.logger.info(log, 'catalog source pulled');
@@ -230,3 +245,13 @@ const render = (s: CatalogSource, pulls: readonly SourcePull[]): SourceRecord =>
   last_pull: pulls[0] ? renderPull(pulls[0]) : null,
   pulls: pulls.map(renderPull),
 });
+
+/** What grew since the last report (`last` is updated to `now`). */
+function sinceLast(now: Readonly<Record<string, number>>, last: Record<string, number>): Record<string, number> {
+  const grown: Record<string, number> = {};
+  for (const [k, v] of Object.entries(now)) {
+    if (v > (last[k] ?? 0)) grown[k] = v - (last[k] ?? 0);
+    last[k] = v;
+  }
+  return grown;
+}

@@ -3,6 +3,7 @@ import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
+import type { Meter } from '../metering.js';
 import type { Click } from '../schemas/clicks.js';
 import type { Principal } from '../shared-ports.js';
 import { type AffiliateConfig, withAffiliateParams } from './affiliate.js';
@@ -23,6 +24,8 @@ export interface ClickServiceDeps {
   attribution: Pick<AttributionTokens, 'token'>;
   /** Where products link to; without a catalog a click has no destination. */
   catalog?: CatalogStore;
+  /** Told how long each click and its event took to write (docs/operations.md). */
+  meter?: Pick<Meter, 'eventWritten'>;
 }
 
 /** How a followed link was counted; sent as the `aisle-click` response header. */
@@ -113,7 +116,8 @@ export class ClickService {
       product_id: prefixedId('product', impression.productId),
       request_id: prefixedId('request', impression.requestId),
     };
-    return this.deps.store.recordClick({
+    const writing = performance.now();
+    const recorded = await this.deps.store.recordClick({
       id,
       impressionId: impression.id,
       accountId: impression.accountId,
@@ -125,6 +129,8 @@ export class ClickService {
         : null,
       clickedAt: this.deps.clock.now(),
     });
+    this.deps.meter?.eventWritten('click', (performance.now() - writing) / 1000);
+    return recorded;
   }
 
   /**

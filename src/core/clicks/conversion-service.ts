@@ -2,6 +2,7 @@ import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId, prefixedId } from '../ids.js';
+import type { Meter } from '../metering.js';
 import { detectPii } from '../pii/pii.js';
 import type { AttributionVerification, Conversion, ConversionRequest } from '../schemas/clicks.js';
 import type { Principal } from '../shared-ports.js';
@@ -15,6 +16,8 @@ export interface ConversionServiceDeps {
   attribution: Pick<AttributionTokens, 'read'>;
   /** The merchant of a clicked product, for keys limited to one merchant. */
   catalog?: CatalogStore;
+  /** Told how long each conversion and its event took to write (docs/operations.md). */
+  meter?: Pick<Meter, 'eventWritten'>;
 }
 
 /**
@@ -43,6 +46,7 @@ export class ConversionService {
     const now = this.deps.clock.now();
     const origin =
       body.attribution_token !== undefined ? await this.fromToken(principal, body.attribution_token, now) : await this.fromClick(principal, body, now);
+    const writing = performance.now();
     const { conversion, inserted } = await this.deps.store.recordConversion({
       id: newId(),
       accountId: principal.accountId,
@@ -55,6 +59,7 @@ export class ConversionService {
       createdAt: now,
       metadata,
     });
+    this.deps.meter?.eventWritten('conversion', (performance.now() - writing) / 1000);
     return { created: inserted, conversion: toConversion(conversion, principal) };
   }
 

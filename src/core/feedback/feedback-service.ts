@@ -3,6 +3,7 @@ import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId, parseId } from '../ids.js';
+import type { Meter } from '../metering.js';
 import { applyPiiPolicy } from '../pii/pii.js';
 import type { Feedback, FeedbackRequest } from '../schemas/feedback.js';
 import type { Embedder, Logger, Principal } from '../shared-ports.js';
@@ -38,6 +39,8 @@ export interface FeedbackServiceDeps {
   embedder?: Embedder;
   /** How many of an account's newest votes ranking looks at (default 2,000). */
   votesConsidered?: number;
+  /** Told how long each vote and its event took to write (docs/operations.md). */
+  meter?: Pick<Meter, 'eventWritten'>;
 }
 
 // Redaction placeholders are not what a query is about (search drops them before matching too).
@@ -72,6 +75,8 @@ export class FeedbackService {
     const reason = body.reason === undefined ? null : applyPiiPolicy(body.reason, principal.piiPolicy ?? 'redact', 'reason').text;
     const now = this.deps.clock.now();
     const id = newId();
+    const vector = await this.queryVector(search.query);
+    const writing = performance.now();
     await this.deps.store.insert({
       id,
       accountId: principal.accountId,
@@ -82,9 +87,10 @@ export class FeedbackService {
       reason: reason === '' ? null : reason,
       userClicked: body.user_clicked ?? null,
       query: search.query,
-      ...(await this.queryVector(search.query)),
+      ...vector,
       createdAt: now,
     });
+    this.deps.meter?.eventWritten('feedback', (performance.now() - writing) / 1000);
     return {
       feedback_id: id,
       request_id: requestId,

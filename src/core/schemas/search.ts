@@ -90,6 +90,10 @@ export type AdResponse = z.infer<typeof AdResponseSchema>;
 const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products'] as const;
 export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
+/** Which reader read a search (docs/search.md, "Readers"): `offline_fallback` when the model reader could not. */
+const READER_NAMES = ['offline', 'model', 'offline_fallback'] as const;
+export type ReaderName = (typeof READER_NAMES)[number];
+
 export const SearchResponseSchema = z.object({
   request_id: z.uuid(),
   livemode: z.boolean().describe('False for a search made with a test key (aisle_test_): its impressions, clicks and conversions are test data'),
@@ -105,6 +109,11 @@ export const SearchResponseSchema = z.object({
       .string()
       .describe(
         "The product need Aisle searched for, in the catalog's words (empty when it found no shopping need); send a better query if it is not what the person wants",
+      ),
+    reader: z
+      .enum(READER_NAMES)
+      .describe(
+        'Which reader read the request: offline (the default, no language model), model (a language model behind the configured chat endpoint) or offline_fallback (the model did not answer in time or in shape)',
       ),
     no_fill_reason: z
       .enum(NO_FILL_REASONS)

@@ -1,42 +1,37 @@
 import { toEmbeddingInput } from '../catalog/embedding-text.js';
 import type { CatalogFilter, CatalogStore } from '../catalog/ports.js';
-import type { CatalogProduct } from '../catalog/product.js';
 import type { AttributionTokens } from '../clicks/attribution.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { KnowledgeMatch } from '../knowledge/matcher.js';
 import type { ShopperKnowledge } from '../knowledge/ports.js';
 import { type Team, teamDraft } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
+import type { Meter, SearchStage } from '../metering.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
 import { productTerms } from '../ranking/features.js';
 import { CatalogLexicon } from '../ranking/lexical.js';
-import { contextualQuery, extractPriceConstraint, type PriceConstraint } from '../ranking/query-text.js';
+import { extractPriceConstraint, type PriceConstraint } from '../ranking/query-text.js';
 import { type Candidate, diversify, FALLBACK_MODEL, FEATURE_BM25, type RankingModel, scoreRow, toProbability, weightVector } from '../ranking/ranking.js';
 import { type RetrievalMode, retrieveCandidates } from '../ranking/retrieval.js';
+import { OfflineReader } from '../reading/offline-reader.js';
+import type { NeedReader, ReadConstraints, ReadInput, Reading } from '../reading/ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
-import { type AdResponse, DEFAULT_MIN_RELEVANCE, type NoFillReason, type SearchRequest, type SearchResponse } from '../schemas/search.js';
+import { type AdResponse, DEFAULT_MIN_RELEVANCE, type NoFillReason, type ReaderName, type SearchRequest, type SearchResponse } from '../schemas/search.js';
 import type { Embedder, Principal } from '../shared-ports.js';
-import { ConversationReader, needSignals } from '../understanding/conversation.js';
+import { inSpan, inSpanSync } from '../spans.js';
+import { needSignals } from '../understanding/conversation.js';
 import { DEFAULT_CONVERSATION_MODEL, needProbability } from '../understanding/conversation-model.js';
-import { isProductQuery, type Need, type Turn, understandNeed } from '../understanding/need.js';
+import type { Need, Turn } from '../understanding/need.js';
 import { CatalogVocabulary } from '../understanding/vocabulary.js';
-import { explain } from './explain.js';
-import { readWithKnowledge } from './knowledge-stage.js';
 import type { SearchStore, SessionState } from './ports.js';
+import { PRICE_ORDER, priceOrderCandidate, toAdResponse } from './results.js';
 
 /** How long a session lives after its last use, unless configured (AISLE_SESSION_TTL_HOURS). */
 export const SESSION_TTL_MS = 24 * 3600 * 1000;
 
 /** The query as stored and as learning matches it: lower case, whitespace collapsed. */
 const normalizeQuery = (query: string): string => query.toLowerCase().replace(/\s+/g, ' ').trim();
-
-/** Earlier turns read for a sensitive topic, the latest (each up to 4,000 characters). */
-const SENSITIVE_TURNS = 8;
-
-/** Words of a conversation the catalog has never seen that get a spelling scan, per search (docs/search.md, "Bounds on one request's work"). */
-const MAX_NEED_CORRECTIONS = 16;
 
 /** Already-shown products are demoted, not removed (docs/search.md). */
 const SHOWN_DEMOTION = 0.8;
@@ -74,16 +69,16 @@ export interface SearchServiceDeps {
   feedback?: { demotions(accountId: string, query: string): Promise<Map<string, number>> };
   /** The shopper's knowledge base (docs/knowledge.md); conversations are read without it when absent or not ready. */
   knowledge?: ShopperKnowledge;
+  /**
+   * Another reader over the offline one (the model reader, given the offline reader as its
+   * fallback: docs/search.md, "Readers"); the offline reader alone when absent.
+   */
+  reader?: (offline: OfflineReader) => NeedReader;
+  /** Draws for interleaving (Math.random when absent). */
+  random?: () => number;
+  /** Told how long each stage of each search took, and how each search was answered (docs/operations.md). */
+  meter?: Meter;
 }
-
-const formatPrice = (amount: number | null, currency: string | null): string => {
-  if (amount === null) return '';
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency ?? 'USD' }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
-  }
-};
 
 /**
  * POST /search (docs/search.md): PII handling, conversation context, hybrid retrieval with filters
@@ -94,14 +89,24 @@ export class SearchService {
   private readonly baseModel: () => RankingModel;
   private readonly lexicon: CatalogLexicon;
   private readonly vocabulary: CatalogVocabulary;
-  private readonly reader: ConversationReader;
+  /** The offline reader: the reader, or the model reader's fallback; its likeness signals score every conversation it reads. */
+  private readonly offline: OfflineReader;
+  private readonly reader: NeedReader;
+  private readonly random: () => number;
 
   constructor(private readonly deps: SearchServiceDeps) {
     const model = deps.model ?? FALLBACK_MODEL;
     this.baseModel = typeof model === 'function' ? model : () => model;
     this.lexicon = new CatalogLexicon(deps.catalog);
     this.vocabulary = new CatalogVocabulary(deps.catalog);
-    this.reader = new ConversationReader(deps.embedder);
+    this.offline = new OfflineReader({
+      embedder: deps.embedder,
+      vocabulary: this.vocabulary,
+      lexicon: this.lexicon,
+      ...(deps.knowledge ? { knowledge: deps.knowledge } : {}),
+    });
+    this.reader = deps.reader?.(this.offline) ?? this.offline;
+    this.random = deps.random ?? Math.random;
   }
 
   /**
@@ -110,12 +115,15 @@ export class SearchService {
    * the first searches (about 2 s on 50k products).
    */
   async warm(): Promise<void> {
-    // The examples are best-effort here: an embedding service that is down at start must not stop
-    // the server (a conversation's search embeds them again, and fails as any search would then).
-    await Promise.all([this.lexicon.get(), this.vocabulary.get(), this.reader.warm().catch(() => undefined), this.deps.catalog.warm?.(productTerms)]);
+    await Promise.all([this.lexicon.get(), this.reader.warm(), this.deps.catalog.warm?.(productTerms)]);
   }
 
   /**
+   * A search as a sequence of named stages (docs/search.md, "How a search runs"): `ask` (redaction,
+   * session, price), `read` (the reader: what to search for, or silence), `retrieve` (both halves,
+   * feedback and learning), `score` (P(need) and the session's multipliers), `order` (diversity,
+   * sort, interleaving) and `respond` (recorded with its impressions before it is returned).
+   *
    * `options.retrieval` isolates one half for evaluation (npm run eval): 'lexical' ranks by BM25
    * alone, 'dense' by cosine alone; the API always runs 'hybrid'.
    * `options.preview` (the console's playground) ranks exactly the same but writes nothing: no
@@ -126,6 +134,59 @@ export class SearchService {
    */
   async search(principal: Principal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const retrieval = options.retrieval ?? 'hybrid';
+    const { asked, input } = await this.stage('ask', () => this.ask(principal, request, options, retrieval));
+    const reading = await this.stage('read', () => this.reader.read(input));
+    const filter = this.catalogFilter(request, asked.price, options, reading.constraints);
+    const about: Asked = { ...asked, usedTurn: reading.usedTurn, interpreted: reading.interpreted, need: reading.need, reader: reading.reader };
+    if (reading.silence === null && toEmbeddingInput(reading.text) === '') return this.browseByPrice(principal, request, options, about, filter);
+
+    const base = this.baseModel();
+    const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: base }, candidate: null };
+    const serving = { rankingModel: active.serving.model.source, storedModel: active.serving.id ?? active.serving.model.source, interleavedWith: null };
+    if (reading.silence !== null)
+      return this.respond(principal, request, options, { ...about, interpreted: '' }, { noFill: reading.silence, ranked: [], totalMatches: 0, ...serving });
+
+    const { candidates, voted, learned, likeness } = await this.stage('retrieve', () =>
+      this.retrieve(principal, asked, reading, filter, retrieval, active.serving.model),
+    );
+    const needProbabilityOf = this.stageSync('score', () =>
+      this.score(candidates, { asked, input, reading, retrieval, voted, learned, likeness, model: active.serving.model, base }),
+    );
+    const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
+    const { ranked, interleavedWith } = this.stageSync('order', () =>
+      this.arrange(qualifying, request, options, { retrieval, need: reading.need, candidate: active.candidate, principal }),
+    );
+
+    const servingName = active.serving.model.source;
+    // Nothing to show and no need found: say so, and claim no interpretation of what was not asked.
+    const noNeed = ranked.length === 0 && needProbabilityOf !== null && needProbabilityOf < DEFAULT_MIN_RELEVANCE;
+    return this.respond(
+      principal,
+      request,
+      options,
+      { ...about, interpreted: noNeed ? '' : about.interpreted },
+      {
+        noFill: noNeed ? 'no_shopping_need' : 'no_relevant_products',
+        ranked,
+        totalMatches: qualifying.length,
+        rankingModel: interleavedWith !== null ? `${servingName} | ${active.candidate!.model.source} (interleaved)` : servingName,
+        storedModel: serving.storedModel,
+        interleavedWith,
+      },
+    );
+  }
+
+  /**
+   * Stage `ask`: the request's texts redacted by the account's policy, the session loaded, the
+   * message's price read, and the conversation before the message (the request's turns, else the
+   * session's earlier searches) ready for the reader.
+   */
+  private async ask(
+    principal: Principal,
+    request: SearchRequest,
+    options: SearchOptions,
+    retrieval: RetrievalMode,
+  ): Promise<{ asked: Omit<Asked, 'usedTurn' | 'interpreted' | 'need' | 'reader'>; input: ReadInput }> {
     const started = performance.now();
     const now = this.deps.clock.now();
     const policy = principal.piiPolicy ?? 'redact';
@@ -151,120 +212,95 @@ export class SearchService {
     };
 
     const price = extractPriceConstraint(query);
-    const currentQuery = forMatching(query);
-    const queryText = price ? currentQuery.replace(price.phrase, ' ') : currentQuery;
+    const current = forMatching(query);
+    const text = price ? current.replace(price.phrase, ' ') : current;
+    // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
+    // the conversation; a price alone ("under $50") follows the conversation, else the price.
+    if (price === null && toEmbeddingInput(text) === '') throw nothingToSearchFor(redactedTypes);
     const earlierTurns = context.map((t) => ({ ...t, content: withoutPrice(forMatching(t.content)) }));
     const earlierQueries = session.queries.map((q) => withoutPrice(forMatching(q)));
     // The conversation before this message: the request's turns, else the session's earlier searches.
     // A turn that repeats this message (a page of the same search, a resent query) adds nothing.
-    const before: Turn[] = (earlierTurns.length > 0 ? earlierTurns : earlierQueries.map((content) => ({ role: 'user' as const, content }))).filter(
-      (t) => t.content.trim() !== queryText.trim(),
-    );
-    let need = isProductQuery(queryText, before) ? null : await this.understand(queryText, before);
-    const {
-      text: matchText,
-      added: contextText,
-      usedTurn,
-    } = need !== null ? { text: need.spoken.join(' '), added: '', usedTurn: null } : contextualQuery(queryText, earlierTurns, earlierQueries);
-    const filter = this.catalogFilter(request, price, options);
-    const normalizedQuery = normalizeQuery(query);
-    // A query that was only personal data (or only placeholders) is the caller's mistake, whatever
-    // the conversation; a price alone ("under $50") follows the conversation, else the price.
-    if (price === null && toEmbeddingInput(queryText) === '') throw nothingToSearchFor(redactedTypes);
-    if (toEmbeddingInput(matchText) === '') {
-      const browsed = await this.deps.catalog.byPrice(filter, { limit: request.limit, descending: request.sort === 'price_desc' });
-      const ranked = browsed.products.map((product) => ({ c: priceOrderCandidate(product) }));
-      return this.respond(
-        principal,
-        request,
-        options,
-        { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes, interpreted: need?.interpreted ?? matchText.trim(), need },
-        {
-          noFill: 'no_relevant_products',
-          ranked,
-          totalMatches: browsed.total,
-          rankingModel: PRICE_ORDER,
-          storedModel: PRICE_ORDER,
-          interleavedWith: null,
-        },
-      );
-    }
-
-    const base = this.baseModel();
-    const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: base }, candidate: null };
-    const asked = {
-      started,
-      now,
-      sessionId,
-      session,
-      query,
-      normalizedQuery,
-      price,
-      usedTurn,
-      redactedTypes,
-      interpreted: need?.interpreted ?? matchText.trim(),
-      need,
+    const repeats = (t: Turn, asSaid: string) => t.content.trim() === asSaid.trim();
+    const useTurns = earlierTurns.length > 0;
+    const before: Turn[] = (useTurns ? earlierTurns : earlierQueries.map((content) => ({ role: 'user' as const, content }))).filter((t) => !repeats(t, text));
+    const said: Turn[] = (useTurns ? context : session.queries.map((content) => ({ role: 'user' as const, content }))).filter((t) => !repeats(t, query));
+    return {
+      asked: { started, now, sessionId, session, query, normalizedQuery: normalizeQuery(query), price, redactedTypes },
+      input: { message: query, current, text, before, said, earlierTurns, earlierQueries, retrieval },
     };
-    // A conversation is embedded here, with its last turns, which say whether it touches a
-    // sensitive topic: then nothing is searched at all (docs/search.md, "Sensitive topics").
-    let vectors = need !== null && retrieval !== 'lexical' ? await this.reader.embed(need) : null;
-    if (need !== null && vectors !== null) {
-      // What is being talked about now: the message and the latest turns before it (the request's,
-      // else the session's earlier searches, as the need reads them).
-      const topic = await this.reader.sensitive([query, ...before.slice(-SENSITIVE_TURNS).map((t) => t.content)], vectors);
-      if (topic !== null)
-        return this.respond(
-          principal,
-          request,
-          options,
-          { ...asked, interpreted: '' },
-          {
-            noFill: 'sensitive_topic',
-            ranked: [],
-            totalMatches: 0,
-            rankingModel: active.serving.model.source,
-            storedModel: active.serving.id ?? active.serving.model.source,
-            interleavedWith: null,
-          },
-        );
-    }
-    // A kind of product the person describes without naming it, from the shopper's knowledge base.
-    const matcher = need !== null && vectors !== null && !need.named ? this.deps.knowledge?.matcher() : undefined;
-    let known: KnowledgeMatch | null = null;
-    if (matcher && need !== null && vectors !== null) {
-      ({ need, vectors, known } = readWithKnowledge(need, vectors, matcher, await this.vocabulary.get()));
-      Object.assign(asked, { need, interpreted: need.interpreted });
-    }
-    // Feedback votes and what earlier searches of this query taught are looked up while the
-    // retrievals run, not after them.
-    const [candidates, voted, learned, chatter] = await Promise.all([
+  }
+
+  /** Nothing but a price to go on: the catalog's products within it, by price (docs/search.md). */
+  private async browseByPrice(
+    principal: Principal,
+    request: SearchRequest,
+    options: SearchOptions,
+    about: Asked,
+    filter: CatalogFilter,
+  ): Promise<SearchResponse> {
+    const browsed = await this.deps.catalog.byPrice(filter, { limit: request.limit, descending: request.sort === 'price_desc' });
+    const ranked = browsed.products.map((product) => ({ c: priceOrderCandidate(product) }));
+    return this.respond(principal, request, options, about, {
+      noFill: 'no_relevant_products',
+      ranked,
+      totalMatches: browsed.total,
+      rankingModel: PRICE_ORDER,
+      storedModel: PRICE_ORDER,
+      interleavedWith: null,
+    });
+  }
+
+  /**
+   * Stage `retrieve`: the candidates of both halves, with the feedback votes, what earlier searches
+   * of this query taught and a conversation's likeness to chat, looked up while the retrievals run.
+   */
+  private async retrieve(
+    principal: Principal,
+    asked: { query: string; normalizedQuery: string },
+    reading: Reading,
+    filter: CatalogFilter,
+    retrieval: RetrievalMode,
+    model: RankingModel,
+  ): Promise<{ candidates: Candidate[]; voted?: Map<string, number>; learned?: Map<string, number>; likeness: { chatter: number; shopping: number } }> {
+    const { need, vectors } = reading;
+    const [candidates, voted, learned, likeness] = await Promise.all([
       retrieveCandidates(
         { ...this.deps, lexicon: this.lexicon },
         {
-          queryText,
-          contextText,
-          currentQuery,
+          queryText: reading.text,
+          contextText: reading.context,
+          currentQuery: reading.current,
           ...(need !== null ? { need } : {}),
           ...(vectors !== null ? { queryVector: vectors.query } : {}),
           filter,
           retrieval,
-          model: active.serving.model,
+          model,
         },
       ),
-      this.deps.feedback?.demotions(principal.accountId, query),
+      this.deps.feedback?.demotions(principal.accountId, asked.query),
       // Test data teaches nothing (docs/commerce.md, "Test mode"): no learned boosts for test searches.
-      retrieval === 'hybrid' && principal.livemode !== false ? this.deps.learning?.boosts(principal.accountId, normalizedQuery) : undefined,
-      vectors !== null ? this.reader.chatterSimilarity(vectors) : { chatter: 0, shopping: 0 },
+      retrieval === 'hybrid' && principal.livemode !== false ? this.deps.learning?.boosts(principal.accountId, asked.normalizedQuery) : undefined,
+      vectors !== null ? this.offline.likeness(vectors) : { chatter: 0, shopping: 0 },
     ]);
-    // A conversation's scores: P(need) · P(relevant | need), each calibrated on conversations.
+    return { candidates, ...(voted ? { voted } : {}), ...(learned ? { learned } : {}), likeness };
+  }
+
+  /**
+   * Stage `score`: a conversation's scores become P(need) · P(relevant | need), each calibrated on
+   * conversations; then the session, feedback and learning multipliers. Returns P(need), or null
+   * for a product query.
+   */
+  private score(candidates: Candidate[], s: Scoring): number | null {
+    const { asked, input, reading, retrieval } = s;
     let needProbabilityOf: number | null = null;
-    if (need !== null) {
-      const model = active.serving.model.conversation ?? base.conversation ?? DEFAULT_CONVERSATION_MODEL;
+    if (reading.need !== null) {
+      const model = s.model.conversation ?? s.base.conversation ?? DEFAULT_CONVERSATION_MODEL;
       const byProbability = [...candidates].sort((a, b) => b.probability - a.probability);
-      const userTexts = [queryText, ...before.filter((t) => t.role === 'user').map((t) => t.content)];
-      needProbabilityOf = needProbability(model, needSignals(need, queryText, userTexts, byProbability, chatter));
+      const userTexts = [input.text, ...input.before.filter((t) => t.role === 'user').map((t) => t.content)];
+      needProbabilityOf = needProbability(model, needSignals(reading.need, input.text, userTexts, byProbability, s.likeness));
       // A close match to a shopper's need is evidence of one ("keep my phone charged with no outlets").
-      if (known !== null && known.score >= STRONG_KNOWLEDGE) needProbabilityOf = Math.max(needProbabilityOf, KNOWN_NEED_PROBABILITY);
+      if (reading.known !== null && reading.known.score >= STRONG_KNOWLEDGE) needProbabilityOf = Math.max(needProbabilityOf, KNOWN_NEED_PROBABILITY);
       for (const c of candidates) {
         c.probability *= needProbabilityOf;
         c.rankScore = c.probability;
@@ -272,76 +308,88 @@ export class SearchService {
     }
     if (retrieval !== 'hybrid') for (const c of candidates) c.rankScore = retrieval === 'lexical' ? c.features[FEATURE_BM25]! : c.cosine;
     // Shown products are demoted; shown products the person clicked count as interest instead.
-    const clicked = new Set(session.clickedProductIds);
-    const shown = new Set(session.shownProductIds.filter((id) => !clicked.has(id)));
+    const clicked = new Set(asked.session.clickedProductIds);
+    const shown = new Set(asked.session.shownProductIds.filter((id) => !clicked.has(id)));
     for (const c of candidates) if (shown.has(c.product.productId)) c.rankScore *= SHOWN_DEMOTION;
     // Feedback: products voted not relevant for this or a near-identical query rank lower (bounded).
-    if (voted) for (const c of candidates) c.rankScore *= voted.get(c.product.productId) ?? 1;
+    if (s.voted) for (const c of candidates) c.rankScore *= s.voted.get(c.product.productId) ?? 1;
     // Learning: products this query's earlier users chose more (or less) than their positions predict (bounded).
-    if (learned) for (const c of candidates) c.rankScore *= learned.get(c.product.productId) ?? 1;
+    if (s.learned) for (const c of candidates) c.rankScore *= s.learned.get(c.product.productId) ?? 1;
+    return needProbabilityOf;
+  }
 
-    const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
-    const candidate = active.candidate;
+  /**
+   * Stage `order`: diversified, sorted and cut to the limit; or, while a candidate model is under
+   * test, a product query's results interleaved from the serving and the candidate rankings.
+   */
+  private arrange(
+    qualifying: Candidate[],
+    request: SearchRequest,
+    options: SearchOptions,
+    s: { retrieval: RetrievalMode; need: Need | null; candidate: ActiveModels['candidate']; principal: Principal },
+  ): { ranked: { c: Candidate; team?: Team | null }[]; interleavedWith: string | null } {
+    const { candidate } = s;
     const interleave =
       candidate !== null &&
-      need === null &&
-      retrieval === 'hybrid' &&
+      s.need === null &&
+      s.retrieval === 'hybrid' &&
       options.preview !== true &&
-      principal.livemode !== false &&
+      s.principal.livemode !== false &&
       request.sort === 'relevance' &&
-      Math.random() < (this.deps.interleaveShare ?? 0.5);
-    let ranked: { c: Candidate; team?: Team | null }[];
-    if (interleave) {
-      // The candidate's view is taken before the serving order, whose diversification changes rank scores.
-      const byCandidate = rescored(qualifying, candidate.model);
-      const byServing = this.order(qualifying, 'relevance', request.limit);
-      ranked = teamDraft(byServing, this.order(byCandidate, 'relevance', request.limit), request.limit, (c) => c.product.productId, Math.random).map(
-        ({ item, team }) => ({ c: item, team }),
-      );
-    } else {
-      ranked = this.order(qualifying, request.sort, request.limit)
-        .slice(0, request.limit)
-        .map((c) => ({ c }));
-    }
-
-    const servingName = active.serving.model.source;
-    // Nothing to show and no need found: say so, and claim no interpretation of what was not asked.
-    const noNeed = ranked.length === 0 && needProbabilityOf !== null && needProbabilityOf < DEFAULT_MIN_RELEVANCE;
-    return this.respond(
-      principal,
-      request,
-      options,
-      { ...asked, interpreted: noNeed ? '' : asked.interpreted },
-      {
-        noFill: noNeed ? 'no_shopping_need' : 'no_relevant_products',
-        ranked,
-        totalMatches: qualifying.length,
-        rankingModel: interleave ? `${servingName} | ${candidate.model.source} (interleaved)` : servingName,
-        storedModel: active.serving.id ?? servingName,
-        interleavedWith: interleave ? candidate.id : null,
-      },
+      this.random() < (this.deps.interleaveShare ?? 0.5);
+    if (!interleave)
+      return {
+        ranked: this.order(qualifying, request.sort, request.limit)
+          .slice(0, request.limit)
+          .map((c) => ({ c })),
+        interleavedWith: null,
+      };
+    // The candidate's view is taken before the serving order, whose diversification changes rank scores.
+    const byCandidate = rescored(qualifying, candidate.model);
+    const byServing = this.order(qualifying, 'relevance', request.limit);
+    const ranked = teamDraft(byServing, this.order(byCandidate, 'relevance', request.limit), request.limit, (c) => c.product.productId, this.random).map(
+      ({ item, team }) => ({ c: item, team }),
     );
+    return { ranked, interleavedWith: candidate.id };
+  }
+  /** Runs one stage of a search in a span of its own (`search.<stage>`), timed for the meter. */
+  private stage<T>(name: SearchStage, run: () => Promise<T>): Promise<T> {
+    return inSpan(`search.${name}`, {}, async () => {
+      const started = performance.now();
+      try {
+        return await run();
+      } finally {
+        this.deps.meter?.searchStage(name, (performance.now() - started) / 1000);
+      }
+    });
   }
 
-  /** A conversation's need, words the catalog does not know corrected against its vocabulary (bounded as a query's are). */
-  private async understand(query: string, before: readonly Turn[]): Promise<Need> {
-    const [vocabulary, lexicon] = await Promise.all([this.vocabulary.get(), this.lexicon.get()]);
-    const budget = { scans: MAX_NEED_CORRECTIONS };
-    const correct = (word: string) => {
-      const fixed = lexicon.correct([word], budget).words;
-      return fixed.length === 1 && fixed[0] === word ? null : fixed;
-    };
-    return understandNeed(query, before, { vocabulary, correct });
+  private stageSync<T>(name: SearchStage, run: () => T): T {
+    return inSpanSync(`search.${name}`, {}, () => {
+      const started = performance.now();
+      try {
+        return run();
+      } finally {
+        this.deps.meter?.searchStage(name, (performance.now() - started) / 1000);
+      }
+    });
   }
 
-  /** The ranked results as the answer: each an impression, written with the search before the response exists (unless a preview). */
+  /** Stage `respond`: the ranked results as the answer, each an impression, written with the search before the response exists (unless a preview). */
   private async respond(principal: Principal, request: SearchRequest, options: { preview?: boolean }, about: Asked, outcome: Ranked): Promise<SearchResponse> {
+    const answer = await this.stage('respond', () => this.record(principal, request, options, about, outcome));
+    this.deps.meter?.searchAnswered(about.reader, answer.metadata.no_fill_reason ?? 'results');
+    return answer;
+  }
+
+  private async record(principal: Principal, request: SearchRequest, options: { preview?: boolean }, about: Asked, outcome: Ranked): Promise<SearchResponse> {
     const { started, now, sessionId, session, query, normalizedQuery, price, usedTurn, redactedTypes, interpreted } = about;
     const { ranked, interleavedWith } = outcome;
     const requestId = newId();
-    const results: AdResponse[] = ranked.map(({ c }) => this.toAdResponse(c, request, price ?? {}, usedTurn, about.need, principal.accountId, now));
-    const tookMs = Math.round((performance.now() - started) * 100) / 100;
-    if (options.preview !== true)
+    const results: AdResponse[] = ranked.map(({ c }) => toAdResponse(this.deps, c, request, price ?? {}, usedTurn, about.need, principal.accountId, now));
+    const writing = performance.now();
+    const tookMs = Math.round((writing - started) * 100) / 100;
+    if (options.preview !== true) {
       await this.deps.store.recordSearch({
         requestId,
         accountId: principal.accountId,
@@ -370,6 +418,8 @@ export class SearchService {
           clickedProductIds: session.clickedProductIds.slice(-SESSION_MEMORY.clicked),
         },
       });
+      this.deps.meter?.eventWritten('search', (performance.now() - writing) / 1000);
+    }
     return {
       request_id: requestId,
       livemode: principal.livemode !== false,
@@ -382,6 +432,7 @@ export class SearchService {
         model: this.deps.embedder.model,
         ranking_model: outcome.rankingModel,
         interpreted_query: interpreted,
+        reader: about.reader,
         no_fill_reason: results.length > 0 ? null : outcome.noFill,
       },
     };
@@ -401,17 +452,22 @@ export class SearchService {
     };
   }
 
-  private catalogFilter(request: SearchRequest, price: { minPrice?: number; maxPrice?: number } | null, options: SearchOptions): CatalogFilter {
+  /**
+   * The request's filters, narrowed by the message's price and then by what the reader found (a
+   * model reader's constraints): the request wins where it speaks, then the message's own words.
+   */
+  private catalogFilter(request: SearchRequest, price: PriceConstraint | null, options: SearchOptions, read: ReadConstraints): CatalogFilter {
     const f = request.filters ?? {};
-    // Words in the query narrow the price; explicit filters win where both speak. A lower bound of
-    // 0 is what "has a price" comes to in the store.
-    const minPrice = f.min_price ?? price?.minPrice ?? (options.priced ? 0 : undefined);
-    const maxPrice = f.max_price ?? price?.maxPrice;
+    // Explicit filters win where both speak. A lower bound of 0 is what "has a price" comes to in the store.
+    const statedPrice = f.min_price !== undefined || f.max_price !== undefined || price !== null;
+    const minPrice = f.min_price ?? price?.minPrice ?? (statedPrice ? undefined : read.minPrice) ?? (options.priced ? 0 : undefined);
+    const maxPrice = f.max_price ?? price?.maxPrice ?? (statedPrice ? undefined : read.maxPrice);
+    const brand = f.brand ?? read.brand;
     return {
       ...(minPrice !== undefined ? { minPrice } : {}),
       ...(maxPrice !== undefined ? { maxPrice } : {}),
       ...(f.merchant ? { merchant: f.merchant } : {}),
-      ...(f.brand ? { brand: f.brand } : {}),
+      ...(brand ? { brand } : {}),
       ...(f.category ? { category: f.category } : {}),
       ...(options.anyCategory?.length ? { anyCategory: options.anyCategory } : {}),
       ...(f.keyword_filter ? { keywords: f.keyword_filter.split(/\s+/).filter(Boolean) } : {}),
@@ -433,41 +489,6 @@ export class SearchService {
       if (pa === null || pb === null) return pa === pb ? 0 : pa === null ? 1 : -1;
       return (pa - pb) * dir;
     });
-  }
-
-  private toAdResponse(
-    c: Candidate,
-    request: SearchRequest,
-    implied: { minPrice?: number; maxPrice?: number },
-    usedTurn: string | null,
-    need: Need | null,
-    accountId: string,
-    now: Date,
-  ): AdResponse {
-    const p = c.product;
-    const impressionId = newId();
-    return {
-      product_id: p.productId,
-      impression_id: impressionId,
-      click_url: this.deps.clickLinks.urlFor(impressionId),
-      title: p.title,
-      description: p.description,
-      url: p.url ?? '',
-      price: formatPrice(p.priceAmount, p.currency),
-      price_amount: p.priceAmount,
-      currency: p.currency,
-      merchant: p.merchant ?? '',
-      brand: p.brand ?? '',
-      category: p.category.join(' > '),
-      availability: p.availability,
-      relevance_score: Math.round(c.probability * 10_000) / 10_000,
-      relevance_explanation: explain(c, request.filters, implied, usedTurn, need),
-      image_url: p.imageUrl ?? '',
-      disclosure_text: p.disclosureText ?? DEFAULT_DISCLOSURE,
-      last_updated_at: p.lastUpdatedAt?.toISOString() ?? null,
-      external_id: p.externalId,
-      affiliate_attribution: this.deps.attribution.attribution({ impressionId, accountId, merchant: p.merchant, issuedAt: now }),
-    };
   }
 }
 
@@ -509,6 +530,22 @@ interface Asked {
   interpreted: string;
   /** A conversation's need (null for a product query): the explanations name its words and turns. */
   need: Need | null;
+  /** metadata.reader. */
+  reader: ReaderName;
+}
+
+/** What the `score` stage weighs. */
+interface Scoring {
+  asked: { session: SessionState };
+  input: ReadInput;
+  reading: Reading;
+  retrieval: RetrievalMode;
+  voted?: Map<string, number>;
+  learned?: Map<string, number>;
+  likeness: { chatter: number; shopping: number };
+  /** The serving model and the catalog's own (whose conversation model serves when the serving one has none). */
+  model: RankingModel;
+  base: RankingModel;
 }
 
 /** The ranked results and how they were ranked. */
@@ -524,24 +561,6 @@ interface Ranked {
   /** The candidate model interleaved with the serving one, or null. */
   interleavedWith: string | null;
 }
-
-/** The ranking of a search with nothing but a price to go on: by price (docs/search.md). */
-const PRICE_ORDER = 'price-order';
-
-/**
- * A product of a price-only search as a result: no ranking features (nothing was matched, and
- * global learning leaves such impressions out), relevance 1 because it satisfies everything the
- * request asks, which is the price.
- */
-const priceOrderCandidate = (product: CatalogProduct): Candidate => ({
-  product,
-  features: [],
-  cosine: 0,
-  matchedTerms: [],
-  score: 0,
-  probability: 1,
-  rankScore: 1,
-});
 
 /** Redaction placeholders ([EMAIL]) are not things to match products on. */
 const forMatching = (text: string) => text.replace(/\[(?:EMAIL|PHONE|CARD|SSN|IBAN|IP)\]/g, ' ');
@@ -559,6 +578,3 @@ function nothingToSearchFor(redacted: ReadonlySet<PiiType>): AppError {
       : 'holds nothing to search for once redaction placeholders are removed; send what the person is looking for';
   return new AppError('validation_failed', `The query ${message}.`, { errors: [{ path: 'query', message }] });
 }
-
-/** Shown when a feed carries no disclosure of its own: the spec requires one on every result. */
-export const DEFAULT_DISCLOSURE = 'Aisle may earn a commission if you buy through this link.';

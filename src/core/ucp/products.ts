@@ -2,7 +2,7 @@ import { toMinorUnits } from '../catalog/currency.js';
 import type { CatalogProduct } from '../catalog/product.js';
 import type { AdResponse } from '../schemas/search.js';
 import type { UcpMessage, UcpProduct } from '../schemas/ucp.js';
-import { DEFAULT_DISCLOSURE } from '../search/search-service.js';
+import { DEFAULT_DISCLOSURE } from '../search/results.js';
 
 /** A search result as the catalog product it shows (what toUcpProduct reads of it). */
 export const productOfResult = (r: AdResponse): CatalogProduct => ({

@@ -71,6 +71,11 @@ export interface WebhookStore extends WebhookRepository {
   pruneDeliveries(before: Date, limit: number): Promise<number>;
   /** Deletes up to `limit` events created before `before` that have no delivery left; returns how many. */
   pruneEvents(before: Date, limit: number): Promise<number>;
+  /**
+   * Deliveries waiting to be sent (pending and due or not, or held by a worker; not those parked
+   * on a disabled endpoint), and how long the oldest due one has waited at `now`, in seconds.
+   */
+  queueDepth(now: Date): Promise<{ pending: number; oldestDueSeconds: number }>;
 }
 
 /** A delivery a worker holds under lease, with everything needed to send it. */
@@ -84,6 +89,8 @@ export interface ClaimedDelivery {
   secrets: string[];
   /** Attempts made before this one. */
   attemptCount: number;
+  /** When it fell due (its lag is the time from here to the attempt). */
+  dueAt: Date;
 }
 
 export interface AttemptRecord {

@@ -142,7 +142,7 @@ type ServerParts = Parameters<typeof buildMcpServer>;
  * no notifications. GET and DELETE get 405 from the not-found handler, which is what the
  * transport specifies for a server without sessions or server-initiated messages.
  */
-export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extension'> }> = async (
+export const mcpRoutes: FastifyPluginAsync<{ core: Core; options: McpHttpOptions; server?: Pick<McpServerOptions, 'extension' | 'onToolCall'> }> = async (
   app,
   { core, options, server: serverOptions },
 ) => {

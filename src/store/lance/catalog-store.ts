@@ -9,6 +9,7 @@ import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogStore, CatalogWri
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
 import { cosineOf } from '../../core/ranking/vectors.js';
+import { inSpan } from '../../core/spans.js';
 import { acquirePidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { LanceCatalogWriter } from './catalog-writer.js';
@@ -41,7 +42,12 @@ export interface LanceCatalogOptions {
    * refreshing for this long. Upkeep and imports remove older versions.
    */
   versionRetentionMs?: number;
+  /** Told how long each read took (vector_search, text_search, by_price, get_by_ids): the server's metrics. */
+  onRead?: (call: CatalogRead, seconds: number) => void;
 }
+
+/** The catalog reads a search makes, as the metrics name them. */
+export type CatalogRead = 'vector_search' | 'text_search' | 'by_price' | 'get_by_ids';
 
 const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
 
@@ -94,6 +100,8 @@ export class LanceCatalogStore implements CatalogStore {
   private serving: Serving | null = null;
   /** What warm() was last asked to compute per product; applied again when a new version is warmed. */
   private prepare: ((product: CatalogProduct) => unknown) | null = null;
+  /** Product cache lookups since the store opened (every version's cache). */
+  private readonly lookups = { hits: 0, misses: 0 };
 
   private constructor(
     private readonly conn: lancedb.Connection,
@@ -323,7 +331,11 @@ export class LanceCatalogStore implements CatalogStore {
     }
   }
 
-  async getByIds(productIds: readonly string[]): Promise<CatalogProduct[]> {
+  getByIds(productIds: readonly string[]): Promise<CatalogProduct[]> {
+    return this.timed('get_by_ids', () => this.productsById(productIds));
+  }
+
+  private async productsById(productIds: readonly string[]): Promise<CatalogProduct[]> {
     if (!this.serving || productIds.length === 0) return [];
     const rows = await this.serving.table
       .query()
@@ -339,7 +351,11 @@ export class LanceCatalogStore implements CatalogStore {
    * only proposes candidates (more than `limit`, see indexes.ts), which are re-scored here, so the
    * ranking features never see a quantised distance and the top `limit` match exact search's.
    */
-  async vectorSearch(
+  vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]> {
+    return this.timed('vector_search', () => this.nearest(vector, options));
+  }
+
+  private async nearest(
     vector: Float32Array,
     options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean },
   ): Promise<ScoredProduct[]> {
@@ -356,7 +372,11 @@ export class LanceCatalogStore implements CatalogStore {
     return rescoreExactly(vector, hits, options.limit, options.withVectors ?? false);
   }
 
-  async textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
+  textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
+    return this.timed('text_search', () => this.fullText(text, options));
+  }
+
+  private async fullText(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
     const serving = this.serving;
     if (!serving || text.trim() === '') return [];
     let query = serving.table
@@ -375,7 +395,11 @@ export class LanceCatalogStore implements CatalogStore {
    * goes, then decodes those few rows: a search with nothing but a price to go on costs one
    * column scan (docs/search.md, "A query that is only a price").
    */
-  async byPrice(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }> {
+  byPrice(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }> {
+    return this.timed('by_price', () => this.cheapest(filter, options));
+  }
+
+  private async cheapest(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }> {
     const serving = this.serving;
     if (!serving) return { products: [], total: 0 };
     const where = ['price_amount IS NOT NULL', buildWhere(filter)].filter((c) => c !== undefined).join(' AND ');
@@ -431,6 +455,10 @@ export class LanceCatalogStore implements CatalogStore {
       if (cached) found.set(id, cached);
       else misses.push(id);
     }
+    if (serving.rows) {
+      this.lookups.hits += ids.length - misses.length;
+      this.lookups.misses += misses.length;
+    }
     if (misses.length > 0) {
       const table = await serving.table
         .takeRowIds(misses)
@@ -476,6 +504,23 @@ export class LanceCatalogStore implements CatalogStore {
   async publish(info: CatalogInfo, rankingModel?: string | null): Promise<void> {
     await writeMeta(this.conn, info, rankingModel, this.retentionMs);
     await this.refresh();
+  }
+
+  /** The product cache as the metrics read it: lookups so far, and the bytes the serving version's cache holds and may hold. */
+  cacheStats(): { hits: number; misses: number; bytes: number; budgetBytes: number } {
+    return { ...this.lookups, bytes: this.serving?.rows?.calculatedSize ?? 0, budgetBytes: this.options.cacheBytes ?? DEFAULT_PRODUCT_CACHE_BYTES };
+  }
+
+  /** A read in a span of its own (`catalog.<call>`), timed for the metrics when someone listens. */
+  private timed<T>(call: CatalogRead, read: () => Promise<T>): Promise<T> {
+    return inSpan(`catalog.${call}`, { 'aisle.catalog.version': this.serving?.info.version ?? 0 }, async () => {
+      const started = performance.now();
+      try {
+        return await read();
+      } finally {
+        this.options.onRead?.(call, (performance.now() - started) / 1000);
+      }
+    });
   }
 
   private get retentionMs(): number {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Mutex, PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type DatabaseTimeouts, DEFAULT_TIMEOUTS } from '../../config.js';
+import { inSpan } from '../../core/spans.js';
 import { acquirePidLock, assertPidLockFree, type PidLock } from '../pid-lock.js';
 import { connectionUnusable, databaseUnavailable } from './db-errors.js';
 import { PglitePrepared } from './pglite-prepared.js';
@@ -33,6 +34,8 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** Statements sent so far, counted so tests can prove a path does no I/O. */
   readonly queryCount: number;
+  /** The pool's connections and the requests waiting for one; null on PGlite, which has one connection in this process. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
 export type DbTarget =
@@ -86,6 +89,10 @@ export async function openDb(target: DbTarget): Promise<Db> {
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   queryCount = 0;
+
+  poolStats(): null {
+    return null;
+  }
   private readonly prepared: PglitePrepared;
   /**
    * Prepared statements go around PGlite's own locks (PglitePrepared), so this one keeps them
@@ -102,7 +109,7 @@ class PgliteDb implements Db {
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
-    return this.mutex.runExclusive(() => this.pglite.runExclusive(() => this.prepared.query<R>(sql, params)));
+    return statement(this.kind, sql, () => this.mutex.runExclusive(() => this.pglite.runExclusive(() => this.prepared.query<R>(sql, params))));
   }
 
   async exec(sql: string): Promise<void> {
@@ -113,13 +120,17 @@ class PgliteDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return inSpan('db.transaction', { 'db.system.name': 'postgresql' }, () => this.transactionNow(fn));
+  }
+
+  private async transactionNow<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.mutex.runExclusive(() =>
       this.pglite.transaction(async (tx) =>
         fn({
           // Prepared statements here too: PGlite's own tx.query parses and plans every statement anew.
           query: async <R>(sql: string, params: readonly unknown[] = []) => {
             this.queryCount += 1;
-            return this.pglite.runExclusive(() => this.prepared.query<R>(sql, params, { inTransaction: true }));
+            return statement(this.kind, sql, () => this.pglite.runExclusive(() => this.prepared.query<R>(sql, params, { inTransaction: true })));
           },
           exec: async (sql: string) => {
             this.queryCount += 1;
@@ -186,6 +197,10 @@ class PostgresDb implements Db {
   queryCount = 0;
   private readonly pool: pg.Pool;
 
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   constructor(
     url: string,
     poolSize: number,
@@ -207,11 +222,13 @@ class PostgresDb implements Db {
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
-    try {
-      return (await this.pool.query(namedQuery(sql, params))).rows as R[];
-    } catch (err) {
-      throw databaseUnavailable(err) ?? err;
-    }
+    return statement(this.kind, sql, async () => {
+      try {
+        return (await this.pool.query(namedQuery(sql, params))).rows as R[];
+      } catch (err) {
+        throw databaseUnavailable(err) ?? err;
+      }
+    });
   }
 
   async exec(sql: string): Promise<void> {
@@ -228,7 +245,11 @@ class PostgresDb implements Db {
    * bound with SET LOCAL, which ends with the transaction (and works through a transaction-mode
    * pooler). Any failure rolls back; a connection whose state is unknown is dropped instead.
    */
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return inSpan('db.transaction', { 'db.system.name': 'postgresql' }, () => this.transactionNow(fn, options));
+  }
+
+  private async transactionNow<T>(fn: (tx: Queryable) => Promise<T>, options: TransactionOptions): Promise<T> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -248,7 +269,7 @@ class PostgresDb implements Db {
       const result = await fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => {
           this.queryCount += 1;
-          return (await client.query(timed(namedQuery(sql, params)))).rows as R[];
+          return statement(this.kind, sql, async () => (await client.query(timed(namedQuery(sql, params)))).rows as R[]);
         },
         exec: async (sql: string) => {
           this.queryCount += 1;
@@ -274,6 +295,14 @@ class PostgresDb implements Db {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * One statement in a span (`db.query`): the statement's text is a fixed, parameterised text of
+ * src/store (values travel apart), so it carries no personal data; its first 300 characters name it.
+ */
+function statement<R>(kind: Db['kind'], sql: string, run: () => Promise<R>): Promise<R> {
+  return inSpan('db.query', { 'db.system.name': 'postgresql', 'aisle.database': kind, 'db.query.text': sql.slice(0, 300) }, run);
 }
 
 export const isPgliteDb = (db: Db): db is Db & { dump(): Promise<Blob> } => db instanceof PgliteDb;

@@ -150,6 +150,7 @@ interface ClaimRow {
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   attempt_count: number;
+  next_attempt_at: Date | null;
 }
 
 // Due pending deliveries, plus deliveries whose worker died holding the lease. SKIP LOCKED lets
@@ -166,10 +167,10 @@ WITH due_pending AS (
 ), claimed AS (
   UPDATE webhook_deliveries d SET status = 'delivering', lease_until = $3, lease_token = gen_random_uuid()
   FROM picked WHERE d.id = picked.id
-  RETURNING d.id, d.lease_token, d.event_id, d.endpoint_id, d.attempt_count
+  RETURNING d.id, d.lease_token, d.event_id, d.endpoint_id, d.attempt_count, d.next_attempt_at
 )
 SELECT c.id, c.lease_token, c.event_id, e.payload, c.endpoint_id, w.url, w.secret, w.previous_secret,
-  w.previous_secret_expires_at, c.attempt_count
+  w.previous_secret_expires_at, c.attempt_count, c.next_attempt_at
 FROM claimed c JOIN webhook_events e ON e.id = c.event_id JOIN webhook_endpoints w ON w.id = c.endpoint_id`;
 
 // One statement per attempt: move the delivery
@@ -313,6 +314,21 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
     return rows[0]?.n ?? 0;
   }
 
+  async queueDepth(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
+    // Each part reads one partial index (webhook_deliveries_due, webhook_deliveries_leased).
+    const [row] = await this.db.query<{ waiting: string; delivering: string; oldest: Date | null }>(
+      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at IS NOT NULL) AS waiting,
+              (SELECT count(*) FROM webhook_deliveries WHERE status = 'delivering') AS delivering,
+              (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS oldest`,
+      [now],
+    );
+    const oldest = row?.oldest ? new Date(row.oldest).getTime() : null;
+    return {
+      pending: Number(row?.waiting ?? 0) + Number(row?.delivering ?? 0),
+      oldestDueSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+    };
+  }
+
   async pruneEvents(before: Date, limit: number): Promise<number> {
     // The planner cannot know how many old events are orphans, so it costs the statement as a scan
     // of all of them: past jit_above_cost, and JIT compiling would cost far more than the work.
@@ -335,6 +351,7 @@ export class PgWebhookStore extends PgWebhookRepository implements WebhookStore,
       secrets:
         r.previous_secret !== null && r.previous_secret_expires_at !== null && r.previous_secret_expires_at > now ? [r.secret, r.previous_secret] : [r.secret],
       attemptCount: r.attempt_count,
+      dueAt: r.next_attempt_at ?? now,
     }));
   }
 

@@ -1,5 +1,5 @@
 /**
- * Search's knowledge stage (docs/knowledge.md, "Reading with it"): a conversation that asks for
+ * The offline reader's knowledge stage (docs/knowledge.md, "Reading with it"): a conversation that asks for
  * a kind of product without naming it gets that kind from the shopper's knowledge base. Its
  * names join the need words, the query vector leans towards its first name, and the need records
  * which of the person's needs led there, for the interpreted query and the explanations.
