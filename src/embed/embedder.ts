@@ -1,4 +1,4 @@
-import { type EmbeddingProviderName, embeddingModelName } from './model-name.js';
+import { type EmbeddingProviderName, embeddingModelName, useLitePrecision } from './model-name.js';
 import type { RetryPolicy } from './openai.js';
 import type { EmbeddingProvider } from './provider.js';
 import { QueuedEmbedder } from './queued-embedder.js';
@@ -53,7 +53,12 @@ async function createProvider(options: EmbedderOptions): Promise<EmbeddingProvid
   switch (options.provider) {
     case 'use-lite': {
       const { createUseLiteProvider } = await import('./use-lite/provider.js');
-      return createUseLiteProvider({ cacheDir, maxBatchSize, ...(options.threads === undefined ? {} : { intraOpThreads: options.threads }) });
+      return createUseLiteProvider({
+        cacheDir,
+        maxBatchSize,
+        precision: useLitePrecision(options.model),
+        ...(options.threads === undefined ? {} : { intraOpThreads: options.threads }),
+      });
     }
     case 'openai': {
       const { createOpenAiProvider } = await import('./openai.js');

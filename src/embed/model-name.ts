@@ -7,7 +7,19 @@ export type EmbeddingProviderName = 'use-lite' | 'openai' | 'transformers';
 export const USE_LITE_MODEL = 'google/universal-sentence-encoder-lite';
 export const USE_LITE_DIMENSIONS = 512;
 
+/**
+ * The same model with its dense layers' weights in 8 bits (use-lite/onnx-graph.ts): its own name,
+ * so a catalog embedded by one is never searched with the other's vectors.
+ */
+export const USE_LITE_INT8_MODEL = 'google/universal-sentence-encoder-lite:int8';
+
 const USE_LITE_ALIASES = new Set(['use-lite', 'google/universal-sentence-encoder-lite', 'universal-sentence-encoder-lite']);
+const USE_LITE_INT8_ALIASES = new Set(['use-lite-int8', USE_LITE_INT8_MODEL]);
+
+/** Which build of USE-lite a use-lite `model` setting names: float32 (the default) or int8. */
+export function useLitePrecision(model: string | undefined): 'float32' | 'int8' {
+  return model !== undefined && USE_LITE_INT8_ALIASES.has(model) ? 'int8' : 'float32';
+}
 
 export interface ResolvedTransformersModel {
   /** What transformers.js is asked to load: the hub id, or the folder's name under localModelPath. */
@@ -43,13 +55,15 @@ export function embeddingModelName(options: { provider: EmbeddingProviderName; m
   const { model, dimensions } = options;
   switch (options.provider) {
     case 'use-lite':
-      if (model !== undefined && !USE_LITE_ALIASES.has(model)) {
-        throw new Error(`The use-lite provider runs only ${USE_LITE_MODEL}, not ${model}; use the transformers or openai provider for other models`);
+      if (model !== undefined && !USE_LITE_ALIASES.has(model) && !USE_LITE_INT8_ALIASES.has(model)) {
+        throw new Error(
+          `The use-lite provider runs only ${USE_LITE_MODEL} (use-lite) and its 8-bit build (use-lite-int8), not ${model}; use the transformers or openai provider for other models`,
+        );
       }
       if (dimensions !== undefined && dimensions !== USE_LITE_DIMENSIONS) {
         throw new Error(`${USE_LITE_MODEL} produces ${USE_LITE_DIMENSIONS}-dimensional vectors, but ${dimensions} are configured`);
       }
-      return USE_LITE_MODEL;
+      return useLitePrecision(model) === 'int8' ? USE_LITE_INT8_MODEL : USE_LITE_MODEL;
     case 'openai':
       if (model === undefined) throw new Error('The openai embedding provider needs a model name');
       return model;

@@ -7,7 +7,16 @@ export const cli = command({
   name: 'bench:embed',
   usage: `Usage:
   npm run bench:embed -- [--queries 500] [--products 2000] [--batch 64] [--warmup 50] [--verbose]
+  npm run bench:embed -- --compare [--rounds 3] [--queries 500] [--products 2000]
 The default embedder's start-up (cold and warm model cache), single-query latency and batch
-throughput for ingestion.`,
-  options: { queries: { type: 'string' }, products: { type: 'string' }, batch: { type: 'string' }, warmup: { type: 'string' } },
+throughput for ingestion. --compare measures USE-lite's float32 and int8 builds instead, in
+alternating rounds in one process, and reports each one's medians and their ratios.`,
+  options: {
+    queries: { type: 'string' },
+    products: { type: 'string' },
+    batch: { type: 'string' },
+    warmup: { type: 'string' },
+    compare: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+  },
 });

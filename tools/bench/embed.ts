@@ -69,9 +69,9 @@ async function productTexts(count: number): Promise<{ source: string; texts: str
   return { source, texts: texts.slice(0, count) };
 }
 
-async function timeStart(cacheDir: string): Promise<{ embedder: QueuedEmbedder; ms: number }> {
+async function timeStart(cacheDir: string, model = 'use-lite'): Promise<{ embedder: QueuedEmbedder; ms: number }> {
   const started = performance.now();
-  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir, queryCacheSize: 0 });
+  const embedder = await createEmbedder({ provider: 'use-lite', model, cacheDir, queryCacheSize: 0 });
   return { embedder, ms: performance.now() - started };
 }
 
@@ -117,7 +117,73 @@ async function cosineFigures(embedder: QueuedEmbedder): Promise<Record<string, n
   return figures;
 }
 
+/**
+ * --compare: the float32 and int8 builds, each started once, measured in alternating rounds (the
+ * host's other work falls on both alike), with the cosine of each product's two vectors.
+ */
+async function compare(cacheDir: string, rounds: number): Promise<void> {
+  const loadBefore = loadavg()[0] ?? 0;
+  const builds = [
+    { name: 'float32', ...(await timeStart(cacheDir, 'use-lite')) },
+    { name: 'int8', ...(await timeStart(cacheDir, 'use-lite-int8')) },
+  ];
+  const { source, texts } = await productTexts(options.products);
+  const figures = builds.map(() => ({ query: [] as number[], perSecond: [] as number[], cpu: [] as number[] }));
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, b] of builds.entries()) {
+      figures[i]!.query.push(median(await queryLatencies(b.embedder, options)));
+      const ingest = await ingestRate(b.embedder, texts, options.batch);
+      figures[i]!.perSecond.push(ingest.perSecond);
+      figures[i]!.cpu.push(ingest.cpuMsPerProduct);
+    }
+  }
+  const [f, q] = await Promise.all(builds.map((b) => b.embedder.embed(texts)));
+  const cosines = f!.map((v, i) => v.reduce((s, x, k) => s + x * q![i]![k]!, 0)).sort((a, b) => a - b);
+  await Promise.all(builds.map((b) => b.embedder.close()));
+  const m = figures.map((x) => ({ query: median(x.query), perSecond: median(x.perSecond), cpu: median(x.cpu) }));
+  const json = {
+    bench: 'embed-compare',
+    cpus: cpus().length,
+    loadavg_1m: round(loadBefore, 2),
+    rounds,
+    products: texts.length,
+    product_source: source,
+    float32: { query_ms_median: round(m[0]!.query, 3), products_per_s: round(m[0]!.perSecond, 1), cpu_ms_per_product: round(m[0]!.cpu, 2) },
+    int8: { query_ms_median: round(m[1]!.query, 3), products_per_s: round(m[1]!.perSecond, 1), cpu_ms_per_product: round(m[1]!.cpu, 2) },
+    query_speedup: round(m[0]!.query / m[1]!.query, 2),
+    ingest_speedup: round(m[1]!.perSecond / m[0]!.perSecond, 2),
+    ingest_cpu_ratio: round(m[0]!.cpu / m[1]!.cpu, 2),
+    cosine_min: round(cosines[0] ?? 0, 4),
+    cosine_p1: round(cosines[Math.floor(cosines.length / 100)] ?? 0, 4),
+    cosine_median: round(cosines[Math.floor(cosines.length / 2)] ?? 0, 4),
+  };
+  const rows = [
+    [`single query, median of ${rounds} rounds' medians`, `${json.float32.query_ms_median} ms`, `${json.int8.query_ms_median} ms`, `×${json.query_speedup}`],
+    [
+      `ingestion, ${texts.length} ${source} products, batches of ${options.batch}`,
+      `${json.float32.products_per_s}/s`,
+      `${json.int8.products_per_s}/s`,
+      `×${json.ingest_speedup}`,
+    ],
+    ['ingestion CPU time (all threads)', `${json.float32.cpu_ms_per_product} ms`, `${json.int8.cpu_ms_per_product} ms`, `×${json.ingest_cpu_ratio}`],
+    ['cosine of a product’s two vectors: min / 1st percentile / median', '', `${json.cosine_min} / ${json.cosine_p1} / ${json.cosine_median}`, ''],
+  ];
+  process.stdout.write(
+    `Embedding bench: USE-lite float32 against int8, ${json.cpus} cores, load average ${json.loadavg_1m}\n\n${formatTable(['measure', 'float32', 'int8', 'speed-up'], rows)}\n\n`,
+  );
+  process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
+}
+
 async function main(): Promise<void> {
+  if (cli.values.compare) {
+    const cacheDir = await mkdtemp(join(tmpdir(), 'aisle-bench-embed-'));
+    try {
+      await compare(cacheDir, cli.number('rounds', { integer: true, positive: true, default: 3 }));
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+    return;
+  }
   // Taken before our own work starts, so it shows what else competes for the cores.
   const loadBefore = loadavg()[0] ?? 0;
   const cacheDir = await mkdtemp(join(tmpdir(), 'aisle-bench-embed-'));

@@ -5,7 +5,7 @@ import { command } from '../../src/cli/command.js';
 import { LABELLED_SET_OPTIONS } from './labelled-set-options.js';
 
 const USAGE = `Usage:
-  npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR]
+  npm run eval -- --set DIR [--limit N] [--out DIR] [--eval-dir DIR] [--model-cache DIR] [--catalog DIR] [--embedding-model M]
                   [--with DIR]... [--size N] [--ann-threshold N] [--exact-vectors]
                   [--conversations FILE]... [--held-out-every N] [--only-conversations] [--knowledge] [--verbose]
 DIR holds products.jsonl, queries_dev.jsonl and qrels_dev.tsv (../shared/data/eval/crowdflower, say);
@@ -16,7 +16,9 @@ threshold off, sent as conversation_context and as one session; graded by qrels_
 queries_<name>.jsonl, else by DIR's qrels_dev.tsv; ids without grades are conversations with no
 shopping need. --held-out-every N scores every Nth conversation of each file apart from the rest.
 --only-conversations skips the product-query systems. --knowledge reads conversations with the
-shopper's knowledge base (data/knowledge/), as AISLE_KNOWLEDGE=true serves them.`;
+shopper's knowledge base (data/knowledge/), as AISLE_KNOWLEDGE=true serves them. --embedding-model
+use-lite-int8 embeds with the 8-bit build of the default model (a catalog of its own: --catalog DIR
+must not hold one embedded by the other).`;
 
 export const cli = command({
   name: 'eval',

@@ -105,6 +105,7 @@ async function main(): Promise<number> {
       );
 
     const set = await openLabelledSet(setDir, work, {
+      ...(values['embedding-model'] === undefined ? {} : { embeddingModel: values['embedding-model'] }),
       modelCache: values['model-cache'] ?? join(work, 'models'),
       ...(limit === undefined ? {} : { limit }),
       ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),

@@ -84,6 +84,8 @@ export interface LabelledSet {
 
 export interface LabelledSetOptions {
   modelCache: string;
+  /** A use-lite build: `use-lite` (default) or `use-lite-int8` (AISLE_EMBEDDING_MODEL's values). */
+  embeddingModel?: string;
   limit?: number;
   /** Keep the imported catalog here and reuse it next time (importing 54k products takes minutes). */
   catalogUri?: string;
@@ -131,7 +133,11 @@ export async function describeCatalog(set: LabelledSet): Promise<string> {
  */
 export async function openLabelledSet(setDir: string, work: string, options: LabelledSetOptions): Promise<LabelledSet> {
   const name = basename(setDir);
-  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: options.modelCache });
+  const embedder = await createEmbedder({
+    provider: 'use-lite',
+    cacheDir: options.modelCache,
+    ...(options.embeddingModel === undefined ? {} : { model: options.embeddingModel }),
+  });
   const catalog = await LanceCatalogStore.open({
     recallDepth: RETRIEVAL_DEPTH,
     uri: options.catalogUri ?? join(work, `catalog-${name}`),

