@@ -37,8 +37,18 @@ export function createProgressReporter(stream: NodeJS.WriteStream, totalRows: nu
       if (Date.now() - last < 5000) return;
       last = Date.now();
       const pct = totalRows ? ` (${Math.min(100, Math.round((100 * p.read) / totalRows))}%)` : '';
-      stream.write(`progress: ${p.read} rows read${pct}, ${p.imported} new, ${p.updated} updated, ${p.skipped} skipped, ${rate(p)} rows/s\n`);
+      // The rate so far, applied to the rows left: what the bar's ETA shows on a terminal.
+      const eta = totalRows && rate(p) > 0 ? `, ETA ${formatEta(Math.max(0, totalRows - p.read) / rate(p))}` : '';
+      stream.write(`progress: ${p.read} rows read${pct}, ${p.imported} new, ${p.updated} updated, ${p.skipped} skipped, ${rate(p)} rows/s${eta}\n`);
     },
     stop: () => undefined,
   };
+}
+
+/** Seconds as `1h02m`, `4m05s` or `12s`. */
+function formatEta(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${s}s`;
 }
