@@ -244,6 +244,14 @@ export class AisleMetrics implements Meter {
         if (this.catalog) cacheBytes.set(this.catalog.cacheStats().bytes);
       },
     });
+    const budget: Gauge = new Gauge({
+      name: 'aisle_product_cache_budget_bytes',
+      help: 'What the product cache may hold, as it counts (AISLE_CATALOG_CACHE_MB)',
+      registers,
+      collect: () => {
+        if (this.catalog) budget.set(this.catalog.cacheStats().budgetBytes);
+      },
+    });
     const lookups = new Counter({
       name: 'aisle_product_cache_lookups_total',
       help: 'Product cache lookups by result: hit, miss',

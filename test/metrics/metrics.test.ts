@@ -70,6 +70,7 @@ const METRICS: [string, 'counter' | 'gauge' | 'histogram'][] = [
   ['aisle_catalog_version', 'gauge'],
   ['aisle_catalog_age_seconds', 'gauge'],
   ['aisle_product_cache_bytes', 'gauge'],
+  ['aisle_product_cache_budget_bytes', 'gauge'],
   ['aisle_product_cache_lookups_total', 'counter'],
   ['aisle_db_pool_connections', 'gauge'],
   ['aisle_webhook_queue_depth', 'gauge'],
@@ -134,6 +135,7 @@ describe('GET /metrics from npm start (one process, the embedded database)', () 
     expect(sample(text, 'aisle_catalog_products')).toBe(501);
     expect(sample(text, 'aisle_catalog_age_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'aisle_product_cache_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'aisle_product_cache_budget_bytes')).toBe(256 * 1024 * 1024);
     expect(sample(text, 'aisle_product_cache_lookups_total{result="hit"}')).toBeGreaterThan(0);
     expect(sample(text, 'aisle_webhook_queue_depth')).toBe(0);
     expect(sample(text, 'aisle_process_resident_memory_bytes')).toBeGreaterThan(50 * 1024 * 1024);
