@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { childEnv, type Finished, runToEnd, runTs, STACK_LINE, seededDataDir, tempDir } from '../helpers/process.js';
@@ -33,14 +35,14 @@ interface EvalJson {
   ece?: Record<string, number>;
   cold_start: { source: string };
   /** The JSON the tool prints for each conversation set and mode, as a reader of its output sees it. */
-  conversations: ({ set: string; mode: string; shopping: number; noNeed: number } & Record<
+  conversations: ({ set: string; mode: string; shopping: number; noNeed: number; readers: Record<string, number> } & Record<
     'ndcgShipped' | 'ndcgThresholdOff' | 'noFill' | 'falseFill',
     number | null
   >)[];
 }
 
-async function runEval(args: string[]): Promise<EvalJson> {
-  const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(await seededDataDir('eval-data', { catalog: false })));
+async function runEval(args: string[], env: Record<string, string> = {}): Promise<EvalJson> {
+  const child = runTs('tools/relevance/eval.ts', [...args, '--eval-dir', evalDir], childEnv(await seededDataDir('eval-data', { catalog: false }), env));
   expect(await child.exited, child.stderr()).toBe(0);
   return JSON.parse(
     child
@@ -124,6 +126,67 @@ describe.skipIf(scorer.skip)(`npm run eval (scored by ../shared/eval)${scorer.no
       expect(c.falseFill).toBeNull();
     }
     for (const c of json.conversations.slice(4)) expect(c.falseFill, `${c.set} ${c.mode}`).toBe(0);
+    for (const c of json.conversations) expect(c.readers, `${c.set} ${c.mode}`).toEqual({ offline: 1 });
+  });
+
+  it('reads the conversations with the configured model reader under --reader, and counts which reader read each', async () => {
+    const dir = tempDir('eval');
+    const set = labelledSet(dir, 'tiny', ['espresso machine', 'garden hose', 'trail running shoe', 'wool socks', 'desk lamp']);
+    const file = join(dir, 'tiny_conversations.jsonl');
+    writeFileSync(
+      file,
+      [
+        {
+          query_id: 'q0',
+          query: 'what would make my morning coffee like the café?',
+          conversation_context: [{ role: 'user', content: 'I drink a lot of coffee.' }],
+        },
+        { query_id: 'x1', query: 'who wrote pride and prejudice?', conversation_context: [{ role: 'user', content: 'I love old novels.' }] },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
+    // A scripted OpenAI-compatible chat endpoint: the coffee conversation asks for an espresso
+    // machine, the novel one for nothing.
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        asked.push(body);
+        const coffee = body.includes('coffee');
+        const content = JSON.stringify({
+          shopping_need: coffee,
+          sensitive: false,
+          product_query: coffee ? 'espresso machine' : '',
+          min_price: null,
+          max_price: null,
+          brand: null,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'c',
+            object: 'chat.completion',
+            created: 1,
+            model: 'm',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const env = { AISLE_READER: 'openai', AISLE_READER_MODEL: 'scripted', AISLE_READER_BASE_URL: `http://127.0.0.1:${port}/v1` };
+      const json = await runEval(['--set', set, '--conversations', file, '--only-conversations', '--reader'], env);
+      const context = json.conversations.find((c) => c.mode === 'context')!;
+      expect(context).toMatchObject({ shopping: 1, noNeed: 1, readers: { model: 2 }, falseFill: 0 });
+      expect(context.ndcgShipped).toBeGreaterThan(0.5);
+      // The endpoint read the conversation as the person said it.
+      expect(asked.some((b) => b.includes('café'))).toBe(true);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('adds distractor sets to the catalog, unjudged and under their own ids, with or without the ANN index', async () => {

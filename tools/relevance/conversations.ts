@@ -76,6 +76,8 @@ interface ConversationAnswer {
   titles: string[];
   interpreted: string;
   noFillReason: string | null;
+  /** metadata.reader: which reader read it (offline, model, offline_fallback). */
+  reader: string;
 }
 
 /**
@@ -109,6 +111,7 @@ async function answerConversations(
       titles: response.results.map((r) => r.title),
       interpreted: response.metadata.interpreted_query ?? '',
       noFillReason: response.metadata.no_fill_reason ?? null,
+      reader: response.metadata.reader,
     });
   }
   return out;
@@ -130,6 +133,8 @@ export interface ConversationFigures {
   falseFill: number | null;
   /** Ids of the no-need conversations that were answered with products. */
   falseFills: string[];
+  /** How many of the set's searches (at the default threshold) each reader read. */
+  readers: Record<string, number>;
 }
 
 /**
@@ -173,6 +178,7 @@ export async function evaluateConversations(
           shopping: set.judged.has(a.id),
           interpreted_query: a.interpreted,
           no_fill_reason: a.noFillReason,
+          reader: a.reader,
           shipped: a.products.map((p, i) => ({ id: p, score: a.scores[i], grade: set.judged.get(a.id)?.get(p) ?? null, title: a.titles[i] })),
           threshold_off_top3: (byId.get(a.id)?.products ?? [])
             .slice(0, 3)
@@ -193,5 +199,13 @@ export async function evaluateConversations(
     noFill: shoppingIds.length > 0 ? shoppingIds.filter((id) => !answered.get(id)).length / shoppingIds.length : null,
     falseFill: noNeedIds.length > 0 ? falseFills.length / noNeedIds.length : null,
     falseFills,
+    readers: countBy(shipped.map((a) => a.reader)),
   };
+}
+
+/** How many times each value occurs. */
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
+  return counts;
 }

@@ -32,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
 import { systemClock } from '../../src/core/clock.js';
 import { type Core, createCore } from '../../src/core/index.js';
 import { fitColdStartModel } from '../../src/core/learning/cold-start.js';
@@ -41,6 +42,7 @@ import type { RetrievalMode } from '../../src/core/ranking/retrieval.js';
 import { DEFAULT_MIN_RELEVANCE, SearchRequestSchema } from '../../src/core/schemas/search.js';
 import { KnowledgeService } from '../../src/knowledge/service.js';
 import { createLogger } from '../../src/logger.js';
+import { OpenAiChatReader } from '../../src/reader/openai-chat.js';
 import { createPgStores, migrate, openDb } from '../../src/store/pg/index.js';
 import { type ConversationFigures, evaluateConversations, readConversationSet } from './conversations.js';
 import { cli } from './eval.command.js';
@@ -127,6 +129,8 @@ async function main(): Promise<number> {
       ? new KnowledgeService({ embedder: set.embedder, cacheDir: values['model-cache'] ?? join(work, 'models'), logger })
       : null;
     await knowledge?.start();
+    // With --reader, conversations are read as the configured reader reads them (AISLE_READER…).
+    const readerModel = values.reader ? modelReaderFromConfig() : null;
     const coreWith = (rankingModel: RankingModel | null): Core =>
       createCore({
         stores,
@@ -137,6 +141,7 @@ async function main(): Promise<number> {
         embedder: set.embedder,
         rankingModel,
         ...(knowledge ? { knowledge } : {}),
+        ...(readerModel ? { readerModel } : {}),
       });
     const core = coreWith(null);
     const { account, firstKey } = await core.accounts.create('eval');
@@ -221,6 +226,7 @@ async function main(): Promise<number> {
         for (const mode of ['context', 'session'] as const)
           conversations.push(await evaluateConversations(coldCore, principal, part, mode, { evalDir, out, prefix: name }));
     }
+    await readerModel?.model.close();
     await db.close();
     await set.close();
     const queries = set.queries;
@@ -266,3 +272,11 @@ async function main(): Promise<number> {
 }
 
 await cli.run(main);
+
+/** The model reader the environment configures (AISLE_READER=openai and its settings), for --reader. */
+function modelReaderFromConfig() {
+  const reader = loadConfig().reader;
+  if (reader.kind !== 'openai')
+    throw new UsageError('--reader reads conversations with the configured model reader: set AISLE_READER=openai and AISLE_READER_MODEL');
+  return { ...reader, model: new OpenAiChatReader(reader) };
+}

@@ -89,10 +89,6 @@ export async function openDb(target: DbTarget): Promise<Db> {
 class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   queryCount = 0;
-
-  poolStats(): null {
-    return null;
-  }
   private readonly prepared: PglitePrepared;
   /**
    * Prepared statements go around PGlite's own locks (PglitePrepared), so this one keeps them
@@ -110,6 +106,11 @@ class PgliteDb implements Db {
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     this.queryCount += 1;
     return statement(this.kind, sql, () => this.mutex.runExclusive(() => this.pglite.runExclusive(() => this.prepared.query<R>(sql, params))));
+  }
+
+  /** One connection, in this process: no pool to report. */
+  poolStats(): null {
+    return null;
   }
 
   async exec(sql: string): Promise<void> {
