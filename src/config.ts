@@ -59,7 +59,8 @@ const envSchema = z.object({
   // exporter reads the rest of the OTEL_* variables itself.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
-  OTEL_SDK_DISABLED: booleanFlag.default(false),
+  // The specification's only value is `true` (any case); anything else leaves the SDK on.
+  OTEL_SDK_DISABLED: z.string().optional(),
   OTEL_TRACES_EXPORTER: z.string().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('aisle'),
   AISLE_METRICS_LISTEN: z
@@ -356,7 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: Object.freeze({
       enabled:
         (e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined) &&
-        !e.OTEL_SDK_DISABLED &&
+        e.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true' &&
         (e.OTEL_TRACES_EXPORTER ?? 'otlp')
           .split(',')
           .map((s) => s.trim())

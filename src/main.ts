@@ -36,10 +36,10 @@ async function main(): Promise<void> {
   // retention (pruning sessions, webhook history, the request log). The others only serve.
   const inCluster = config.processIndex !== undefined;
   const leader = !inCluster || config.processIndex === 0;
-  // Metrics are kept only when served (AISLE_METRICS_LISTEN): by this process alone, or by a
-  // cluster's primary over all its API processes (docs/operations.md).
   // Traces are on when the standard OTEL_* variables name an endpoint (docs/operations.md).
   const tracing = config.tracing.enabled ? startTracing({ serviceName: config.tracing.serviceName, processIndex: config.processIndex }) : null;
+  // Metrics are kept only when served (AISLE_METRICS_LISTEN): by this process alone, or by a
+  // cluster's primary over all its API processes (docs/operations.md).
   const metrics = config.metricsListen ? new AisleMetrics(config.processIndex === undefined ? {} : { processIndex: config.processIndex }) : null;
   if (metrics && inCluster) shareWithPrimary(metrics.registry);
   const runtime = await openRuntime(config, logger, metrics);
