@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CliError, EXIT } from '../../src/cli/errors.js';
+import { loadConfig } from '../../src/config.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
 import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { sharedPath } from '../shared-data.js';
@@ -113,8 +114,8 @@ async function main(): Promise<void> {
     // 2. Search latency and RSS under load (PostgreSQL, npm start's processes).
     let load: Record<string, unknown> | null = null;
     if (!cli.values['skip-load']) {
-      if (!process.env.DATABASE_URL)
-        throw new CliError(EXIT.usage, 'bench:scale runs bench:load, which needs DATABASE_URL (PostgreSQL); pass --skip-load to leave it out');
+      if (!loadConfig().databaseUrl)
+        throw new CliError(EXIT.config, 'bench:scale runs bench:load, which needs DATABASE_URL (PostgreSQL); pass --skip-load to leave it out');
       load = benchJson((await run('tools/bench/load.ts', ['--catalog-uri', catalogUri, '--duration', String(duration)], env)).stdout);
     }
 
