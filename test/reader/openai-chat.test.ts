@@ -21,7 +21,8 @@ interface ChatRequest {
 }
 
 /** What the scripted server does with one request: an answer's content, a raw reply, or silence. */
-type Script = (body: ChatRequest) => { content: string } | { status: number; body: string } | 'stall';
+/** `n` is the request's number since the last reset, from 1. */
+type Script = (body: ChatRequest, n: number) => { content: string } | { status: number; body: string } | 'stall';
 
 class ChatServer {
   readonly requests: { body: ChatRequest; authorization: string | undefined; path: string | undefined }[] = [];
@@ -62,7 +63,7 @@ class ChatServer {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       if (this.delayMs > 0) await sleep(this.delayMs);
-      const step = this.script(body);
+      const step = this.script(body, this.requests.length);
       if (step === 'stall') {
         this.open.add(res);
         res.on('close', () => this.open.delete(res));
@@ -265,13 +266,14 @@ describe('the model reader over an OpenAI-compatible chat endpoint', () => {
   });
 
   it('bounds the calls in flight: a search waits for a slot within its budget, then reads offline', async () => {
-    server.reset(() => answer({ product_query: 'camping tent' }));
-    server.delayMs = 400;
+    // The first two calls are answered after 200 ms; any later one never is.
+    server.reset((_body, n) => (n <= 2 ? answer({ product_query: 'camping tent' }) : 'stall'));
+    server.delayMs = 200;
     const bodies = await Promise.all(
       [1, 2, 3, 4].map((i) => search(fresh(`what would keep us dry at night, take ${i}?`, 'We are going camping in the rain.'))),
     );
     expect(server.maxInFlight).toBe(2);
-    // Two are answered; the other two waited 400 ms for a slot, leaving 200 ms, less than the model takes.
+    // Two are answered; the other two waited about 200 ms for a slot, then ran out of their 600 ms.
     expect(bodies.map((b) => b.metadata.reader).sort()).toEqual(['model', 'model', 'offline_fallback', 'offline_fallback']);
   });
 });
