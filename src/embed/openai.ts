@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError } from 'openai';
 import { AppError } from '../core/errors.js';
-import { OutboundClient, OutboundError } from '../outbound/client.js';
-import { outboundFetch } from '../outbound/fetch.js';
+import { type OutboundClient, OutboundError } from '../outbound/client.js';
+import { operatorOpenAi } from '../outbound/openai-client.js';
 import { type EmbeddingProvider, normalizeInPlace } from './provider.js';
 
 export interface RetryPolicy {
@@ -34,7 +35,6 @@ export interface OpenAiProviderOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** 256 vectors of 3,072 floats as JSON are about 10 MB. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -47,24 +47,12 @@ const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayM
  * `internal_error` when it rejects the request or returns vectors of another dimension.
  */
 export async function createOpenAiProvider(options: OpenAiProviderOptions): Promise<EmbeddingProvider> {
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  // The endpoint is the operator's own choice (often Ollama on localhost): private addresses allowed.
-  const outbound = new OutboundClient({ allowPrivate: true });
-  const client = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: options.apiKey ?? 'no-key',
-    // Passing these explicitly keeps the SDK from reading its OPENAI_* environment variables:
-    // configuration comes from src/config.ts only.
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    logLevel: 'off',
-    // We retry ourselves: the SDK's backoff is not configurable and would hide attempts from errors.
-    maxRetries: 0,
-    timeout: timeoutMs,
-    // Every call Aisle makes to a server it does not run goes through the outbound client.
-    fetch: outboundFetch(outbound, { timeoutMs, maxBytes: MAX_ANSWER_BYTES }),
+  // We retry ourselves (requestWithRetry): the client makes one attempt per call.
+  const { client, outbound, baseUrl } = operatorOpenAi({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBytes: MAX_ANSWER_BYTES,
   });
   const provider = new OpenAiProvider(client, outbound, baseUrl, options);
   if (options.dimensions !== undefined) return provider;

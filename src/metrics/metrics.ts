@@ -45,9 +45,7 @@ export class AisleMetrics implements Meter {
   private readonly importedProducts: Counter<'kind'>;
   private readonly importGauge: Gauge;
   private catalog: CatalogGauges | null = null;
-  private catalogRead: { at: number; info: Promise<{ productCount: number; version: number; updatedAt: Date } | null> } | null = null;
   private database: DatabaseGauges | null = null;
-  private queueRead: { at: number; queue: Promise<{ pending: number; oldestDueSeconds: number } | null> } | null = null;
   private readonly seenCache = { hits: 0, misses: 0 };
   private importsRunning = 0;
 
@@ -200,12 +198,7 @@ export class AisleMetrics implements Meter {
   /** Gauges of the serving catalog, read at scrape. */
   private catalogGauges(registers: Registry[]): void {
     // One read of the serving version per scrape, shared by the three gauges (each collects in turn).
-    const info = () => {
-      const now = Date.now();
-      if (this.catalogRead === null || now - this.catalogRead.at > 1_000)
-        this.catalogRead = { at: now, info: this.catalog?.info().catch(() => null) ?? Promise.resolve(null) };
-      return this.catalogRead.info;
-    };
+    const info = perScrape(() => this.catalog?.info() ?? Promise.resolve(null));
     const products: Gauge = new Gauge({
       name: 'aisle_catalog_products',
       help: 'Products in the serving catalog version',
@@ -287,12 +280,7 @@ export class AisleMetrics implements Meter {
       },
     });
     // One query per scrape, shared by the two gauges.
-    const queue = () => {
-      const now = Date.now();
-      if (this.queueRead === null || now - this.queueRead.at > 1_000)
-        this.queueRead = { at: now, queue: this.database?.webhookQueue().catch(() => null) ?? Promise.resolve(null) };
-      return this.queueRead.queue;
-    };
+    const queue = perScrape(() => this.database?.webhookQueue() ?? Promise.resolve(null));
     const depth: Gauge = new Gauge({
       name: 'aisle_webhook_queue_depth',
       help: 'Webhook deliveries waiting to be sent (pending or being sent), across the database',
@@ -314,4 +302,17 @@ export class AisleMetrics implements Meter {
       },
     });
   }
+}
+
+/**
+ * `read` shared by the gauges one scrape collects (they collect one after another, within a
+ * second): its answer is reused for a second, and a failure reads as nothing.
+ */
+function perScrape<T>(read: () => Promise<T | null>): () => Promise<T | null> {
+  let last: { at: number; value: Promise<T | null> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (last === null || now - last.at > 1_000) last = { at: now, value: read().catch(() => null) };
+    return last.value;
+  };
 }

@@ -5,12 +5,12 @@
  * for the model only within AISLE_READER_TIMEOUT_MS, and the offline reader answers otherwise
  * (src/core/reading/model-reader.ts). docs/search.md, "Readers".
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { z } from 'zod';
 import { ModelAnswerSchema } from '../core/reading/model-answer.js';
 import type { ModelConversation, ReaderModel } from '../core/reading/ports.js';
-import { OutboundClient } from '../outbound/client.js';
-import { outboundFetch } from '../outbound/fetch.js';
+import type { OutboundClient } from '../outbound/client.js';
+import { operatorOpenAi } from '../outbound/openai-client.js';
 
 export interface OpenAiChatReaderOptions {
   model: string;
@@ -22,7 +22,6 @@ export interface OpenAiChatReaderOptions {
   timeoutMs: number;
 }
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** An answer is a few hundred bytes of JSON; anything near this is not an answer. */
 const MAX_ANSWER_BYTES = 256 * 1024;
 /** Tokens the model may write: the answer's JSON with room to spare. */
@@ -48,21 +47,7 @@ export class OpenAiChatReader implements ReaderModel {
 
   constructor(options: OpenAiChatReaderOptions) {
     this.name = options.model;
-    // The endpoint is the operator's own choice (often Ollama on localhost): private addresses allowed.
-    this.outbound = new OutboundClient({ allowPrivate: true });
-    this.client = new OpenAI({
-      baseURL: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
-      apiKey: options.apiKey ?? 'no-key',
-      // Passing these explicitly keeps the SDK from reading its OPENAI_* environment variables:
-      // configuration comes from src/config.ts only.
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      logLevel: 'off',
-      maxRetries: 0,
-      timeout: options.timeoutMs,
-      fetch: outboundFetch(this.outbound, { timeoutMs: options.timeoutMs, maxBytes: MAX_ANSWER_BYTES }),
-    });
+    ({ client: this.client, outbound: this.outbound } = operatorOpenAi({ ...options, maxBytes: MAX_ANSWER_BYTES }));
   }
 
   async read(conversation: ModelConversation, signal: AbortSignal): Promise<unknown> {

@@ -20,6 +20,7 @@ import type { Logger } from '../shared-ports.js';
 import { isProductQuery } from '../understanding/need.js';
 import { sensitiveTopic } from '../understanding/sensitive.js';
 import { type ModelAnswer, ModelAnswerSchema } from './model-answer.js';
+import { EMPTY_READING } from './offline-reader.js';
 import type { ModelConversation, NeedReader, ReaderModel, ReadInput, Reading } from './ports.js';
 
 /** Earlier turns the model reads, the latest (the sensitive-topic patterns read as many). */
@@ -166,19 +167,7 @@ function toModelConversation(input: ReadInput): ModelConversation {
 
 /** The model's answer as a reading: silence, or a product query with its constraints. */
 function toReading(answer: ModelAnswer): Reading {
-  const empty: Reading = {
-    reader: 'model',
-    need: null,
-    text: '',
-    current: '',
-    context: '',
-    usedTurn: null,
-    interpreted: '',
-    vectors: null,
-    known: null,
-    silence: null,
-    constraints: {},
-  };
+  const empty: Reading = { ...EMPTY_READING, reader: 'model' };
   if (answer.sensitive) return { ...empty, silence: 'sensitive_topic' };
   if (!answer.shopping_need) return { ...empty, silence: 'no_shopping_need' };
   const query = answer.product_query.replace(/\s+/g, ' ').trim();

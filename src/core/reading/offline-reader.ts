@@ -47,11 +47,11 @@ export class OfflineReader implements NeedReader {
     const { text, before } = input;
     if (isProductQuery(text, before)) {
       const q = contextualQuery(text, input.earlierTurns, input.earlierQueries);
-      return { ...EMPTY, text, current: input.current, context: q.added, usedTurn: q.usedTurn, interpreted: q.text.trim() };
+      return { ...EMPTY_READING, text, current: input.current, context: q.added, usedTurn: q.usedTurn, interpreted: q.text.trim() };
     }
     let need = await this.understand(text, before);
     const spoken = need.spoken.join(' ');
-    const reading: Reading = { ...EMPTY, need, text: spoken, interpreted: need.interpreted };
+    const reading: Reading = { ...EMPTY_READING, need, text: spoken, interpreted: need.interpreted };
     // Nothing but a price: search browses by price, and there is nothing to embed.
     if (toEmbeddingInput(spoken) === '' || input.retrieval === 'lexical') return reading;
     // The conversation is embedded here, with its last turns, which say whether it touches a
@@ -86,7 +86,8 @@ export class OfflineReader implements NeedReader {
   }
 }
 
-const EMPTY: Reading = {
+/** A reading with nothing in it yet, by the offline reader: each reader fills in what it read. */
+export const EMPTY_READING: Readonly<Reading> = {
   reader: 'offline',
   need: null,
   text: '',
