@@ -165,6 +165,7 @@ function printSummary(source: string, s: ImportSummary): void {
 async function run(): Promise<number> {
   const file = positionals[0];
   if (values.reindex ? positionals.length > 0 : positionals.length !== 1) throw new UsageError('give exactly one FILE, or --reindex');
+  if (values.refit && values['no-fit-ranking']) throw new UsageError('--refit and --no-fit-ranking contradict each other: give one');
   const feed = values.reindex ? null : await openFeed(file!);
   const config = loadConfig();
   const catalog = await openCatalog(config);
@@ -190,6 +191,7 @@ async function run(): Promise<number> {
           ...(batchSize === undefined ? {} : { batchSize }),
           onProgress: (p) => progress.update(p),
           fitRanking: !values['no-fit-ranking'],
+          refit: values.refit,
         },
       ).finally(() => progress.stop());
       printSummary(values.reindex ? 'the catalog (re-index)' : file!, summary);

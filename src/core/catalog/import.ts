@@ -46,6 +46,8 @@ export interface ImportOptions {
    * the server's sample-catalog load turn it on.
    */
   fitRanking?: boolean | ColdStartOptions;
+  /** Fit the ranking model even when the import changed too little to warrant it (npm run ingest -- --refit). */
+  refit?: boolean;
 }
 
 interface SkippedExample {
@@ -154,7 +156,11 @@ export async function importCatalog(
   let rankingModel: ColdStartOutcome | null = null;
   if (catalog !== null && options.fitRanking) {
     rankingModel = contentChanged
-      ? await refreshColdStartModel(deps, options.fitRanking === true ? {} : options.fitRanking)
+      ? await refreshColdStartModel(
+          deps,
+          options.fitRanking === true ? {} : options.fitRanking,
+          options.refit ? undefined : { products: catalog.productCount, changed: progress.imported + progress.updated + progress.removed },
+        )
       : {
           action: 'kept',
           source: (await readRankingModel(deps.catalog, model))?.source ?? FALLBACK_MODEL.source,

@@ -26,6 +26,20 @@ const COLD_START_SOURCE_PREFIX = 'cold-start';
 /** A model this module fitted (and so one a later import may replace), as against one fitted on labels. */
 export const isColdStartModel = (model: RankingModel): boolean => model.source.startsWith(COLD_START_SOURCE_PREFIX);
 
+/** How many products the catalog had when this cold-start model was fitted (its source names it), or null. */
+const fittedCatalogSize = (model: RankingModel): number | null => {
+  const m = /^cold-start \(catalog (\d+) products/.exec(model.source);
+  return m ? Number(m[1]) : null;
+};
+
+/**
+ * The share of a catalog an import may change, and its size may drift from the size the model
+ * was fitted on, before the cold-start model is fitted again: a fit reads a thousand synthetic
+ * requests through retrieval (a minute or more on two cores), which one new product does not
+ * warrant (docs/ingest.md, "The ranking model").
+ */
+const REFIT_SHARE = 0.1;
+
 /**
  * Requests no catalog answers, for the calibration's off-topic negatives. Deliberately not the
  * list tools/relevance/labelled-set.ts evaluates calibration with, so that measurement stays unseen.
@@ -253,12 +267,26 @@ export type ColdStartOutcome =
 /**
  * Fits the catalog's cold-start model and stores it for the embedder's model, unless the catalog
  * already holds a model fitted on labelled data (npm run calibrate), which is better and is kept.
- * Replaces an absent or earlier cold-start model.
+ * Replaces an absent or earlier cold-start model; given an import's `change`, keeps one fitted on
+ * a catalog the import changed little (under REFIT_SHARE of its products, and its size within
+ * REFIT_SHARE of the fitted one).
  */
-export async function refreshColdStartModel(deps: { catalog: CatalogStore; embedder: Embedder }, options: ColdStartOptions = {}): Promise<ColdStartOutcome> {
+export async function refreshColdStartModel(
+  deps: { catalog: CatalogStore; embedder: Embedder },
+  options: ColdStartOptions = {},
+  change?: { products: number; changed: number },
+): Promise<ColdStartOutcome> {
   const stored = await readRankingModel(deps.catalog, deps.embedder.model);
   if (stored !== null && !isColdStartModel(stored)) {
     return { action: 'kept', source: stored.source, reason: 'the catalog holds a model fitted on labelled data (npm run calibrate)' };
+  }
+  const fittedOn = stored === null ? null : fittedCatalogSize(stored);
+  if (change && stored !== null && fittedOn !== null) {
+    const small = change.changed < REFIT_SHARE * change.products && Math.abs(change.products - fittedOn) < REFIT_SHARE * fittedOn;
+    if (small) {
+      const reason = `${change.changed} of ${change.products} products changed, and the model was fitted on ${fittedOn}: it is fitted again once a tenth of the catalog has changed`;
+      return { action: 'kept', source: stored.source, reason };
+    }
   }
   const fit = await fitColdStartModel(deps, options);
   if (fit.model === null) {

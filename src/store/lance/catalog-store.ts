@@ -50,6 +50,8 @@ export interface LanceCatalogOptions {
 export type CatalogRead = 'vector_search' | 'text_search' | 'by_price' | 'get_by_ids';
 
 const DEFAULT_VERSION_RETENTION_MS = 3_600_000;
+/** Products per batch when scanProducts answers from memory (about what a Lance scan batch holds). */
+const SCAN_BATCH = 1024;
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
 const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -70,6 +72,10 @@ interface Serving {
   warmed: Promise<void> | null;
   /** Every row of the version, once warm() found that the cache holds them all: exact search in memory. */
   exact: ExactScan | null;
+  /** Reads in flight on this version's table: a version another has replaced closes it after the last. */
+  readers: number;
+  /** Set once another version serves in this one's place. */
+  retired: boolean;
 }
 
 /**
@@ -98,6 +104,8 @@ function hydratedBytes(h: Hydrated): number {
  */
 export class LanceCatalogStore implements CatalogStore {
   private serving: Serving | null = null;
+  /** The refresh under way, if any: the next one starts after it. */
+  private refreshing: Promise<unknown> = Promise.resolve();
   /** What warm() was last asked to compute per product; applied again when a new version is warmed. */
   private prepare: ((product: CatalogProduct) => unknown) | null = null;
   /** Product cache lookups since the store opened (every version's cache). */
@@ -124,41 +132,91 @@ export class LanceCatalogStore implements CatalogStore {
     return this.serving?.info ?? null;
   }
 
-  async refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
+  /**
+   * Follows the pointer. A new version is made ready before it serves: its table opened and, in
+   * a process that keeps its product cache warm, the cache filled, so no search waits on a cold
+   * version. The version it replaces closes its table once the reads still using it end.
+   * Refreshes run one at a time (the periodic check and an import's publish can meet).
+   */
+  refresh(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
+    const run = this.refreshing.then(() => this.follow(accept));
+    this.refreshing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async follow(accept?: (info: CatalogInfo) => boolean): Promise<boolean> {
     const meta = await readMeta(this.conn);
+    const previous = this.serving;
     if (meta === null) {
-      const moved = this.serving !== null;
       this.serving = null;
-      return moved;
+      this.retire(previous);
+      return previous !== null;
     }
     const { info } = meta;
-    if (this.serving && this.serving.info.version === info.version && this.serving.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
+    if (previous && previous.info.version === info.version && previous.info.updatedAt.getTime() === info.updatedAt.getTime()) return false;
     if (accept && !accept(info)) return false;
     // The same products with a new ranking model (an import's fit, npm run calibrate): the rows,
     // their cache and its warmth stay; only the model moves.
-    if (this.serving && this.serving.info.version === info.version) {
+    if (previous && previous.info.version === info.version) {
       // In place: a warm-up under way belongs to this same serving version and carries on.
       const rankingModel = await this.versionModel(meta);
-      this.serving.info = info;
-      this.serving.rankingModel = rankingModel;
+      previous.info = info;
+      previous.rankingModel = rankingModel;
       return true;
     }
     const table = await this.conn.openTable(PRODUCTS_TABLE);
-    await table.checkout(info.version);
-    const rewarm = this.serving?.warmed != null;
-    this.serving?.table.close();
     const cacheBytes = this.options.cacheBytes ?? DEFAULT_PRODUCT_CACHE_BYTES;
-    this.serving = {
+    const next: Serving = {
       table,
       info,
-      rankingModel: await this.versionModel(meta),
+      rankingModel: null,
       rows: cacheBytes > 0 ? new LRUCache<bigint, Hydrated>({ maxSize: cacheBytes, sizeCalculation: hydratedBytes }) : null,
       warmed: null,
       exact: null,
+      readers: 0,
+      retired: false,
     };
-    // A process that warmed the previous version wants the new one warm too; searches meanwhile fill the cache on demand.
-    if (rewarm) this.warm().catch(() => {});
+    try {
+      await table.checkout(info.version);
+      next.rankingModel = await this.versionModel(meta);
+      // A process that warmed the previous version serves the new one warm from its first search.
+      if (previous?.warmed != null && next.rows) {
+        next.warmed = this.fill(next, next.rows);
+        await next.warmed;
+      }
+    } catch (err) {
+      // The version serving so far keeps serving; the next refresh tries again.
+      this.retire(next);
+      throw err;
+    }
+    this.serving = next;
+    this.retire(previous);
     return true;
+  }
+
+  /** Closes a replaced version's table now, or when the last read still using it ends. */
+  private retire(serving: Serving | null): void {
+    if (!serving || serving.retired) return;
+    serving.retired = true;
+    if (serving.readers === 0) serving.table.close();
+  }
+
+  /** Ends a read of `serving`'s table, closing it if it was the last one of a replaced version. */
+  private release(serving: Serving): void {
+    serving.readers -= 1;
+    if (serving.retired && serving.readers === 0) serving.table.close();
+  }
+
+  /** Runs `read` on the serving version (`empty` when there is none), keeping its table open until it ends. */
+  private async reading<T>(empty: T, read: (serving: Serving) => Promise<T>): Promise<T> {
+    const serving = this.serving;
+    if (!serving) return empty;
+    serving.readers += 1;
+    try {
+      return await read(serving);
+    } finally {
+      this.release(serving);
+    }
   }
 
   /** The ranking model the serving version carries (servingRankingModel's port contract). */
@@ -306,12 +364,13 @@ export class LanceCatalogStore implements CatalogStore {
   private async fill(serving: Serving, rows: LRUCache<bigint, Hydrated>): Promise<void> {
     const prepare = this.prepare;
     const scanOrder: bigint[] = [];
+    serving.readers += 1;
     try {
       for await (const batch of serving.table
         .query()
         .select([...PRODUCT_COLUMNS, 'vector'])
         .withRowId()) {
-        if (this.serving !== serving) return;
+        if (serving.retired) return;
         for (const { rowId, row, vector } of decodedRows(batch)) {
           scanOrder.push(rowId);
           if (rows.has(rowId)) continue;
@@ -326,18 +385,20 @@ export class LanceCatalogStore implements CatalogStore {
       const all = scanOrder.map((id) => rows.peek(id));
       if (all.every((h) => h !== undefined)) serving.exact = new ExactScan(all);
     } catch (err) {
-      // The version was replaced (and its table closed) mid-scan: nothing to warm any more.
-      if (this.serving === serving) throw err;
+      // The version was replaced mid-scan: nothing to warm any more.
+      if (!serving.retired) throw err;
+    } finally {
+      this.release(serving);
     }
   }
 
   getByIds(productIds: readonly string[]): Promise<CatalogProduct[]> {
-    return this.timed('get_by_ids', () => this.productsById(productIds));
+    return this.timed('get_by_ids', [], (serving) => this.productsById(serving, productIds));
   }
 
-  private async productsById(productIds: readonly string[]): Promise<CatalogProduct[]> {
-    if (!this.serving || productIds.length === 0) return [];
-    const rows = await this.serving.table
+  private async productsById(serving: Serving, productIds: readonly string[]): Promise<CatalogProduct[]> {
+    if (productIds.length === 0) return [];
+    const rows = await serving.table
       .query()
       .where(`product_id IN (${productIds.map(sqlString).join(', ')})`)
       .select(PRODUCT_COLUMNS)
@@ -352,15 +413,14 @@ export class LanceCatalogStore implements CatalogStore {
    * ranking features never see a quantised distance and the top `limit` match exact search's.
    */
   vectorSearch(vector: Float32Array, options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean }): Promise<ScoredProduct[]> {
-    return this.timed('vector_search', () => this.nearest(vector, options));
+    return this.timed('vector_search', [], (serving) => this.nearest(serving, vector, options));
   }
 
   private async nearest(
+    serving: Serving,
     vector: Float32Array,
     options: { limit: number; filter?: CatalogFilter; exact?: boolean; withVectors?: boolean },
   ): Promise<ScoredProduct[]> {
-    const serving = this.serving;
-    if (!serving) return [];
     const kind = serving.info.annIndex;
     const ann = options.exact || this.options.bypassVectorIndex || kind === 'none' ? null : { kind, tuning: this.options.annTuning ?? {} };
     if (ann === null && serving.exact)
@@ -373,12 +433,11 @@ export class LanceCatalogStore implements CatalogStore {
   }
 
   textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
-    return this.timed('text_search', () => this.fullText(text, options));
+    return this.timed('text_search', [], (serving) => this.fullText(serving, text, options));
   }
 
-  private async fullText(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
-    const serving = this.serving;
-    if (!serving || text.trim() === '') return [];
+  private async fullText(serving: Serving, text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
+    if (text.trim() === '') return [];
     let query = serving.table
       .query()
       .fullTextSearch(canonicalText(text), { columns: ['search_text'] })
@@ -396,12 +455,14 @@ export class LanceCatalogStore implements CatalogStore {
    * column scan (docs/search.md, "A query that is only a price").
    */
   byPrice(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }> {
-    return this.timed('by_price', () => this.cheapest(filter, options));
+    return this.timed('by_price', { products: [], total: 0 }, (serving) => this.cheapest(serving, filter, options));
   }
 
-  private async cheapest(filter: CatalogFilter, options: { limit: number; descending: boolean }): Promise<{ products: CatalogProduct[]; total: number }> {
-    const serving = this.serving;
-    if (!serving) return { products: [], total: 0 };
+  private async cheapest(
+    serving: Serving,
+    filter: CatalogFilter,
+    options: { limit: number; descending: boolean },
+  ): Promise<{ products: CatalogProduct[]; total: number }> {
     const where = ['price_amount IS NOT NULL', buildWhere(filter)].filter((c) => c !== undefined).join(' AND ');
     const sign = options.descending ? -1 : 1;
     // Ascending by sign × price; a tie keeps the row seen first, so the order is stable.
@@ -474,16 +535,37 @@ export class LanceCatalogStore implements CatalogStore {
     return found;
   }
 
+  /** Every product of the serving version: from memory when the cache holds them all (a refresh's vocabulary rebuild), else one scan. */
   async *scanProducts(): AsyncIterable<CatalogProduct[]> {
-    if (!this.serving) return;
-    for await (const batch of this.serving.table.query().select(PRODUCT_COLUMNS)) {
-      yield batch.toArray().map((r) => fromRecord(r as Record<string, unknown>));
+    const serving = this.serving;
+    if (!serving) return;
+    if (serving.exact) {
+      yield* serving.exact.productBatches(SCAN_BATCH);
+      return;
+    }
+    serving.readers += 1;
+    try {
+      for await (const batch of serving.table.query().select(PRODUCT_COLUMNS)) {
+        yield batch.toArray().map((r) => fromRecord(r as Record<string, unknown>));
+      }
+    } finally {
+      this.release(serving);
     }
   }
 
   async *scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]> {
-    if (!this.serving) return;
-    for await (const batch of this.serving.table.query().select(['product_id', 'vector'])) {
+    const serving = this.serving;
+    if (!serving) return;
+    serving.readers += 1;
+    try {
+      yield* this.vectorBatches(serving);
+    } finally {
+      this.release(serving);
+    }
+  }
+
+  private async *vectorBatches(serving: Serving): AsyncIterable<{ productId: string; vector: Float32Array }[]> {
+    for await (const batch of serving.table.query().select(['product_id', 'vector'])) {
       const ids = batch.getChild('product_id');
       const vectors = batch.getChild('vector');
       const out: { productId: string; vector: Float32Array }[] = [];
@@ -495,6 +577,7 @@ export class LanceCatalogStore implements CatalogStore {
   }
 
   async close(): Promise<void> {
+    await this.refreshing;
     this.serving?.table.close();
     this.serving = null;
     this.conn.close();
@@ -511,12 +594,15 @@ export class LanceCatalogStore implements CatalogStore {
     return { ...this.lookups, bytes: this.serving?.rows?.calculatedSize ?? 0, budgetBytes: this.options.cacheBytes ?? DEFAULT_PRODUCT_CACHE_BYTES };
   }
 
-  /** A read in a span of its own (`catalog.<call>`), timed for the metrics when someone listens. */
-  private timed<T>(call: CatalogRead, read: () => Promise<T>): Promise<T> {
+  /**
+   * A read of the serving version (`empty` when there is none) in a span of its own
+   * (`catalog.<call>`), timed for the metrics when someone listens.
+   */
+  private timed<T>(call: CatalogRead, empty: T, read: (serving: Serving) => Promise<T>): Promise<T> {
     return inSpan(`catalog.${call}`, { 'aisle.catalog.version': this.serving?.info.version ?? 0 }, async () => {
       const started = performance.now();
       try {
-        return await read();
+        return await this.reading(empty, read);
       } finally {
         this.options.onRead?.(call, (performance.now() - started) / 1000);
       }

@@ -36,6 +36,11 @@ export class ExactScan {
     return this.rows.length;
   }
 
+  /** Every product, in row order, `size` at a time. */
+  *productBatches(size: number): Generator<CatalogProduct[]> {
+    for (let i = 0; i < this.rows.length; i += size) yield this.rows.slice(i, i + size).map((r) => r.product);
+  }
+
   nearest(query: Float32Array, options: { limit: number; filter?: CatalogFilter; withVectors: boolean }): ScoredProduct[] {
     if (options.limit <= 0) return [];
     const passes = compileFilter(options.filter);

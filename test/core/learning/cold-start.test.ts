@@ -108,6 +108,25 @@ describe('cold-start ranking model at import', () => {
     expect(again.model).toEqual(await readRankingModel(catalog, embedder.model));
   });
 
+  it('keeps the model through an import that changes little, and fits it again when asked to', async () => {
+    const fitted = await readRankingModel(catalog, embedder.model);
+    expect(fitted?.source).toMatch(/^cold-start \(catalog 501 products/);
+    const add = async (n: number, refit: boolean) =>
+      importCatalog((await readFeed(lanternFeed(n), {})).records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: FIT, refit });
+    const one = await add(1, false);
+    expect(one.imported).toBe(1);
+    expect(one.rankingModel).toMatchObject({ action: 'kept', source: fitted?.source });
+    expect(one.rankingModel?.action === 'kept' && one.rankingModel.reason).toBe(
+      '1 of 502 products changed, and the model was fitted on 501: it is fitted again once a tenth of the catalog has changed',
+    );
+    expect(await readRankingModel(catalog, embedder.model)).toEqual(fitted);
+    // The first lantern again and one more: asked to, the import fits the catalog as it now is.
+    const forced = await add(2, true);
+    expect(forced.imported).toBe(1);
+    expect(forced.rankingModel).toMatchObject({ action: 'fitted', products: 503 });
+    expect((await readRankingModel(catalog, embedder.model))?.source).toMatch(/^cold-start \(catalog 503 products/);
+  });
+
   it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
     const small = await openTestCatalog();
     try {

@@ -188,6 +188,38 @@ describe('LanceCatalogStore', () => {
     expect((await reader.info())?.productCount).toBe(120);
   });
 
+  it('moves to a new version only once it is warm', async () => {
+    const uri = tempCatalogUri();
+    const store = await open(uri);
+    await importRows(store, rows(0, 300));
+    const reader = await open(uri);
+    await reader.warm();
+    expect(reader.exactSearchInMemory).toBe(true);
+    await importRows(store, rows(300, 320, 3));
+    expect(await reader.refresh()).toBe(true);
+    // Serving the new version from memory as it starts to serve: no search waits on a cold table.
+    expect(reader.exactSearchInMemory).toBe(true);
+    expect((await reader.info())?.productCount).toBe(320);
+  });
+
+  it('finishes the searches under way on the version a refresh leaves', async () => {
+    const uri = tempCatalogUri();
+    const store = await open(uri);
+    await importRows(store, rows(0, 300));
+    // No cache: every search reads the table twice (the query, then a take of its rows), so a
+    // refresh lands between the two reads of some searches.
+    const reader = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 1_000_000, annIndex: 'ivf_hnsw_sq', cacheBytes: 0 });
+    stores.push(reader);
+    const random = seededRandom(5);
+    for (let round = 0; round < 5; round++) {
+      await importRows(store, rows(300 + round, 301 + round, 10 + round));
+      const searches = Array.from({ length: 20 }, () => reader.vectorSearch(unitVector(random, DIMS), { limit: 10 }));
+      expect(await reader.refresh()).toBe(true);
+      for (const found of await Promise.all(searches)) expect(found).toHaveLength(10);
+    }
+    expect((await reader.info())?.productCount).toBe(305);
+  });
+
   it('leaves the previous catalog intact when an import process is killed mid-way', async () => {
     const uri = tempCatalogUri();
     const store = await open(uri);
