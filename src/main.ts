@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { startCatalogRefresh } from './catalog-refresh.js';
-import { startCatalogUpkeep } from './catalog-upkeep.js';
+import { startCatalogRefresh } from './catalog/refresh.js';
+import { startCatalogUpkeep } from './catalog/upkeep.js';
 import { runPrimary } from './cluster.js';
 import { loadConfig } from './config.js';
 import { consoleAssets } from './console/assets.js';

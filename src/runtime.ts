@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { readFeed } from './catalog-files/detect.js';
-import { HttpFeedDownloader } from './catalog-files/download.js';
+import { readFeed } from './catalog/files/detect.js';
+import { HttpFeedDownloader } from './catalog/files/download.js';
 import { type Config, ConfigError } from './config.js';
 import { CatalogModelMismatchError } from './core/catalog/errors.js';
 import { importCatalog } from './core/catalog/import.js';

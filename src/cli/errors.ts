@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { FeedFormatError } from '../catalog-files/types.js';
+import { FeedFormatError } from '../catalog/files/types.js';
 import { ConfigError } from '../config.js';
 import { CatalogModelMismatchError } from '../core/catalog/errors.js';
 import { AppError } from '../core/errors.js';

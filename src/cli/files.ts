@@ -28,7 +28,7 @@ export function createOutputFile(path: string): WriteStream {
 
 /**
  * The objects of a JSON-lines file (blank lines skipped), at most `limit` of them: query sets and
- * other plain JSONL inputs of the tools (a catalog feed goes through src/catalog-files instead). A line that
+ * other plain JSONL inputs of the tools (a catalog feed goes through src/catalog/files instead). A line that
  * is not JSON throws CliError (exit 65) naming the file and line.
  */
 export async function readJsonLines<T>(path: string, limit = Number.POSITIVE_INFINITY): Promise<T[]> {

@@ -4,8 +4,8 @@ import { AnalyticsService } from './analytics/analytics-service.js';
 import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, type RequestLogOptions } from './analytics/request-log.js';
 import { ImageOrigins } from './catalog/image-origins.js';
 import type { CatalogStore } from './catalog/ports.js';
-import type { FeedDownloader } from './catalog-sources/ports.js';
-import { CatalogSourceService } from './catalog-sources/source-service.js';
+import type { FeedDownloader } from './catalog/sources/ports.js';
+import { CatalogSourceService } from './catalog/sources/source-service.js';
 import { type AffiliateConfig, EMPTY_AFFILIATE_CONFIG } from './clicks/affiliate.js';
 import { AttributionTokens } from './clicks/attribution.js';
 import { ClickLinkSigner, generateClickSecret } from './clicks/click-links.js';
@@ -67,7 +67,7 @@ export interface CoreDeps {
   clickLinks?: { publicBaseUrl: string; secrets: readonly string[] };
   /** Affiliate parameters per merchant or network for click redirects. */
   affiliate?: AffiliateConfig;
-  /** Downloads feeds for catalog sources (src/catalog-files/download.ts); without it the sources API answers 503. */
+  /** Downloads feeds for catalog sources (src/catalog/files/download.ts); without it the sources API answers 503. */
   feedDownloader?: FeedDownloader;
   /** The SSRF guard's settings; without them webhook hosts are never resolved, so only public IP literals pass. */
   webhooks?: { allowPrivate: boolean; resolver: HostResolver };

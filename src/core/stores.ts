@@ -2,7 +2,7 @@
 import type { AccountStore } from './accounts/ports.js';
 import type { FeedStore } from './acp-feeds/ports.js';
 import type { AnalyticsStore, RequestLogStore } from './analytics/ports.js';
-import type { CatalogSourceStore } from './catalog-sources/ports.js';
+import type { CatalogSourceStore } from './catalog/sources/ports.js';
 import type { ClickStore } from './clicks/ports.js';
 import type { FeedbackStore } from './feedback/ports.js';
 import type { KeyStore } from './keys/ports.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FeedFormatError } from '../../src/catalog-files/types.js';
+import { FeedFormatError } from '../../src/catalog/files/types.js';
 import { CliError, describeFailure, EXIT, UsageError } from '../../src/cli/errors.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { CatalogModelMismatchError } from '../../src/core/catalog/errors.js';

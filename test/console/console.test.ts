@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
+import { HttpFeedDownloader } from '../../src/catalog/files/download.js';
 import { call, createKey, createTestApp, expectStatus, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, chromiumAvailable, launchChromium } from '../helpers/browser.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
+import { HttpFeedDownloader } from '../../src/catalog/files/download.js';
 import type { DatabaseTimeouts } from '../../src/config.js';
 import type { CatalogStore } from '../../src/core/catalog/ports.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -83,7 +83,7 @@ export interface TestAppOptions {
   dbTimeouts?: Partial<DatabaseTimeouts>;
   /** The OAuth authorization server: its public URL, metadata fetcher and registration limit. */
   oauth?: CoreDeps['oauth'];
-  /** Catalog sources' downloads (src/catalog-files/download.ts); the real downloader, public https only, unless given. */
+  /** Catalog sources' downloads (src/catalog/files/download.ts); the real downloader, public https only, unless given. */
   feedDownloader?: CoreDeps['feedDownloader'];
 }
 

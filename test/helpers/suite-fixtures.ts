@@ -4,7 +4,7 @@ import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpFeedDownloader } from '../../src/catalog-files/download.js';
+import { HttpFeedDownloader } from '../../src/catalog/files/download.js';
 import { call, createKey, createTestApp, expectProblem, expectStatus, type TestApp } from '../helpers/app.js';
 import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
 

@@ -15,7 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';

@@ -19,7 +19,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../src/core/catalog/embedding-text.js';

@@ -1,5 +1,5 @@
 // The catalog the search, conversation and deployment benches import when they start empty.
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import type { FeedRecord } from '../../src/core/catalog/import.js';
 import { syntheticCatalog } from './gen-catalog.js';
 

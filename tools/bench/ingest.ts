@@ -11,7 +11,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { productEmbeddingText } from '../../src/core/catalog/embedding-text.js';
 import { type FeedRecord, importCatalog } from '../../src/core/catalog/import.js';

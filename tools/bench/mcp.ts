@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { request } from 'undici';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createCore } from '../../src/core/index.js';

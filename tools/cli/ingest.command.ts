@@ -2,8 +2,8 @@
 // parsed, and a usage mistake or --help answered, before the tool's own modules are evaluated
 // (docs/development.md, "Operator tools").
 
-import { PRESETS } from '../../src/catalog-files/presets.js';
-import { FEED_FORMATS } from '../../src/catalog-files/types.js';
+import { PRESETS } from '../../src/catalog/files/presets.js';
+import { FEED_FORMATS } from '../../src/catalog/files/types.js';
 import { command } from '../../src/cli/command.js';
 
 const USAGE = `Usage:

@@ -9,11 +9,11 @@
 // First, so that the command line is checked before anything else loads (ingest.command.ts).
 
 import { createReadStream } from 'node:fs';
-import { type CsvMapping, formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError } from '../../src/catalog-files/csv.js';
-import { detectFormat, type FeedOptions, readFeed } from '../../src/catalog-files/detect.js';
-import { PRESETS, type PresetName } from '../../src/catalog-files/presets.js';
-import { recognizeExport } from '../../src/catalog-files/recognize.js';
-import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../src/catalog-files/types.js';
+import { type CsvMapping, formatMappingSpec, isMappingFile, loadMappingFile, parseMappingSpec, UnmappedTitleError } from '../../src/catalog/files/csv.js';
+import { detectFormat, type FeedOptions, readFeed } from '../../src/catalog/files/detect.js';
+import { PRESETS, type PresetName } from '../../src/catalog/files/presets.js';
+import { recognizeExport } from '../../src/catalog/files/recognize.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../src/catalog/files/types.js';
 import { CliError, EXIT, UsageError } from '../../src/cli/errors.js';
 import { requireReadableFile } from '../../src/cli/files.js';
 import { createProgressReporter } from '../../src/cli/progress.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
-import { readFeed } from '../../src/catalog-files/detect.js';
+import { readFeed } from '../../src/catalog/files/detect.js';
 import { CliError, EXIT } from '../../src/cli/errors.js';
 import { readJsonLines } from '../../src/cli/files.js';
 import { type FeedRecord, importCatalog } from '../../src/core/catalog/import.js';

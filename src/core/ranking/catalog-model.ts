@@ -3,7 +3,7 @@ import { FALLBACK_MODEL, parseRankingModel, type RankingModel } from './ranking.
 
 /**
  * The ranking model of the catalog version being served, read on every call: a process that moves
- * to a new version (catalog-refresh.ts) ranks with the model that version carries from its next
+ * to a new version (src/catalog/refresh.ts) ranks with the model that version carries from its next
  * search, with no restart. Parsed once per stored model; the fallback model when the version
  * carries none or one that does not validate.
  */

@@ -1,4 +1,4 @@
-import type { CatalogSource, CatalogSourceStore, SourcePull } from '../../core/catalog-sources/ports.js';
+import type { CatalogSource, CatalogSourceStore, SourcePull } from '../../core/catalog/sources/ports.js';
 import type { Db } from './db.js';
 
 interface SourceRow {

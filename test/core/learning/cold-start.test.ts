@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFeed } from '../../../src/catalog-files/detect.js';
+import { readFeed } from '../../../src/catalog/files/detect.js';
 import { importCatalog } from '../../../src/core/catalog/import.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createCore } from '../../../src/core/index.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { readFeed } from '../../../src/catalog-files/detect.js';
+import { readFeed } from '../../../src/catalog/files/detect.js';
 import { readJsonLines } from '../../../src/cli/files.js';
 import { productEmbeddingText, toEmbeddingInput } from '../../../src/core/catalog/embedding-text.js';
 import { normalizeProduct } from '../../../src/core/catalog/normalize.js';

@@ -7,8 +7,8 @@ import {
   parseMappingSpec,
   readCsv,
   UnmappedTitleError,
-} from '../../src/catalog-files/csv.js';
-import { FeedFormatError } from '../../src/catalog-files/types.js';
+} from '../../../src/catalog/files/csv.js';
+import { FeedFormatError } from '../../../src/catalog/files/types.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp } from './fixtures.js';
 
 const HEADER = ['Item Number', 'Product Name', 'Details', 'Selling Price', 'Link', 'Picture', 'Maker', 'Dept', 'Stock Status'];

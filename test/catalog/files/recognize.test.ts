@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AMAZON_2020_MAPPING } from '../../src/catalog-files/presets.js';
-import { recognizeExport } from '../../src/catalog-files/recognize.js';
-import { needsShared, sharedPath } from '../helpers/shared.js';
+import { AMAZON_2020_MAPPING } from '../../../src/catalog/files/presets.js';
+import { recognizeExport } from '../../../src/catalog/files/recognize.js';
+import { needsShared, sharedPath } from '../../helpers/shared.js';
 import { delimitedLine, writeTemp } from './fixtures.js';
 
 const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');

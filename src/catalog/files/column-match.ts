@@ -1,4 +1,4 @@
-import { editDistance } from '../core/ranking/lexical.js';
+import { editDistance } from '../../core/ranking/lexical.js';
 import type { ProductField } from './types.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { acpVariantRows, isSearchable } from '../core/acp-feeds/acp-products.js';
-import { AcpProductSchema } from '../core/schemas/feeds.js';
+import { acpVariantRows, isSearchable } from '../../core/acp-feeds/acp-products.js';
+import { AcpProductSchema } from '../../core/schemas/feeds.js';
 import { readHead } from './file-head.js';
 import { FeedFormatError, type FeedRecord, jsonErrorDetail, jsonErrorPlace, type ProductRow, withMerchant } from './types.js';
 

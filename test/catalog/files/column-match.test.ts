@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameSimilarity, suggestMapping } from '../../src/catalog-files/column-match.js';
+import { nameSimilarity, suggestMapping } from '../../../src/catalog/files/column-match.js';
 
 describe('nameSimilarity', () => {
   it.each([

@@ -1,5 +1,5 @@
-/** Catalog sources in storage (src/store/pg/catalog-source-store.ts) and the feed download (src/catalog-files/download.ts). */
-import type { FeedRecord } from '../catalog/import.js';
+/** Catalog sources in storage (src/store/pg/catalog-source-store.ts) and the feed download (src/catalog/files/download.ts). */
+import type { FeedRecord } from '../import.js';
 
 export interface CatalogSource {
   id: string;

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type FeedOptions, readFeed } from '../../src/catalog-files/detect.js';
-import { PRESETS } from '../../src/catalog-files/presets.js';
-import { normalizeProduct } from '../../src/core/catalog/normalize.js';
-import type { CatalogProduct } from '../../src/core/catalog/product.js';
-import { needsShared, sharedPath } from '../helpers/shared.js';
+import { type FeedOptions, readFeed } from '../../../src/catalog/files/detect.js';
+import { PRESETS } from '../../../src/catalog/files/presets.js';
+import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
+import type { CatalogProduct } from '../../../src/core/catalog/product.js';
+import { needsShared, sharedPath } from '../../helpers/shared.js';
 
 const AMAZON = sharedPath('data/catalogs/amazon-sample-2020/sample.csv');
 const BESTBUY = sharedPath('data/catalogs/bestbuy-algolia/ecommerce.json');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonl, renameFields } from '../../src/catalog-files/jsonl.js';
-import { FeedFormatError } from '../../src/catalog-files/types.js';
+import { readJsonl, renameFields } from '../../../src/catalog/files/jsonl.js';
+import { FeedFormatError } from '../../../src/catalog/files/types.js';
 import { collect, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp } from './fixtures.js';
 
 const toAisleJson = (p: SampleProduct, i: number) =>

@@ -1,6 +1,6 @@
-import type { CatalogStore } from './core/catalog/ports.js';
-import type { Embedder, Logger } from './core/shared-ports.js';
-import { startPeriodic } from './periodic.js';
+import type { CatalogStore } from '../core/catalog/ports.js';
+import type { Embedder, Logger } from '../core/shared-ports.js';
+import { startPeriodic } from '../periodic.js';
 
 export interface CatalogRefresh {
   /** Runs one check now (tests and the first tick use it); resolves once a moved version is warm. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readFeed } from '../../src/catalog-files/detect.js';
-import { decodeHtmlText, PRESETS } from '../../src/catalog-files/presets.js';
-import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../src/catalog-files/types.js';
+import { detectFormat, readFeed } from '../../../src/catalog/files/detect.js';
+import { decodeHtmlText, PRESETS } from '../../../src/catalog/files/presets.js';
+import { FEED_FORMATS, type FeedFormat, FeedFormatError } from '../../../src/catalog/files/types.js';
 import { collect, rowsOf, writeTemp } from './fixtures.js';
 
 describe('detectFormat', () => {

@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { FeedRecord, ProductRow } from '../../src/catalog-files/types.js';
-import { normalizeProduct } from '../../src/core/catalog/normalize.js';
-import type { Availability } from '../../src/core/catalog/product.js';
-import { tempDir } from '../helpers/process.js';
+import type { FeedRecord, ProductRow } from '../../../src/catalog/files/types.js';
+import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
+import type { Availability } from '../../../src/core/catalog/product.js';
+import { tempDir } from '../../helpers/process.js';
 
 export interface SampleProduct {
   id: string;

@@ -1,15 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CatalogRefresh, startCatalogRefresh } from '../src/catalog-refresh.js';
-import type { CatalogRow } from '../src/core/catalog/ports.js';
-import { catalogRankingModel } from '../src/core/ranking/catalog-model.js';
-import { FALLBACK_MODEL } from '../src/core/ranking/ranking.js';
-import { createLogger } from '../src/logger.js';
-import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
-import { LogCapture } from './helpers/app.js';
-import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
-import { type Child, childEnv, runTs, seededDataDir } from './helpers/process.js';
+import { type CatalogRefresh, startCatalogRefresh } from '../../src/catalog/refresh.js';
+import type { CatalogRow } from '../../src/core/catalog/ports.js';
+import { catalogRankingModel } from '../../src/core/ranking/catalog-model.js';
+import { FALLBACK_MODEL } from '../../src/core/ranking/ranking.js';
+import { createLogger } from '../../src/logger.js';
+import type { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { LogCapture } from '../helpers/app.js';
+import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../helpers/catalog.js';
+import { type Child, childEnv, runTs, seededDataDir } from '../helpers/process.js';
 
 const DIMS = 16;
 const embedder = { model: 'test-model', dimensions: DIMS };

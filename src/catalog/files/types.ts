@@ -1,4 +1,4 @@
-import { ProductInputSchema } from '../core/catalog/product.js';
+import { ProductInputSchema } from '../../core/catalog/product.js';
 
 export const FEED_FORMATS = ['jsonl', 'csv', 'gmc-tsv', 'gmc-xml'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];

@@ -1,6 +1,6 @@
-import type { Logger } from './core/shared-ports.js';
-import { type Periodic, startPeriodic } from './periodic.js';
-import type { UpkeepReport } from './store/lance/catalog-store.js';
+import type { Logger } from '../core/shared-ports.js';
+import { type Periodic, startPeriodic } from '../periodic.js';
+import type { UpkeepReport } from '../store/lance/catalog-store.js';
 
 /**
  * Catalog upkeep on a schedule (docs/ingest.md, "Catalog upkeep"), in one process of a

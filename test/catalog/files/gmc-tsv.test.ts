@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { gmcAttributeName } from '../../src/catalog-files/gmc-fields.js';
-import { readGmcTsv } from '../../src/catalog-files/gmc-tsv.js';
-import { FeedFormatError } from '../../src/catalog-files/types.js';
+import { gmcAttributeName } from '../../../src/catalog/files/gmc-fields.js';
+import { readGmcTsv } from '../../../src/catalog/files/gmc-tsv.js';
+import { FeedFormatError } from '../../../src/catalog/files/types.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp } from './fixtures.js';
 
 const HEADER = ['g:id', 'g:title', 'g:description', 'g:link', 'g:image_link', 'g:price', 'g:availability', 'g:brand', 'g:product_type', 'g:gtin'];

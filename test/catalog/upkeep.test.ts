@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startCatalogUpkeep } from '../src/catalog-upkeep.js';
-import { createLogger } from '../src/logger.js';
-import type { LanceCatalogStore } from '../src/store/lance/catalog-store.js';
-import { LogCapture } from './helpers/app.js';
-import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from './helpers/catalog.js';
+import { startCatalogUpkeep } from '../../src/catalog/upkeep.js';
+import { createLogger } from '../../src/logger.js';
+import type { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { LogCapture } from '../helpers/app.js';
+import { makeProduct, openTestCatalog, seededRandom, tempCatalogUri, unitVector } from '../helpers/catalog.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

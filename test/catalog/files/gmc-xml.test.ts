@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readGmcXml } from '../../src/catalog-files/gmc-xml.js';
-import { FeedFormatError } from '../../src/catalog-files/types.js';
+import { readGmcXml } from '../../../src/catalog/files/gmc-xml.js';
+import { FeedFormatError } from '../../../src/catalog/files/types.js';
 import { collect, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp, xmlEscape } from './fixtures.js';
 
 const rssItem = (p: SampleProduct, i: number) => `    <item>

@@ -1,13 +1,13 @@
-import { refuseTestMode } from '../acp-feeds/feed-service.js';
-import { type ImportProgress, importCatalog } from '../catalog/import.js';
-import type { CatalogStore } from '../catalog/ports.js';
-import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
-import { newId, parseId, prefixedId } from '../ids.js';
-import type { Meter } from '../metering.js';
-import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../schemas/catalog-sources.js';
-import type { Embedder, Logger, Principal } from '../shared-ports.js';
-import { storableText } from '../storable-text.js';
+import { refuseTestMode } from '../../acp-feeds/feed-service.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import { newId, parseId, prefixedId } from '../../ids.js';
+import type { Meter } from '../../metering.js';
+import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../../schemas/catalog-sources.js';
+import type { Embedder, Logger, Principal } from '../../shared-ports.js';
+import { storableText } from '../../storable-text.js';
+import { type ImportProgress, importCatalog } from '../import.js';
+import type { CatalogStore } from '../ports.js';
 import type { CatalogSource, CatalogSourceStore, FeedDownloader, SourcePull } from './ports.js';
 
 const MAX_SOURCES_PER_ACCOUNT = 20;
