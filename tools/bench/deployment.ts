@@ -151,7 +151,8 @@ export async function startServerProcess(env: Record<string, string>, options: {
   const timeoutMs = options.timeoutMs ?? 300_000;
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), 'src/launcher/run.mjs'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // npm start's default glibc mmap threshold (package.json, docs/operations.md "Memory"), unless set.
+    env: { MALLOC_MMAP_THRESHOLD_: '131072', ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';

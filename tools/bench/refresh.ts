@@ -150,6 +150,7 @@ async function main(): Promise<void> {
       max_ms: round(Math.max(...ms), 1),
     });
     const json = {
+      bench: 'refresh',
       products,
       changes,
       agents,

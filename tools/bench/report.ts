@@ -46,6 +46,9 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   embed: { script: 'bench:embed', args: [] },
   ingest: { script: 'bench:ingest', args: [] },
   freshness: { script: 'bench:freshness', args: [] },
+  // A million products end to end (about an hour and a half): usually reused from a saved run.
+  scale: { script: 'bench:scale', args: ['--products', '1000000'], needsPostgres: true },
+  refresh: { script: 'bench:refresh', args: [], needsPostgres: true },
   ann: { script: 'bench:ann', args: [] },
   memory: { script: 'bench:memory', args: [...catalogArgs] },
   worst: { script: 'bench:worst', args: [...catalogArgs] },
