@@ -48,6 +48,7 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   freshness: { script: 'bench:freshness', args: [] },
   // A million products end to end (about an hour and a half): usually reused from a saved run.
   scale: { script: 'bench:scale', args: ['--products', '1000000'], needsPostgres: true },
+  'scale-100k': { script: 'bench:scale', args: ['--products', '100000'], needsPostgres: true },
   refresh: { script: 'bench:refresh', args: [], needsPostgres: true },
   ann: { script: 'bench:ann', args: [] },
   memory: { script: 'bench:memory', args: [...catalogArgs] },
