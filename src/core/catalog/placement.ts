@@ -1,0 +1,146 @@
+/**
+ * Placing a product in the Google product taxonomy (docs/ingest.md, "Placement in the taxonomy"):
+ * from the category a feed names (an id or a path, used as given), else from its text. The text
+ * placement matches the names a category goes by (the knowledge base's product types and names,
+ * and the taxonomy's own leaf names) against the product's title, preferring the title's head
+ * (the words before "with", "for", "in" or a comma: "Convection Microwave in Stainless Steel" is a
+ * microwave) and the longest name there; the category text and the description count for less.
+ */
+import type { Taxonomy } from '../knowledge/taxonomy.js';
+import { lexicalTerms } from '../ranking/lexical.js';
+
+export interface Placement {
+  categoryId: number;
+  /** From the top-level vertical down to the category. */
+  path: readonly string[];
+  /** 1 for a category the feed named; for text, how clearly the text named one (0–1). */
+  confidence: number;
+}
+
+/** A name a category goes by, as stemmed terms. */
+interface Name {
+  terms: readonly string[];
+  categoryId: number;
+  /** Names written for a product type (the knowledge base) are more specific than a taxonomy leaf's words. */
+  fromType: boolean;
+}
+
+/** What the text placement reads of a product. */
+export interface PlacementText {
+  title: string;
+  description?: string | null;
+  category?: string | null;
+  brand?: string | null;
+}
+
+/** Where in the product a name was found, and how much that counts. */
+const FIELD_WEIGHT = { head: 1, title: 0.6, category: 0.5, description: 0.25 } as const;
+/** Words that end a title's head: what follows describes the thing rather than names it. */
+const HEAD_END = /\s(?:with|for|in|by|featuring|includes?|and\s+\d)\s|,|\s-\s|\(/i;
+/** The longest name matched, in terms. */
+const MAX_NAME_TERMS = 6;
+
+export class TaxonomyPlacer {
+  /** Names by their first term, longest first. */
+  private readonly byFirst = new Map<string, Name[]>();
+  private readonly byPath = new Map<string, number>();
+
+  constructor(
+    private readonly taxonomy: Taxonomy,
+    types: readonly { categoryId: number; names: readonly string[] }[],
+  ) {
+    for (const category of taxonomy.values()) {
+      this.byPath.set(normalPath(category.path.join(' > ')), category.id);
+      for (const part of leafNames(category.path.at(-1)!)) this.add(part, category.id, false);
+    }
+    for (const type of types) for (const name of type.names) this.add(name, type.categoryId, true);
+    for (const names of this.byFirst.values()) names.sort((a, b) => b.terms.length - a.terms.length);
+  }
+
+  private add(name: string, categoryId: number, fromType: boolean): void {
+    const terms = lexicalTerms(name);
+    if (terms.length === 0 || terms.length > MAX_NAME_TERMS) return;
+    const list = this.byFirst.get(terms[0]!) ?? [];
+    if (!list.some((n) => n.categoryId === categoryId && sameTerms(n.terms, terms))) list.push({ terms, categoryId, fromType });
+    this.byFirst.set(terms[0]!, list);
+  }
+
+  /** The category a feed names: a taxonomy id ("1604") or path ("Apparel & Accessories > Clothing"), else null. */
+  fromFeed(value: string | number | null | undefined): Placement | null {
+    if (value === null || value === undefined) return null;
+    const text = String(value).trim();
+    if (text === '') return null;
+    const id = /^\d+$/.test(text) ? Number(text) : this.byPath.get(normalPath(text));
+    const category = id === undefined ? undefined : this.taxonomy.get(id);
+    return category ? { categoryId: category.id, path: category.path, confidence: 1 } : null;
+  }
+
+  /** The category the product's text names most clearly, or null when it names none. */
+  fromText(product: PlacementText): Placement | null {
+    const title = product.title;
+    const cut = HEAD_END.exec(title);
+    const head = cut && cut.index > 0 ? title.slice(0, cut.index) : title;
+    const scores = new Map<number, number>();
+    const credit = (text: string | null | undefined, weight: number, headAt: boolean) => {
+      if (!text) return;
+      const terms = lexicalTerms(text);
+      for (const match of this.matches(terms)) {
+        // In the head, the name that ends it is the thing itself ("cordless drill bit set" is a set of bits).
+        const endsHead = headAt && match.end === terms.length ? 0.5 : 0;
+        const score = weight * (match.name.terms.length + (match.name.fromType ? 0.5 : 0) + endsHead);
+        scores.set(match.name.categoryId, Math.max(scores.get(match.name.categoryId) ?? 0, score));
+      }
+    };
+    credit(head, FIELD_WEIGHT.head, true);
+    credit(title, FIELD_WEIGHT.title, false);
+    credit(product.category, FIELD_WEIGHT.category, false);
+    credit(product.description?.slice(0, 600), FIELD_WEIGHT.description, false);
+    let best: { id: number; score: number } | null = null;
+    let second = 0;
+    for (const [id, score] of scores) {
+      if (best === null || score > best.score || (score === best.score && id < best.id)) {
+        if (best) second = Math.max(second, best.score);
+        best = { id, score };
+      } else second = Math.max(second, score);
+    }
+    if (best === null) return null;
+    const category = this.taxonomy.get(best.id)!;
+    // Clear when the best stands well above the next, and named by more than one word.
+    const confidence = Math.min(1, (best.score - second) / best.score + Math.min(best.score, 3) / 6);
+    return { categoryId: category.id, path: category.path, confidence: Math.round(confidence * 100) / 100 };
+  }
+
+  /** Every name found in `terms`, as contiguous terms, with where it ends. */
+  private *matches(terms: readonly string[]): Generator<{ name: Name; end: number }> {
+    for (let i = 0; i < terms.length; i++) {
+      for (const name of this.byFirst.get(terms[i]!) ?? []) {
+        if (i + name.terms.length > terms.length) continue;
+        let k = 1;
+        while (k < name.terms.length && terms[i + k] === name.terms[k]) k++;
+        if (k === name.terms.length) yield { name, end: i + k };
+      }
+    }
+  }
+}
+
+/**
+ * The names a leaf goes by: "Coffee Makers & Espresso Machines" by both halves; a lone word among
+ * longer parts takes their shared word, so "Bath & Beach Towels" goes by "Bath Towels" and
+ * "Acne Treatments & Kits" by "Acne Kits", never by "Kits" alone.
+ */
+function leafNames(leaf: string): string[] {
+  const parts = leaf.split(/\s*(?:&|,|\band\b)\s*/).filter((p) => p !== '');
+  const longer = parts.filter((p) => p.includes(' '));
+  if (parts.length < 2 || longer.length === 0) return parts;
+  const noun = longer.at(-1)!.split(' ').at(-1)!;
+  const modifier = longer[0]!.split(' ')[0]!;
+  return parts.map((p, i) => (p.includes(' ') ? p : i < parts.length - 1 && parts.at(-1)!.includes(' ') ? `${p} ${noun}` : `${modifier} ${p}`));
+}
+
+const normalPath = (path: string) =>
+  path
+    .split('>')
+    .map((p) => p.trim().toLowerCase())
+    .join(' > ');
+
+const sameTerms = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
