@@ -13,9 +13,9 @@ describe('npm run placement', () => {
     expect(run.stderr).not.toMatch(STACK_LINE);
   });
 
-  it.skipIf(shared.skip)(`places the dev split and reports each source and the whole${shared.note}`, { timeout: 60_000 }, async () => {
+  it.skipIf(shared.skip)(`places the dev split (lexical only) and reports each source and the whole${shared.note}`, { timeout: 60_000 }, async () => {
     shared.check();
-    const run = await runToEnd('tools/relevance/placement.ts', [], childEnv(tempDir('placement')));
+    const run = await runToEnd('tools/relevance/placement.ts', ['--lexical'], childEnv(tempDir('placement')));
     expect(run.code, run.stderr).toBe(0);
     for (const source of ['crowdflower', 'homedepot', 'sample-catalog']) expect(run.stdout).toMatch(new RegExp(`^${source}\\s+100\\s`, 'm'));
     const json = JSON.parse(

@@ -5,9 +5,13 @@
  * and the taxonomy's own leaf names) against the product's title, preferring the title's head
  * (the words before "with", "for", "in" or a comma: "Convection Microwave in Stainless Steel" is a
  * microwave) and the longest name there; the category text and the description count for less.
+ * Given the product's embedding and its candidates' name embeddings, the whole text votes among
+ * the categories its words named: "Plantronics … USB Stereo Corded Headset" is closer to audio
+ * headsets than to bicycle headsets (docs/decisions/0026).
  */
 import type { Taxonomy } from '../knowledge/taxonomy.js';
 import { lexicalTerms } from '../ranking/lexical.js';
+import { cosineOf } from '../ranking/vectors.js';
 
 export interface Placement {
   categoryId: number;
@@ -37,6 +41,8 @@ export interface PlacementText {
 const FIELD_WEIGHT = { head: 1, title: 0.6, category: 0.5, description: 0.25 } as const;
 /** Words that end a title's head: what follows describes the thing rather than names it. */
 const HEAD_END = /\s(?:with|for|in|by|featuring|includes?|and\s+\d)\s|,|\s-\s|\(/i;
+/** How much the embedding's vote weighs against the strongest lexical score (1): fitted on the dev split (docs/decisions/0026). */
+const VOTE_WEIGHT = 4;
 /** The longest name matched, in terms. */
 const MAX_NAME_TERMS = 6;
 
@@ -48,6 +54,8 @@ export class TaxonomyPlacer {
   constructor(
     private readonly taxonomy: Taxonomy,
     types: readonly { categoryId: number; names: readonly string[] }[],
+    /** Each category's names embedded (placementNames' texts, same model as the products'): the vote of fromText's `vector`. */
+    private readonly nameVectors: ReadonlyMap<number, readonly Float32Array[]> | null = null,
   ) {
     for (const category of taxonomy.values()) {
       this.byPath.set(normalPath(category.path.join(' > ')), category.id);
@@ -75,8 +83,26 @@ export class TaxonomyPlacer {
     return category ? { categoryId: category.id, path: category.path, confidence: 1 } : null;
   }
 
-  /** The category the product's text names most clearly, or null when it names none. */
-  fromText(product: PlacementText): Placement | null {
+  /**
+   * The category the product's text names most clearly, or null when it names none. With the
+   * product's embedding (and name vectors), each named category's score adds VOTE_WEIGHT times the
+   * closest of its names to the product, the lexical scores scaled to the strongest.
+   */
+  fromText(product: PlacementText, vector?: Float32Array): Placement | null {
+    const lexical = this.candidates(product);
+    if (!vector || !this.nameVectors || lexical.size === 0) return this.best(lexical);
+    const strongest = Math.max(...lexical.values());
+    const voted = new Map<number, number>();
+    for (const [id, score] of lexical) {
+      let closest = 0;
+      for (const v of this.nameVectors.get(id) ?? []) closest = Math.max(closest, cosineOf(vector, v));
+      voted.set(id, score / strongest + VOTE_WEIGHT * closest);
+    }
+    return this.best(voted);
+  }
+
+  /** Every category the product's text names, with how strongly (see the module comment). */
+  candidates(product: PlacementText): Map<number, number> {
     const title = product.title;
     const cut = HEAD_END.exec(title);
     const head = cut && cut.index > 0 ? title.slice(0, cut.index) : title;
@@ -95,6 +121,11 @@ export class TaxonomyPlacer {
     credit(title, FIELD_WEIGHT.title, false);
     credit(product.category, FIELD_WEIGHT.category, false);
     credit(product.description?.slice(0, 600), FIELD_WEIGHT.description, false);
+    return scores;
+  }
+
+  /** The strongest of `scores`, with how far it stands above the next as its confidence; null for none. */
+  private best(scores: ReadonlyMap<number, number>): Placement | null {
     let best: { id: number; score: number } | null = null;
     let second = 0;
     for (const [id, score] of scores) {
@@ -135,6 +166,17 @@ function leafNames(leaf: string): string[] {
   const noun = longer.at(-1)!.split(' ').at(-1)!;
   const modifier = longer[0]!.split(' ')[0]!;
   return parts.map((p, i) => (p.includes(' ') ? p : i < parts.length - 1 && parts.at(-1)!.includes(' ') ? `${p} ${noun}` : `${modifier} ${p}`));
+}
+
+/**
+ * The texts whose embeddings vote for each category: the names its product types go by, and its
+ * place in the taxonomy (the leaf with its parent, "Headphones & Headsets Headsets").
+ */
+export function placementNames(taxonomy: Taxonomy, types: readonly { categoryId: number; names: readonly string[] }[]): { categoryId: number; text: string }[] {
+  const out: { categoryId: number; text: string }[] = [];
+  for (const type of types) for (const text of new Set(type.names)) out.push({ categoryId: type.categoryId, text });
+  for (const category of taxonomy.values()) out.push({ categoryId: category.id, text: category.path.slice(-2).join(' ').toLowerCase() });
+  return out;
 }
 
 const normalPath = (path: string) =>

@@ -38,4 +38,27 @@ describe('placement in the Google product taxonomy', () => {
     expect(clear.confidence).toBeLessThanOrEqual(1);
     expect(clear.path).toEqual(taxonomy.get(clear.categoryId)!.path);
   });
+
+  it("lets the product's embedding choose among the categories its words name", () => {
+    const small: Taxonomy = new Map([
+      [10, { id: 10, path: ['Sporting Goods', 'Cycling', 'Bicycle Headsets'] }],
+      [20, { id: 20, path: ['Electronics', 'Audio', 'Headsets'] }],
+    ]);
+    const types = [
+      { categoryId: 10, names: ['headset'] },
+      { categoryId: 20, names: ['headset'] },
+    ];
+    const vectors = new Map([
+      [10, [Float32Array.of(1, 0)]],
+      [20, [Float32Array.of(0, 1)]],
+    ]);
+    const voting = new TaxonomyPlacer(small, types, vectors);
+    const product = { title: 'Corded Stereo Headset' };
+    expect(voting.fromText(product, Float32Array.of(0.1, 0.9))?.categoryId).toBe(20);
+    expect(voting.fromText(product, Float32Array.of(0.9, 0.1))?.categoryId).toBe(10);
+    // Without a vector the words alone decide (a tie: the lower id).
+    expect(voting.fromText(product)?.categoryId).toBe(10);
+    // The vote chooses among what the words named, never a category they did not.
+    expect(voting.fromText({ title: 'Stereo Speaker' }, Float32Array.of(0, 1))).toBeNull();
+  });
 });
