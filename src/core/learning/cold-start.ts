@@ -36,7 +36,7 @@ const fittedCatalogSize = (model: RankingModel): number | null => {
  * The share of a catalog an import may change, and its size may drift from the size the model
  * was fitted on, before the cold-start model is fitted again: a fit reads a thousand synthetic
  * requests through retrieval (a minute or more on two cores), which one new product does not
- * warrant (docs/ingest.md, "The ranking model").
+ * warrant (docs/ingest.md, "Importing").
  */
 const REFIT_SHARE = 0.1;
 
