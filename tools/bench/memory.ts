@@ -10,7 +10,7 @@
  */
 // First, so that the command line is checked before anything else loads (memory.command.ts).
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,11 +31,30 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 
-const steps: Array<{ step: string; rss_mb: number; heap_used_mb: number; external_mb: number; array_buffers_mb: number }> = [];
+/** Resident memory by kind (Linux): anonymous (the process's own) and file-backed (mapped files the kernel can drop and read again). */
+function residentByKind(): { anon_mb: number | null; file_mb: number | null } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { anon_mb: mb(kb('RssAnon') * 1024), file_mb: mb(kb('RssFile') * 1024) };
+  } catch {
+    return { anon_mb: null, file_mb: null };
+  }
+}
+
+const steps: Array<{
+  step: string;
+  rss_mb: number;
+  anon_mb: number | null;
+  file_mb: number | null;
+  heap_used_mb: number;
+  external_mb: number;
+  array_buffers_mb: number;
+}> = [];
 function measure(step: string): void {
   gc();
   const m = process.memoryUsage();
-  steps.push({ step, rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) });
+  steps.push({ step, rss_mb: mb(m.rss), ...residentByKind(), heap_used_mb: mb(m.heapUsed), external_mb: mb(m.external), array_buffers_mb: mb(m.arrayBuffers) });
 }
 
 async function main(): Promise<void> {
@@ -55,7 +74,8 @@ async function main(): Promise<void> {
     await catalog.warm(productTerms);
     measure(`+ product cache filled (AISLE_CATALOG_CACHE_MB=${config.catalog.cacheBytes / 1024 / 1024}) with ranking terms`);
     // What the cache counts against its budget, beside what filling it added to RSS.
-    const cache = { estimate_mb: mb(catalog.cacheStats().bytes), rss_added_mb: Math.round((steps.at(-1)!.rss_mb - steps.at(-2)!.rss_mb) * 10) / 10 };
+    const added = (key: 'rss_mb' | 'anon_mb') => Math.round(((steps.at(-1)![key] ?? Number.NaN) - (steps.at(-2)![key] ?? Number.NaN)) * 10) / 10;
+    const cache = { estimate_mb: mb(catalog.cacheStats().bytes), rss_added_mb: added('rss_mb'), anon_added_mb: added('anon_mb') };
     const [vector] = await embedder.embed([toEmbeddingInput('cordless drill')]);
     for (let i = 0; i < 100; i++) {
       await catalog.vectorSearch(vector!, { limit: 100, withVectors: true });
@@ -74,7 +94,7 @@ async function main(): Promise<void> {
       `Memory of one API process's parts, opened in order (catalog: ${source}), after a full GC:\n${formatTable(['step', 'RSS MB', 'Δ RSS', 'JS heap used', 'external', 'array buffers'], rows)}\n`,
     );
     process.stdout.write(
-      `product cache: ${cache.estimate_mb} MB counted against its budget, ${cache.rss_added_mb} MB of RSS added (${Math.round((cache.rss_added_mb / cache.estimate_mb) * 100) / 100}×)\n`,
+      `product cache: ${cache.estimate_mb} MB counted against its budget, ${cache.rss_added_mb} MB of RSS added (${Math.round((cache.rss_added_mb / cache.estimate_mb) * 100) / 100}×), of it ${cache.anon_added_mb} MB anonymous (${Math.round((cache.anon_added_mb / cache.estimate_mb) * 100) / 100}×)\n`,
     );
     process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench: 'memory', catalog: source, steps, product_cache: cache })}\n`);
     await embedder.close();
