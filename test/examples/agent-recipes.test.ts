@@ -83,8 +83,13 @@ describe.skipIf(!installed && !required)('the agent-framework recipes', () => {
 
   it('type-check against their own dependencies', { timeout: 120_000 }, async () => {
     const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
-    const checked = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', `${EXAMPLES}tsconfig.json`]).catch((err: { stdout?: string }) => err);
-    expect('stdout' in checked ? checked.stdout : '').toBe('');
+    // execFile rejects on a non-zero exit, with tsc's report on stdout.
+    const checked = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', `${EXAMPLES}tsconfig.json`]).then(
+      ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+      (err: { code?: number; stdout?: string; stderr?: string }) => ({ code: err.code ?? 1, output: `${err.stdout ?? ''}${err.stderr ?? ''}` }),
+    );
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
   });
 
   for (const [file, name] of [

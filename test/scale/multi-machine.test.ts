@@ -15,7 +15,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createTestDb, type TestDb, usingRealPostgres } from '../helpers/db.js';
 import { type Child, runToEnd, runTs, seededDataDir, tempDir } from '../helpers/process.js';
 
@@ -182,6 +182,8 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
     });
     expect(created.status, await created.clone().text()).toBe(201);
     const load = steadyLoad([b.base, c.base], ((await created.json()) as { key: string }).key);
+    // Stopped however the test ends, so a failing check leaves no agent searching killed servers.
+    onTestFinished(() => load.stop());
     await new Promise((r) => setTimeout(r, 4_000));
     const steady = load.latencies.length;
 

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   };
   const removeSignal = cleanUpOnSignal(cleanup);
+  let stopAgents = () => {};
   try {
     // The embedding model is kept in the data folder's models/; --cache-dir lends one already built.
     await mkdir(env.AISLE_DATA_DIR!, { recursive: true });
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
     const answers: Answer[] = [];
     const failures: string[] = [];
     let stopped = false;
+    stopAgents = () => {
+      stopped = true;
+    };
     const queries = ['espresso machine', 'trail running shoe', 'garden hose', 'cordless drill', 'dog bed', 'face serum', 'sleeping bag'];
     const loops = Array.from({ length: agents }, async (_, a) => {
       for (let n = a; !stopped; n++) {
@@ -127,7 +131,9 @@ async function main(): Promise<void> {
       const modelBefore = (await search('espresso machine')).metadata.ranking_model;
       await ingest([one, ...(kind === 'refit' ? ['--refit'] : [])], childEnv);
       // Served: the product found (at its new price), and after a refit the new model named.
+      const deadline = Date.now() + 120_000;
       for (;;) {
+        if (Date.now() > deadline) throw new Error(`change ${i + 1} (${kind}) was not served within 120 s of its import`);
         const found = await search(product.title);
         const hit = found.results.find((r) => r.title === product.title);
         const modelMoved = kind !== 'refit' || found.metadata.ranking_model !== modelBefore;
@@ -177,6 +183,8 @@ async function main(): Promise<void> {
     );
     process.stdout.write(`BENCH_JSON ${JSON.stringify(json)}\n`);
   } finally {
+    // The agents stop with the bench, whichever way it ends.
+    stopAgents();
     removeSignal();
     await cleanup();
   }

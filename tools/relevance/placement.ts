@@ -82,7 +82,9 @@ async function main(): Promise<void> {
       if (!product) throw new CliError(EXIT.dataError, `${source} has no product ${label.product_id}`);
       // The text an import embeds for the product (title, brand, category, description).
       const [vector] = embedder
-        ? await embedder.embed([toEmbeddingInput([product.title, product.brand, product.category, product.description].filter((x) => x).join('. '))])
+        ? await embedder.embed([
+            toEmbeddingInput([product.title, product.brand, product.category?.split(/\s*[>|]\s*/).join(' '), product.description].filter((x) => x).join('. ')),
+          ])
         : [undefined];
       const t = performance.now();
       const placed = placer.fromText(product, vector);

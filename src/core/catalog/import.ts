@@ -152,20 +152,22 @@ export async function importCatalog(
     throw err;
   }
   // Outside the try: the import is committed and serving, so a failed fit must not abort it.
-  // Prices and availability are not what the model ranks by, so a delta-only import keeps it.
+  // Prices and availability are not what the model ranks by, so a delta-only import keeps it
+  // (unless asked to fit it again).
   let rankingModel: ColdStartOutcome | null = null;
   if (catalog !== null && options.fitRanking) {
-    rankingModel = contentChanged
-      ? await refreshColdStartModel(
-          deps,
-          options.fitRanking === true ? {} : options.fitRanking,
-          options.refit ? undefined : { products: catalog.productCount, changed: progress.imported + progress.updated + progress.removed },
-        )
-      : {
-          action: 'kept',
-          source: (await readRankingModel(deps.catalog, model))?.source ?? FALLBACK_MODEL.source,
-          reason: 'no product was added, removed or changed beyond price and availability',
-        };
+    rankingModel =
+      contentChanged || options.refit
+        ? await refreshColdStartModel(
+            deps,
+            options.fitRanking === true ? {} : options.fitRanking,
+            options.refit ? undefined : { products: catalog.productCount, changed: progress.imported + progress.updated + progress.removed },
+          )
+        : {
+            action: 'kept',
+            source: (await readRankingModel(deps.catalog, model))?.source ?? FALLBACK_MODEL.source,
+            reason: 'no product was added, removed or changed beyond price and availability',
+          };
   }
   return { ...progress, skippedByReason, examples, catalog, rankingModel, dryRun: options.dryRun, durationMs: Date.now() - started };
 }

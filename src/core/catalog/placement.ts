@@ -90,7 +90,7 @@ export class TaxonomyPlacer {
    */
   fromText(product: PlacementText, vector?: Float32Array): Placement | null {
     const lexical = this.candidates(product);
-    if (!vector || !this.nameVectors || lexical.size === 0) return this.best(lexical);
+    if (!vector || !this.nameVectors || lexical.size === 0) return this.best(lexical, lexical);
     const strongest = Math.max(...lexical.values());
     const voted = new Map<number, number>();
     for (const [id, score] of lexical) {
@@ -98,7 +98,7 @@ export class TaxonomyPlacer {
       for (const v of this.nameVectors.get(id) ?? []) closest = Math.max(closest, cosineOf(vector, v));
       voted.set(id, score / strongest + VOTE_WEIGHT * closest);
     }
-    return this.best(voted);
+    return this.best(voted, lexical);
   }
 
   /** Every category the product's text names, with how strongly (see the module comment). */
@@ -124,8 +124,12 @@ export class TaxonomyPlacer {
     return scores;
   }
 
-  /** The strongest of `scores`, with how far it stands above the next as its confidence; null for none. */
-  private best(scores: ReadonlyMap<number, number>): Placement | null {
+  /**
+   * The strongest of `scores`, or null for none. Its confidence is half how far it stands above the
+   * next (all of it when it stands alone) and half how strongly the words named it (a name of three
+   * words or more in the title's head counts in full; one word in the description for little).
+   */
+  private best(scores: ReadonlyMap<number, number>, lexical: ReadonlyMap<number, number>): Placement | null {
     let best: { id: number; score: number } | null = null;
     let second = 0;
     for (const [id, score] of scores) {
@@ -136,9 +140,9 @@ export class TaxonomyPlacer {
     }
     if (best === null) return null;
     const category = this.taxonomy.get(best.id)!;
-    // Clear when the best stands well above the next, and named by more than one word.
-    const confidence = Math.min(1, (best.score - second) / best.score + Math.min(best.score, 3) / 6);
-    return { categoryId: category.id, path: category.path, confidence: Math.round(confidence * 100) / 100 };
+    const margin = best.score > 0 ? (best.score - second) / best.score : 0;
+    const named = Math.min(lexical.get(best.id) ?? 0, 3) / 3;
+    return { categoryId: category.id, path: category.path, confidence: Math.round((margin / 2 + named / 2) * 100) / 100 };
   }
 
   /** Every name found in `terms`, as contiguous terms, with where it ends. */

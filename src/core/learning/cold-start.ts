@@ -284,7 +284,7 @@ export async function refreshColdStartModel(
   if (change && stored !== null && fittedOn !== null) {
     const small = change.changed < REFIT_SHARE * change.products && Math.abs(change.products - fittedOn) < REFIT_SHARE * fittedOn;
     if (small) {
-      const reason = `${change.changed} of ${change.products} products changed, and the model was fitted on ${fittedOn}: it is fitted again once a tenth of the catalog has changed`;
+      const reason = `${change.changed} of ${change.products} products changed, and the model was fitted on ${fittedOn}: an import that changes a tenth of the catalog, or a catalog a tenth larger or smaller, fits it again (--refit fits it now)`;
       return { action: 'kept', source: stored.source, reason };
     }
   }

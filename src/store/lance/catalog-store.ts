@@ -140,15 +140,18 @@ export class LanceCatalogStore implements CatalogStore {
     try {
       await table.checkout(info.version);
       next.rankingModel = await this.versionModel(meta);
-      // A process that warmed the previous version serves the new one warm from its first search.
-      if (previous?.warmed != null && next.rows) {
-        next.warmed = this.fill(next, next.rows);
-        await next.warmed;
-      }
     } catch (err) {
       // The version serving so far keeps serving; the next refresh tries again.
       retire(next);
       throw err;
+    }
+    // A process that warmed the previous version serves the new one warm from its first search.
+    // A fill that fails does not hold the version back: it serves with what the fill cached, and
+    // searches fill the rest on demand (a fill failing at every refresh would otherwise keep the
+    // process on the old version for good).
+    if (previous?.warmed != null && next.rows) {
+      next.warmed = this.fill(next, next.rows).catch(() => undefined);
+      await next.warmed;
     }
     this.serving = next;
     retire(previous);
@@ -519,7 +522,8 @@ export class LanceCatalogStore implements CatalogStore {
 
   async close(): Promise<void> {
     await this.refreshing;
-    this.serving?.table.close();
+    // As a refresh would: a read still under way finishes before the table closes.
+    retire(this.serving);
     this.serving = null;
     this.conn.close();
   }

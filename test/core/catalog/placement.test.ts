@@ -34,9 +34,14 @@ describe('placement in the Google product taxonomy', () => {
 
   it('says how clearly the text named the category', () => {
     const clear = placer.fromText({ title: 'Lodge 10.25 in. Cast Iron Skillet' })!;
-    expect(clear.confidence).toBeGreaterThan(0.5);
+    expect(clear.confidence).toBeGreaterThan(0.6);
     expect(clear.confidence).toBeLessThanOrEqual(1);
     expect(clear.path).toEqual(taxonomy.get(clear.categoryId)!.path);
+    // A lone word in the description names a category only faintly, alone or not.
+    const faint = placer.fromText({ title: 'The Deluxe Edition, No. 7', description: 'Comes in a box with a skillet.' })!;
+    expect(faint.categoryId).toBe(662);
+    expect(faint.confidence).toBeLessThan(0.6);
+    expect(faint.confidence).toBeLessThan(clear.confidence);
   });
 
   it("lets the product's embedding choose among the categories its words name", () => {

@@ -117,7 +117,7 @@ describe('cold-start ranking model at import', () => {
     expect(one.imported).toBe(1);
     expect(one.rankingModel).toMatchObject({ action: 'kept', source: fitted?.source });
     expect(one.rankingModel?.action === 'kept' && one.rankingModel.reason).toBe(
-      '1 of 502 products changed, and the model was fitted on 501: it is fitted again once a tenth of the catalog has changed',
+      '1 of 502 products changed, and the model was fitted on 501: an import that changes a tenth of the catalog, or a catalog a tenth larger or smaller, fits it again (--refit fits it now)',
     );
     expect(await readRankingModel(catalog, embedder.model)).toEqual(fitted);
     // The first lantern again and one more: asked to, the import fits the catalog as it now is.
@@ -125,6 +125,10 @@ describe('cold-start ranking model at import', () => {
     expect(forced.imported).toBe(1);
     expect(forced.rankingModel).toMatchObject({ action: 'fitted', products: 503 });
     expect((await readRankingModel(catalog, embedder.model))?.source).toMatch(/^cold-start \(catalog 503 products/);
+    // Asked to, even an import that changes nothing fits it.
+    const same = await add(2, true);
+    expect(same.imported + same.updated).toBe(0);
+    expect(same.rankingModel).toMatchObject({ action: 'fitted', products: 503 });
   });
 
   it('leaves a catalog too small to learn from with the fallback, and says why', async () => {
