@@ -127,7 +127,8 @@ export class TaxonomyPlacer {
   /**
    * The strongest of `scores`, or null for none. Its confidence is half how far it stands above the
    * next (all of it when it stands alone) and half how strongly the words named it (a name of three
-   * words or more in the title's head counts in full; one word in the description for little).
+   * words or more in the title's head, or a product type's two-word name that ends it, counts in
+   * full; one word in the description for little).
    */
   private best(scores: ReadonlyMap<number, number>, lexical: ReadonlyMap<number, number>): Placement | null {
     let best: { id: number; score: number } | null = null;
