@@ -19,7 +19,6 @@ import { cli } from './placement.command.js';
 interface Label {
   source: string;
   product_id: string;
-  title: string;
   category_id: number;
   also_right: number[];
 }
