@@ -4,7 +4,7 @@ import { readFeed } from './catalog/files/detect.js';
 import { HttpFeedDownloader } from './catalog/files/download.js';
 import { type Config, ConfigError } from './config.js';
 import { CatalogModelMismatchError } from './core/catalog/errors.js';
-import { importCatalog } from './core/catalog/import.js';
+import { importCatalog, type ProductPlacer } from './core/catalog/import.js';
 import type { CatalogStore } from './core/catalog/ports.js';
 import { type AffiliateConfig, AffiliateConfigSchema, EMPTY_AFFILIATE_CONFIG } from './core/clicks/affiliate.js';
 import { generateClickSecret } from './core/clicks/click-links.js';
@@ -16,6 +16,7 @@ import { FALLBACK_MODEL, type RankingModel, readRankingModel } from './core/rank
 import { RETRIEVAL_DEPTH } from './core/ranking/retrieval.js';
 import type { Embedder, Logger } from './core/shared-ports.js';
 import { createEmbedder, embeddingModelName } from './embed/embedder.js';
+import { openPlacer } from './knowledge/placer.js';
 import { KnowledgeService } from './knowledge/service.js';
 import type { AisleMetrics } from './metrics/metrics.js';
 import { HttpClientMetadataFetcher } from './outbound/client-metadata.js';
@@ -66,7 +67,7 @@ export function isStartupRefusal(err: unknown): boolean {
  * Opens the catalog and the embedder and checks they belong together. An empty catalog gets the
  * sample products (unless AISLE_SAMPLE_CATALOG=false), so a fresh install has something to search.
  */
-async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSample: boolean, logger: Logger): Promise<void> {
+async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, placer: ProductPlacer, loadSample: boolean, logger: Logger): Promise<void> {
   const info = await catalog.info();
   if (info && (info.model !== embedder.model || info.dimensions !== embedder.dimensions)) {
     throw new CatalogModelMismatchError(info.model, info.dimensions, embedder.model, embedder.dimensions);
@@ -79,7 +80,7 @@ async function prepareCatalog(catalog: CatalogStore, embedder: Embedder, loadSam
     return;
   }
   const feed = await readFeed(SAMPLE_CATALOG, {});
-  const summary = await importCatalog(feed.records, { catalog, embedder }, { replace: false, dryRun: false, fitRanking: true });
+  const summary = await importCatalog(feed.records, { catalog, embedder, placer }, { replace: false, dryRun: false, fitRanking: true });
   logger.info(
     { products: summary.catalog?.productCount, skipped: summary.skipped, ms: summary.durationMs },
     'loaded the sample catalog (data/sample-catalog.jsonl)',
@@ -159,7 +160,12 @@ export async function openRuntime(config: Config, logger: Logger, metrics: Aisle
     await parts.close();
   };
   try {
-    await prepareCatalog(catalog, embedder, config.catalog.loadSampleWhenEmpty, logger);
+    // Imports place products in the taxonomy with the knowledge base's names (an operator's file
+    // included: a bad one stops the start below, naming its lines).
+    const placer = await openPlacer(embedder, config.knowledge.extraFiles).catch((err: unknown) => {
+      throw new ConfigError(`Invalid configuration:\n  AISLE_KNOWLEDGE_FILE: ${(err as Error).message}`);
+    });
+    await prepareCatalog(catalog, embedder, placer, config.catalog.loadSampleWhenEmpty, logger);
     const rankingModel = await readRankingModel(catalog, embedder.model);
     logger.info(
       { rankingModel: rankingModel?.source ?? FALLBACK_MODEL.source, reason: rankingModelReason(rankingModel) },
@@ -192,6 +198,8 @@ export async function openRuntime(config: Config, logger: Logger, metrics: Aisle
       defaultRateLimitPerMinute: config.defaultRateLimitPerMinute,
       catalog,
       embedder,
+      placer,
+      taxonomy: placer.taxonomy,
       // Each catalog version's own model, followed with the version (no restart after an import).
       rankingModel: 'catalog',
       webhooks: { allowPrivate: config.webhooks.allowPrivate, resolver: systemResolver },
@@ -268,7 +276,7 @@ export async function prepareDeployment(config: Config, logger: Logger): Promise
       if ((await catalog.info()) === null && config.catalog.loadSampleWhenEmpty) {
         const embedder = await openEmbedder(config);
         try {
-          await prepareCatalog(catalog, embedder, true, logger);
+          await prepareCatalog(catalog, embedder, await openPlacer(embedder, config.knowledge.extraFiles), true, logger);
         } finally {
           await embedder.close();
         }

@@ -3,6 +3,7 @@ import { FeedService } from './acp-feeds/feed-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { DEFAULT_REQUEST_LOG_OPTIONS, RequestLog, type RequestLogOptions } from './analytics/request-log.js';
 import { ImageOrigins } from './catalog/image-origins.js';
+import type { ProductPlacer } from './catalog/import.js';
 import type { CatalogStore } from './catalog/ports.js';
 import type { FeedDownloader } from './catalog/sources/ports.js';
 import { CatalogSourceService } from './catalog/sources/source-service.js';
@@ -19,11 +20,13 @@ import { newId } from './ids.js';
 import { Authenticator } from './keys/authenticator.js';
 import { KeyService } from './keys/key-service.js';
 import type { ShopperKnowledge } from './knowledge/ports.js';
+import type { Taxonomy } from './knowledge/taxonomy.js';
 import type { fitFromLog } from './learning/global-fit.js';
 import { QueryLearning } from './learning/query-learning.js';
 import { createRankingLearning, type LearnerOptions, RANKING_REFRESH_MS, type RankingLearner } from './learning/ranking-learner.js';
 import type { Meter } from './metering.js';
 import { createOAuth, type OAuth, type OAuthOptions } from './oauth/oauth.js';
+import { PolicyService } from './policy/policy-service.js';
 import { catalogRankingModel } from './ranking/catalog-model.js';
 import { FALLBACK_MODEL, type RankingModel } from './ranking/ranking.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -40,6 +43,10 @@ import { WebhookService } from './webhooks/webhook-service.js';
 
 export interface CoreDeps {
   stores: Stores;
+  /** Places imported products in the taxonomy (feed pulls, ACP feeds); without it they are written unplaced. */
+  placer?: ProductPlacer;
+  /** The Google product taxonomy: category filters by id, path or word, and policy exclusions (docs/policy.md). */
+  taxonomy?: Taxonomy;
   clock: Clock;
   logger: Logger;
   defaultRateLimitPerMinute: number;
@@ -106,6 +113,8 @@ export interface Core {
   clock: Clock;
   keys: KeyService;
   accounts: AccountService;
+  /** Publisher policy per account and key (docs/policy.md). */
+  policy: PolicyService;
   auth: Authenticator;
   rateLimiter: RateLimiter;
   webhooks: WebhookService;
@@ -175,9 +184,12 @@ export function createCore(deps: CoreDeps): Core {
     : null;
   const models = learned?.models ?? null;
   const ranking = learned?.learner ?? null;
+  const policy = new PolicyService({ store: stores.policies, keys: stores.keys, clock, ...(deps.taxonomy ? { taxonomy: deps.taxonomy } : {}) });
   const search =
     deps.catalog && deps.embedder
       ? new SearchService({
+          policy,
+          ...(deps.taxonomy ? { taxonomy: deps.taxonomy } : {}),
           catalog: deps.catalog,
           embedder: deps.embedder,
           store: stores.searches,
@@ -203,6 +215,7 @@ export function createCore(deps: CoreDeps): Core {
         logger,
         ...(deps.catalog ? { catalog: deps.catalog } : {}),
         ...(deps.embedder ? { embedder: deps.embedder } : {}),
+        ...(deps.placer ? { placer: deps.placer } : {}),
         onPublished: async () => search?.warm(),
         ...(deps.meter ? { meter: deps.meter } : {}),
       })
@@ -245,6 +258,7 @@ export function createCore(deps: CoreDeps): Core {
       testAccountOf: (liveAccountId, now) => stores.accounts.testAccountOf(liveAccountId, newId(), now),
     }),
     accounts: new AccountService({ store: stores.accounts, clock, defaultRateLimitPerMinute }),
+    policy,
     auth,
     consoleSessions: new ConsoleSessions({ store: stores.consoleSessions, auth, clock, logger }),
     oauth,
@@ -280,6 +294,7 @@ export function createCore(deps: CoreDeps): Core {
       logger,
       ...(deps.catalog ? { catalog: deps.catalog } : {}),
       ...(deps.embedder ? { embedder: deps.embedder } : {}),
+      ...(deps.placer ? { placer: deps.placer } : {}),
       onPublished: async () => search?.warm(),
     }),
     catalogSources: () => {

@@ -8,6 +8,7 @@ import type { FeedbackStore } from './feedback/ports.js';
 import type { KeyStore } from './keys/ports.js';
 import type { LearningStore, RankingModelStore } from './learning/ports.js';
 import type { OAuthStore } from './oauth/ports.js';
+import type { PolicyStore } from './policy/ports.js';
 import type { RateLimitStore } from './rate-limit/ports.js';
 import type { SearchStore } from './search/ports.js';
 import type { ConsoleSessionStore } from './sessions/ports.js';
@@ -31,5 +32,6 @@ export interface Stores {
   oauth: OAuthStore;
   learning: LearningStore;
   rankingModels: RankingModelStore;
+  policies: PolicyStore;
   health: HealthProbe;
 }

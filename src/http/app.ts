@@ -26,6 +26,7 @@ import { registerMetaRoutes } from './routes/meta.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { oauthConsentRoutes } from './routes/oauth-consent.js';
 import { oauthGrantRoutes } from './routes/oauth-grants.js';
+import { policyRoutes } from './routes/policy.js';
 import { searchRoutes } from './routes/search.js';
 import { ucpRoutes } from './routes/ucp.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<AisleApp> {
   await registerOpenApi(app);
   registerMetaRoutes(app, options.core);
   await app.register(keyRoutes, { prefix: '/v1', core: options.core });
+  await app.register(policyRoutes, { prefix: '/v1', core: options.core });
   await app.register(searchRoutes, { prefix: '/v1', core: options.core });
   await app.register(clickRoutes, { prefix: '/v1', core: options.core });
   await app.register(feedbackRoutes, { prefix: '/v1', core: options.core });

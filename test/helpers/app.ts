@@ -13,6 +13,8 @@ import type { HostResolver } from '../../src/core/webhooks/url-guard.js';
 import { buildApp } from '../../src/http/app.js';
 import type { HttpTimeouts } from '../../src/http/receive-timeouts.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
+import { loadTaxonomy } from '../../src/knowledge/files.js';
+import { openPlacer } from '../../src/knowledge/placer.js';
 import { createLogger } from '../../src/logger.js';
 import { systemResolver } from '../../src/outbound/dns.js';
 import { createPgStores, type Db } from '../../src/store/pg/index.js';
@@ -102,6 +104,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger,
     defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
     ...(options.search ?? {}),
+    // Imports place products, and filters and policies read the taxonomy, as `npm start` has them.
+    ...(options.search ? { placer: await openPlacer(options.search.embedder) } : {}),
+    taxonomy: await loadTaxonomy(),
     ...(options.affiliate ? { affiliate: options.affiliate } : {}),
     ...(options.rankingLearning ? { rankingLearning: options.rankingLearning } : {}),
     ...(options.rankingModel ? { rankingModel: options.rankingModel } : {}),

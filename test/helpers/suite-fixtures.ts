@@ -8,6 +8,7 @@ import { readFeed } from '../../src/catalog/files/detect.js';
 import { loadConfig } from '../../src/config.js';
 import { importCatalog } from '../../src/core/catalog/import.js';
 import { refreshColdStartModel } from '../../src/core/learning/cold-start.js';
+import { openPlacer } from '../../src/knowledge/placer.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { isPgliteDb } from '../../src/store/pg/db.js';
 import { openMigratedDb } from '../../src/store/pg/index.js';
@@ -142,7 +143,11 @@ async function buildCatalogs(config: ReturnType<typeof loadConfig>, sampleCatalo
   try {
     let catalog = await openCatalog(config);
     try {
-      const summary = await importCatalog((await readFeed(SAMPLE_FEED, {})).records, { catalog, embedder }, { replace: false, dryRun: false });
+      const summary = await importCatalog(
+        (await readFeed(SAMPLE_FEED, {})).records,
+        { catalog, embedder, placer: await openPlacer(embedder) },
+        { replace: false, dryRun: false },
+      );
       if (!summary.catalog || summary.skipped > 0) throw new Error(`the sample catalog did not import cleanly: ${JSON.stringify(summary.skippedByReason)}`);
     } finally {
       await catalog.close();

@@ -13,7 +13,7 @@ import { openSampleCatalog, type SampleCatalog } from '../helpers/search.js';
  * stays under this many characters, about 5,000 tokens at four characters a token (docs/mcp.md
  * states it).
  */
-const COMPACT_SEARCH_BUDGET_CHARS = 23_000;
+const COMPACT_SEARCH_BUDGET_CHARS = 24_000;
 
 /** The catalog's own limits on a product's title and description (src/core/catalog/normalize.ts). */
 const MAX_TITLE = 500;

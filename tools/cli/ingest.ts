@@ -20,6 +20,7 @@ import { createProgressReporter } from '../../src/cli/progress.js';
 import { loadConfig } from '../../src/config.js';
 import { type FeedRecord, type ImportSummary, importCatalog } from '../../src/core/catalog/import.js';
 import { catalogAsFeed } from '../../src/core/catalog/reindex.js';
+import { openPlacer } from '../../src/knowledge/placer.js';
 import { openCatalog, openEmbedder } from '../../src/runtime.js';
 import { cli } from './ingest.command.js';
 
@@ -184,7 +185,7 @@ async function run(): Promise<number> {
       const progress = createProgressReporter(process.stderr, total);
       const summary = await importCatalog(
         records,
-        { catalog, embedder },
+        { catalog, embedder, placer: await openPlacer(embedder, config.knowledge.extraFiles) },
         {
           replace: values.replace || values.reindex,
           dryRun: values['dry-run'],

@@ -17,6 +17,7 @@ import type { TrainingQuery } from '../../src/core/ranking/ranking-fit.js';
 import { RETRIEVAL_DEPTH, retrieveCandidates } from '../../src/core/ranking/retrieval.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { createEmbedder } from '../../src/embed/embedder.js';
+import { openPlacer } from '../../src/knowledge/placer.js';
 import { DEFAULT_ANN_THRESHOLD, LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
 import { SHARED_DIR } from '../shared-data.js';
 
@@ -151,7 +152,11 @@ export async function openLabelledSet(setDir: string, work: string, options: Lab
     composition = `reused from ${options.catalogUri}`;
     process.stderr.write(`${name}: reusing the catalog at ${options.catalogUri} (${existing.productCount} products)\n`);
   } else {
-    const summary = await importCatalog(catalogRecords(setDir, options), { catalog, embedder }, { replace: true, dryRun: false });
+    const summary = await importCatalog(
+      catalogRecords(setDir, options),
+      { catalog, embedder, placer: await openPlacer(embedder) },
+      { replace: true, dryRun: false },
+    );
     process.stderr.write(
       `${name}: imported ${summary.imported} products (${composition}) in ${(summary.durationMs / 1000).toFixed(1)} s, vector index: ${summary.catalog?.annIndex}\n`,
     );

@@ -19,6 +19,7 @@ const FIELD_NAMES: Readonly<Record<Exclude<ProductField, 'id'>, readonly string[
   merchant: ['merchant', 'seller', 'store', 'shop', 'retailer', 'vendor'],
   brand: ['brand', 'brand name', 'manufacturer'],
   category: ['category', 'categories', 'product type', 'department', 'category path'],
+  google_product_category: ['google product category', 'google category', 'gpc'],
   availability: ['availability', 'stock', 'in stock', 'stock status'],
   disclosure_text: ['disclosure', 'disclosure text'],
   last_updated_at: ['last updated', 'updated at', 'last modified'],

@@ -48,7 +48,8 @@ const first = (fields: GmcFields, name: string): string | undefined => fields.ge
 /**
  * Maps one GMC item (from TSV or XML) onto ProductInput fields as raw strings: id → product_id,
  * link → url, image_link → image_url, product_type → category (else google_product_category
- * when it is a text path, not a numeric id), identifiers and variant traits → attributes.
+ * when it is a text path, not a numeric id), google_product_category, identifiers and variant
+ * traits → attributes.
  */
 export function mapGmcItem(fields: GmcFields, merchant: string | undefined): ProductRow {
   const row: ProductRow = {};
@@ -75,7 +76,8 @@ export function mapGmcItem(fields: GmcFields, merchant: string | undefined): Pro
     const values = (fields.get(name) ?? []).map((v) => v.trim()).filter((v) => v !== '');
     if (values.length > 0) attributes[name] = LIST_ATTRIBUTES.has(name) ? values : values[0]!;
   }
-  if (googleCategoryIsId) attributes.google_product_category = googleCategory.trim();
+  // Kept as given, an id or a path: the product's place in the taxonomy (core/catalog/placement.ts).
+  if (googleCategory !== undefined) attributes.google_product_category = googleCategory.trim();
   if (Object.keys(attributes).length > 0) row.attributes = attributes;
   return withMerchant(row, merchant);
 }

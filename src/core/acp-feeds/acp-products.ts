@@ -2,6 +2,9 @@ import { fromMinorUnits } from '../catalog/currency.js';
 import { uuidV5 } from '../catalog/normalize.js';
 import type { AcpProduct, AcpVariant } from '../schemas/feeds.js';
 
+/** The name ACP (and UCP) give Google's product taxonomy in a category's `taxonomy`. */
+const GOOGLE_TAXONOMY = 'google_product_category';
+
 /** A raw product row as importers pass it to normalizeProduct(). */
 type ProductRow = Record<string, unknown>;
 
@@ -73,8 +76,11 @@ export function acpVariantRows(product: AcpProduct, namespace: string, updatedAt
     }
     const merchant = v.seller?.name ?? v.marketplace?.name;
     if (merchant !== undefined) row.merchant = merchant;
-    const category = v.categories?.[0]?.value;
+    const category = v.categories?.find((c) => c.taxonomy !== GOOGLE_TAXONOMY)?.value ?? v.categories?.[0]?.value;
     if (category !== undefined) row.category = category;
+    // A category in Google's taxonomy is the product's place as given (core/catalog/placement.ts).
+    const google = v.categories?.find((c) => c.taxonomy === GOOGLE_TAXONOMY)?.value;
+    if (google !== undefined) row.google_product_category = google;
     const available = availability(v);
     if (available !== undefined) row.availability = available;
     return { variant: v, row };

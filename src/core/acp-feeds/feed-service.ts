@@ -1,4 +1,4 @@
-import { BatchApplier } from '../catalog/import.js';
+import { BatchApplier, type ProductPlacer } from '../catalog/import.js';
 import { normalizeProduct } from '../catalog/normalize.js';
 import type { CatalogStore } from '../catalog/ports.js';
 import type { CatalogProduct } from '../catalog/product.js';
@@ -26,6 +26,8 @@ export interface FeedServiceDeps {
   /** Without a catalog and embedder (a server started without search), upserts answer 503. */
   catalog?: CatalogStore;
   embedder?: Embedder;
+  /** Places published products in the taxonomy (import.ts). */
+  placer?: ProductPlacer;
   /** Runs after an upsert is published: this process warms the new catalog version. */
   onPublished?: () => Promise<void>;
 }
@@ -132,7 +134,7 @@ export class FeedService {
     if (products.length === 0 && remove.length === 0) return;
     const writer = await this.openWriter(catalog, embedder);
     try {
-      const applier = new BatchApplier(writer, embedder, EMBED_BATCH);
+      const applier = new BatchApplier(writer, embedder, EMBED_BATCH, undefined, this.deps.placer ?? null);
       await applier.apply(products);
       await applier.drain();
       const stored = await writer.storedDigests(remove);

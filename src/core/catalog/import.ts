@@ -4,6 +4,7 @@ import type { Embedder } from '../shared-ports.js';
 import { classifyChange, type ProductChange, type ProductDigests, productDigests } from './digests.js';
 import { productEmbeddingText } from './embedding-text.js';
 import { normalizeProduct } from './normalize.js';
+import { type CatalogPlacer, feedCategory } from './placement.js';
 import type { CatalogInfo, CatalogRow, CatalogStore, CatalogWriter, UnembeddedRow } from './ports.js';
 import type { CatalogProduct } from './product.js';
 
@@ -84,7 +85,7 @@ const LOOKUP_BATCH = 2_048;
  */
 export async function importCatalog(
   records: AsyncIterable<FeedRecord>,
-  deps: { catalog: CatalogStore; embedder: Embedder },
+  deps: { catalog: CatalogStore; embedder: Embedder; placer?: ProductPlacer },
   options: ImportOptions,
 ): Promise<ImportSummary> {
   const started = Date.now();
@@ -104,7 +105,7 @@ export async function importCatalog(
   // removes the rest at the end; only a new model drops every row up front.
   const dropAll = options.replace && (current === null || current.model !== model || current.dimensions !== dimensions);
   const writer = options.dryRun ? null : await deps.catalog.openWriter({ model, dimensions, replace: dropAll });
-  const applier = writer === null ? null : new BatchApplier(writer, deps.embedder, embedBatch, progress);
+  const applier = writer === null ? null : new BatchApplier(writer, deps.embedder, embedBatch, progress, deps.placer ?? null);
   let batch: CatalogProduct[] = [];
   const flush = async () => {
     const products = batch;
@@ -172,6 +173,9 @@ export async function importCatalog(
   return { ...progress, skippedByReason, examples, catalog, rankingModel, dryRun: options.dryRun, durationMs: Date.now() - started };
 }
 
+/** What places an import's products in the taxonomy (placement.ts; src/knowledge/placer.ts opens the shipped one). */
+export type ProductPlacer = Pick<CatalogPlacer, 'place'>;
+
 /**
  * One import's writes: each batch is classified against the stored digests (digests.ts), the
  * products to embed are embedded in `embedBatch`-sized calls, and the writes of a batch run while
@@ -188,6 +192,8 @@ export class BatchApplier {
     private readonly embedBatch: number,
     /** Counted into as batches are written. */
     readonly progress: ImportProgress = emptyProgress(),
+    /** Places each product it writes in full (new, changed, restated); without one they are written unplaced. */
+    private readonly placer: ProductPlacer | null = null,
   ) {}
 
   async apply(batch: readonly CatalogProduct[]): Promise<void> {
@@ -211,13 +217,15 @@ export class BatchApplier {
     }
     const embedded = await this.embed([...fresh, ...upserts]);
     this.progress.embedded += embedded.length;
-    const newRows = embedded.slice(0, fresh.length);
-    const changedRows = embedded.slice(fresh.length);
+    const placedRows = await this.placed(embedded);
+    const placedRestated = await this.placed(await this.withStoredVectors(restated));
+    const newRows = placedRows.slice(0, fresh.length);
+    const changedRows = placedRows.slice(fresh.length);
     await this.pending;
     this.pending = (async () => {
       await this.writer.insert(newRows);
       await this.writer.write(changedRows);
-      await this.writer.restate(restated);
+      await this.writer.restate(placedRestated);
       await this.writer.applyDeltas(deltas);
       this.progress.imported += newRows.length;
       this.progress.updated += changedRows.length + restated.length;
@@ -225,6 +233,26 @@ export class BatchApplier {
     })();
     // Seen by the next await of `pending`; marked handled so a failure waiting there is not reported as unhandled first.
     this.pending.catch(() => undefined);
+  }
+
+  /**
+   * The rows with their products placed in the taxonomy. A delta keeps the place stored (the
+   * fields placement reads are unchanged); an unchanged product is not read again.
+   */
+  private async placed<R extends { product: CatalogProduct; vector: Float32Array | null }>(rows: R[]): Promise<R[]> {
+    if (this.placer === null || rows.length === 0) return rows;
+    const places = await this.placer.place(rows);
+    return rows.map((row, i) => ({ ...row, product: { ...row.product, taxonomy: places[i] ?? null } }));
+  }
+
+  /**
+   * Restated products with the vector their text placement votes with: stored, since their embedded
+   * text is unchanged (null for one whose feed names its category: the vote is not needed).
+   */
+  private async withStoredVectors(rows: UnembeddedRow[]): Promise<(UnembeddedRow & { vector: Float32Array | null })[]> {
+    const wanted = this.placer === null ? [] : rows.filter((r) => feedCategory(r.product) === null).map((r) => r.product.productId);
+    const vectors = wanted.length > 0 ? await this.writer.storedVectors(wanted) : new Map<string, Float32Array>();
+    return rows.map((r) => ({ ...r, vector: vectors.get(r.product.productId) ?? null }));
   }
 
   /** Waits for the last batch's writes. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isUuid } from '../ids.js';
-import { type AttributeValue, type Availability, type CatalogProduct, ProductInputSchema } from './product.js';
+import { type AttributeValue, type Availability, type CatalogProduct, FEED_CATEGORY_ATTRIBUTE, ProductInputSchema } from './product.js';
 
 /** Why a row was skipped; stable strings, counted per reason in import summaries. */
 type SkipReason = 'not_an_object' | 'missing_title' | 'title_too_long' | 'invalid_price' | 'invalid_currency' | 'invalid_field_type';
@@ -89,6 +89,13 @@ export function parseCategory(value: string | string[] | undefined): string[] {
     .slice(0, 10);
 }
 
+/** A feed's google_product_category field joins the attributes, where placement reads it (placement.ts); one already among them stays. */
+function withFeedCategory(attributes: Record<string, AttributeValue>, value: string | undefined): Record<string, AttributeValue> {
+  const text = clean(value);
+  if (text === null || attributes[FEED_CATEGORY_ATTRIBUTE] !== undefined) return attributes;
+  return { ...attributes, [FEED_CATEGORY_ATTRIBUTE]: text.slice(0, 1000) };
+}
+
 function parseAttributes(value: Record<string, unknown> | undefined): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   for (const [key, v] of Object.entries(value ?? {})) {
@@ -170,7 +177,7 @@ export function normalizeProduct(row: unknown, defaults: { currency?: string; me
       category: parseCategory(p.category),
       availability: parseAvailability(p.availability),
       disclosureText: clean(p.disclosure_text) ?? defaults.disclosureText ?? null,
-      attributes: parseAttributes(p.attributes),
+      attributes: withFeedCategory(parseAttributes(p.attributes), p.google_product_category),
       lastUpdatedAt: parseTimestamp(p.last_updated_at),
     },
   };

@@ -12,14 +12,14 @@
 import type { Taxonomy } from '../knowledge/taxonomy.js';
 import { lexicalTerms } from '../ranking/lexical.js';
 import { cosineOf } from '../ranking/vectors.js';
+import type { Embedder } from '../shared-ports.js';
+import { toEmbeddingInput } from './embedding-text.js';
+import { type CatalogProduct, FEED_CATEGORY_ATTRIBUTE, type Placement } from './product.js';
 
-export interface Placement {
-  categoryId: number;
-  /** From the top-level vertical down to the category. */
-  path: readonly string[];
-  /** 1 for a category the feed named; for text, how clearly the text named one (0–1). */
-  confidence: number;
-}
+export type { Placement };
+
+/** Category names embedded per call when an import's products name categories not seen before. */
+const NAME_BATCH = 256;
 
 /** A name a category goes by, as stemmed terms. */
 interface Name {
@@ -183,6 +183,66 @@ export function placementNames(taxonomy: Taxonomy, types: readonly { categoryId:
   for (const category of taxonomy.values()) out.push({ categoryId: category.id, text: category.path.slice(-2).join(' ').toLowerCase() });
   return out;
 }
+
+/**
+ * An import's placement (docs/ingest.md, "Placement in the taxonomy"): the feed's own category
+ * when it names one in the taxonomy, else the text placement with the product's embedding voting.
+ * Category names are embedded the first time a product names their category, by the import's own
+ * embedder, and kept for the process: an import embeds only the names its products call on.
+ */
+export class CatalogPlacer {
+  private readonly placer: TaxonomyPlacer;
+  private readonly namesOf = new Map<number, string[]>();
+  private readonly vectors = new Map<number, Float32Array[]>();
+
+  constructor(
+    readonly taxonomy: Taxonomy,
+    types: readonly { categoryId: number; names: readonly string[] }[],
+    /** The model the products' vectors come from; null places from words alone. */
+    private readonly embedder: Embedder | null,
+  ) {
+    for (const { categoryId, text } of placementNames(taxonomy, types)) {
+      const list = this.namesOf.get(categoryId) ?? [];
+      list.push(text);
+      this.namesOf.set(categoryId, list);
+    }
+    this.placer = new TaxonomyPlacer(taxonomy, types, embedder === null ? null : this.vectors);
+  }
+
+  /** Each product's place (null where neither its feed nor its text names one); `vector` is its embedding, when at hand. */
+  async place(items: readonly { product: CatalogProduct; vector: Float32Array | null }[]): Promise<(Placement | null)[]> {
+    const fromFeed = items.map(({ product }) => this.placer.fromFeed(feedCategory(product)));
+    if (this.embedder !== null) {
+      const missing = new Set<number>();
+      items.forEach(({ product, vector }, i) => {
+        if (fromFeed[i] !== null || vector === null) return;
+        for (const id of this.placer.candidates(placementText(product)).keys()) if (!this.vectors.has(id)) missing.add(id);
+      });
+      await this.embedNames([...missing]);
+    }
+    return items.map(({ product, vector }, i) => fromFeed[i] ?? this.placer.fromText(placementText(product), vector ?? undefined));
+  }
+
+  private async embedNames(ids: readonly number[]): Promise<void> {
+    const names = ids.flatMap((categoryId) => (this.namesOf.get(categoryId) ?? []).map((text) => ({ categoryId, text })));
+    const fresh = new Map<number, Float32Array[]>(ids.map((id) => [id, []]));
+    for (let i = 0; i < names.length; i += NAME_BATCH) {
+      const batch = names.slice(i, i + NAME_BATCH);
+      const vectors = await this.embedder!.embed(batch.map((n) => toEmbeddingInput(n.text)));
+      for (const [k, n] of batch.entries()) fresh.get(n.categoryId)!.push(vectors[k]!);
+    }
+    // Set once all are embedded: a vote never sees some of a category's names.
+    for (const [id, list] of fresh) this.vectors.set(id, list);
+  }
+}
+
+/** The category a product's feed named, as kept among its attributes. */
+export function feedCategory(product: Pick<CatalogProduct, 'attributes'>): string | null {
+  const value = product.attributes[FEED_CATEGORY_ATTRIBUTE];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
+const placementText = (p: CatalogProduct): PlacementText => ({ title: p.title, description: p.description, category: p.category.join(' > '), brand: p.brand });
 
 const normalPath = (path: string) =>
   path

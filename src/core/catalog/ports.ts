@@ -24,11 +24,18 @@ export interface CatalogFilter {
   brand?: string;
   /** Matches the category or any ancestor, case-insensitively. */
   category?: string;
+  /** Widens `category`: a product in any of these taxonomy subtrees (paths from the top) matches it too. */
+  categorySubtrees?: readonly (readonly string[])[];
   /** Matches any of these categories, each as `category` does. */
   anyCategory?: readonly string[];
   /** Every word must occur in title, description, brand, category or attributes. */
   keywords?: readonly string[];
   excludeProductIds?: readonly string[];
+  /** Leaves out products placed in any of these taxonomy subtrees (a publisher's policy, docs/policy.md). */
+  excludeSubtrees?: readonly (readonly string[])[];
+  /** Leaves out products of these brands and merchants, case-insensitively; a product without one is kept. */
+  excludeBrands?: readonly string[];
+  excludeMerchants?: readonly string[];
 }
 
 export interface ScoredProduct {
@@ -71,6 +78,8 @@ export interface CatalogWriter {
   restate(rows: readonly UnembeddedRow[]): Promise<void>;
   /** Rewrites only stored products' live fields: price, currency, availability, last update. */
   applyDeltas(rows: readonly UnembeddedRow[]): Promise<void>;
+  /** The vectors the version this import started from stores for these products; ids it does not hold are absent. */
+  storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>>;
   /** The digests the version this import started from stores for these products; ids it does not hold are absent. */
   storedDigests(productIds: readonly string[]): Promise<Map<string, StoredDigests>>;
   /** Every product id of the version this import started from, in batches. */

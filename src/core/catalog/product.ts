@@ -25,6 +25,23 @@ export interface CatalogProduct {
   disclosureText: string | null;
   attributes: Record<string, AttributeValue>;
   lastUpdatedAt: Date | null;
+  /**
+   * Where the product sits in the Google product taxonomy (docs/ingest.md, "Placement in the
+   * taxonomy"): set by an import, null when nothing placed it; absent on a product not yet imported.
+   */
+  taxonomy?: Placement | null;
+}
+
+/** The attribute every importer keeps a feed's own google_product_category in (an id or a path). */
+export const FEED_CATEGORY_ATTRIBUTE = 'google_product_category';
+
+/** A place in the Google product taxonomy. */
+export interface Placement {
+  categoryId: number;
+  /** From the top-level vertical down to the category. */
+  path: readonly string[];
+  /** 1 for a category the feed named; for text, how clearly the text named one (0–1). */
+  confidence: number;
 }
 
 const looseString = z.union([z.string(), z.number()]).transform(String);
@@ -52,6 +69,9 @@ export const ProductInputSchema = z
       .union([z.string(), z.array(z.string())])
       .optional()
       .describe('"A > B > C", "A | B | C" or ["A","B","C"]'),
+    google_product_category: looseString
+      .optional()
+      .describe('Google product taxonomy id ("632") or path ("Hardware > Tools"): the place the product is given as is (kept as an attribute)'),
     availability: z.union([z.string(), z.boolean()]).optional(),
     disclosure_text: z.string().optional(),
     attributes: z.record(z.string(), z.unknown()).optional(),

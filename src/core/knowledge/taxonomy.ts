@@ -22,3 +22,40 @@ export function parseTaxonomy(text: string): Taxonomy {
   });
   return categories;
 }
+
+/** Most subtrees one category filter or policy entry stands for ("accessories" names hundreds of categories). */
+const MAX_SUBTREES = 100;
+
+/** Each category's own name as stemmed terms, per taxonomy: built at the first word filter. */
+const leafTerms = new WeakMap<Taxonomy, { category: TaxonomyCategory; terms: Set<string> }[]>();
+
+/**
+ * The taxonomy subtrees a category filter names (docs/search.md, "Filters"): an id ("638"), a path
+ * ("Home & Garden > Kitchen & Dining", any case), or words ("kitchen"): every category whose own
+ * name has them all ("Kitchen & Dining", "Kitchen Appliances", …), less those under another that
+ * matched, at most MAX_SUBTREES. Empty when it names none.
+ */
+export function namedSubtrees(taxonomy: Taxonomy, text: string, terms: (text: string) => string[]): (readonly string[])[] {
+  const value = text.trim();
+  if (/^\d+$/.test(value)) {
+    const category = taxonomy.get(Number(value));
+    return category ? [category.path] : [];
+  }
+  const fold = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (value.includes('>')) {
+    const wanted = value.split('>').map(fold).join(' > ');
+    for (const category of taxonomy.values()) if (category.path.map(fold).join(' > ') === wanted) return [category.path];
+    return [];
+  }
+  const wanted = terms(value);
+  if (wanted.length === 0) return [];
+  let index = leafTerms.get(taxonomy);
+  if (index === undefined) {
+    index = [...taxonomy.values()].map((category) => ({ category, terms: new Set(terms(category.path.at(-1)!)) }));
+    leafTerms.set(taxonomy, index);
+  }
+  const matched = index.filter((c) => wanted.every((t) => c.terms.has(t))).map((c) => c.category.path);
+  const keys = new Set(matched.map((p) => p.join(' > ')));
+  const topmost = matched.filter((p) => !p.some((_, i) => i < p.length - 1 && keys.has(p.slice(0, i + 1).join(' > '))));
+  return topmost.slice(0, MAX_SUBTREES);
+}

@@ -10,7 +10,9 @@ const SearchFiltersSchema = z
     max_price: z.number().min(0).max(1e9).optional().describe('Maximum price in USD, inclusive'),
     merchant: FilterText.optional().describe('Retailer name, case-insensitive'),
     brand: FilterText.optional().describe('Brand, case-insensitive'),
-    category: FilterText.optional().describe('Category, or any ancestor of it ("Footwear" matches "Footwear > Running Shoes"), case-insensitive'),
+    category: FilterText.optional().describe(
+      'A category and everything under it: a Google product taxonomy id ("638"), a taxonomy path ("Home & Garden > Kitchen & Dining"), a word ("kitchen": every taxonomy category named with it), or the feed\'s own category or any ancestor of it ("Footwear" matches "Footwear > Running Shoes"); case-insensitive',
+    ),
     keyword_filter: FilterText.optional().describe('Every word must occur in the title, description or attributes'),
   })
   .strict()
@@ -74,7 +76,10 @@ export const AdResponseSchema = z.object({
   currency: z.string().nullable(),
   merchant: z.string(),
   brand: z.string(),
-  category: z.string(),
+  category: z.string().describe("The feed's own category path; empty when it gave none"),
+  category_id: z.number().int().nullable().describe("The product's place in the Google product taxonomy (its id); null when nothing placed it"),
+  category_path: z.string().nullable().describe('That place as a path, "Home & Garden > Kitchen & Dining > Cookware & Bakeware > Cookware > Skillets"'),
+  category_confidence: z.number().min(0).max(1).nullable().describe("1 when the feed named the category; else how clearly the product's text named it (0–1)"),
   availability: z.enum(AVAILABILITY),
   relevance_score: z.number().min(0).max(1).describe('Calibrated probability that the product is relevant'),
   relevance_explanation: z.string(),
@@ -87,7 +92,7 @@ export const AdResponseSchema = z.object({
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 
 /** Why a search answered no results (docs/search.md, "Conversations"). */
-const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products'] as const;
+const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products', 'publisher_policy'] as const;
 export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
 /** Which reader read a search (docs/search.md, "Readers"): `offline_fallback` when the model reader could not. */

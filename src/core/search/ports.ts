@@ -5,6 +5,8 @@ export interface SessionState {
   queries: string[];
   shownProductIds: string[];
   clickedProductIds: string[];
+  /** Answers with products so far (a publisher's session cap, docs/policy.md); absent in sessions written before it was counted. */
+  productAnswers?: number;
 }
 
 export interface RecordedSearch {

@@ -5,17 +5,19 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ShopperKnowledge } from '../knowledge/ports.js';
+import type { Taxonomy } from '../knowledge/taxonomy.js';
 import { type Team, teamDraft } from '../learning/interleaving.js';
 import type { ActiveModels } from '../learning/ranking-learner.js';
 import type { Meter, SearchStage } from '../metering.js';
 import { applyPiiPolicy, type PiiType } from '../pii/pii.js';
+import type { ResolvedPolicy } from '../policy/policy-service.js';
 import { productTerms } from '../ranking/features.js';
 import { CatalogLexicon } from '../ranking/lexical.js';
 import { extractPriceConstraint, type PriceConstraint } from '../ranking/query-text.js';
 import { type Candidate, diversify, FALLBACK_MODEL, FEATURE_BM25, type RankingModel, scoreRow, toProbability, weightVector } from '../ranking/ranking.js';
 import { type RetrievalMode, retrieveCandidates } from '../ranking/retrieval.js';
 import { OfflineReader } from '../reading/offline-reader.js';
-import type { NeedReader, ReadConstraints, ReadInput, Reading } from '../reading/ports.js';
+import type { NeedReader, ReadInput, Reading } from '../reading/ports.js';
 import type { PlaygroundRequest, PlaygroundResponse } from '../schemas/console.js';
 import { type AdResponse, DEFAULT_MIN_RELEVANCE, type NoFillReason, type ReaderName, type SearchRequest, type SearchResponse } from '../schemas/search.js';
 import type { Embedder, Principal } from '../shared-ports.js';
@@ -24,6 +26,7 @@ import { needSignals } from '../understanding/conversation.js';
 import { DEFAULT_CONVERSATION_MODEL, needProbability } from '../understanding/conversation-model.js';
 import type { Need, Turn } from '../understanding/need.js';
 import { CatalogVocabulary } from '../understanding/vocabulary.js';
+import { catalogFilter, silencedByPolicy } from './filters.js';
 import type { SearchStore, SessionState } from './ports.js';
 import { PRICE_ORDER, priceOrderCandidate, toAdResponse } from './results.js';
 
@@ -78,6 +81,10 @@ export interface SearchServiceDeps {
   random?: () => number;
   /** Told how long each stage of each search took, and how each search was answered (docs/operations.md). */
   meter?: Meter;
+  /** The publisher's policy for the searching key (docs/policy.md); none applies when absent. */
+  policy?: { effective(principal: Principal): Promise<ResolvedPolicy | null> };
+  /** The Google product taxonomy: filters.category by id, path or word (docs/search.md, "Filters"). */
+  taxonomy?: Taxonomy;
 }
 
 /**
@@ -134,17 +141,23 @@ export class SearchService {
    */
   async search(principal: Principal, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const retrieval = options.retrieval ?? 'hybrid';
-    const { asked, input } = await this.stage('ask', () => this.ask(principal, request, options, retrieval));
+    const [{ asked, input }, policy] = await Promise.all([
+      this.stage('ask', () => this.ask(principal, request, options, retrieval)),
+      this.deps.policy?.effective(principal) ?? null,
+    ]);
     const reading = await this.stage('read', () => this.reader.read(input));
-    const filter = this.catalogFilter(request, asked.price, options, reading.constraints);
+    const filter = catalogFilter(request, asked.price, options, reading.constraints, policy, this.deps.taxonomy);
     const about: Asked = { ...asked, usedTurn: reading.usedTurn, interpreted: reading.interpreted, need: reading.need, reader: reading.reader };
-    if (reading.silence === null && toEmbeddingInput(reading.text) === '') return this.browseByPrice(principal, request, options, about, filter);
+    // A sensitive topic (or no need) stays the reader's silence whatever the policy; else the
+    // policy may silence the turn before anything is searched.
+    const silence = reading.silence ?? (policy !== null && silencedByPolicy(policy, request, asked.session) ? 'publisher_policy' : null);
+    if (silence === null && toEmbeddingInput(reading.text) === '') return this.browseByPrice(principal, request, options, about, filter);
 
     const base = this.baseModel();
     const active = (await this.deps.models?.active()) ?? { serving: { id: null, model: base }, candidate: null };
     const serving = { rankingModel: active.serving.model.source, storedModel: active.serving.id ?? active.serving.model.source, interleavedWith: null };
-    if (reading.silence !== null)
-      return this.respond(principal, request, options, { ...about, interpreted: '' }, { noFill: reading.silence, ranked: [], totalMatches: 0, ...serving });
+    if (silence !== null)
+      return this.respond(principal, request, options, { ...about, interpreted: '' }, { noFill: silence, ranked: [], totalMatches: 0, ...serving });
 
     const { candidates, voted, learned, likeness } = await this.stage('retrieve', () =>
       this.retrieve(principal, asked, reading, filter, retrieval, active.serving.model),
@@ -152,7 +165,9 @@ export class SearchService {
     const needProbabilityOf = this.stageSync('score', () =>
       this.score(candidates, { asked, input, reading, retrieval, voted, learned, likeness, model: active.serving.model, base }),
     );
-    const qualifying = candidates.filter((c) => c.probability >= request.min_relevance_score);
+    // The publisher's floor: a request may ask for more relevance, never for less.
+    const minRelevance = Math.max(request.min_relevance_score, policy?.minRelevance ?? 0);
+    const qualifying = candidates.filter((c) => c.probability >= minRelevance);
     const { ranked, interleavedWith } = this.stageSync('order', () =>
       this.arrange(qualifying, request, options, { retrieval, need: reading.need, candidate: active.candidate, principal }),
     );
@@ -416,6 +431,7 @@ export class SearchService {
             -SESSION_MEMORY.shown,
           ),
           clickedProductIds: session.clickedProductIds.slice(-SESSION_MEMORY.clicked),
+          productAnswers: (session.productAnswers ?? 0) + (results.length > 0 ? 1 : 0),
         },
       });
       this.deps.meter?.eventWritten('search', (performance.now() - writing) / 1000);
@@ -449,29 +465,6 @@ export class SearchService {
     return {
       results: r.results.map(({ impression_id: _i, click_url: _c, affiliate_attribution: _a, ...rest }) => rest),
       metadata: { total_matches, took_ms, pii_redacted, model, ranking_model, recorded: false },
-    };
-  }
-
-  /**
-   * The request's filters, narrowed by the message's price and then by what the reader found (a
-   * model reader's constraints): the request wins where it speaks, then the message's own words.
-   */
-  private catalogFilter(request: SearchRequest, price: PriceConstraint | null, options: SearchOptions, read: ReadConstraints): CatalogFilter {
-    const f = request.filters ?? {};
-    // Explicit filters win where both speak. A lower bound of 0 is what "has a price" comes to in the store.
-    const statedPrice = f.min_price !== undefined || f.max_price !== undefined || price !== null;
-    const minPrice = f.min_price ?? price?.minPrice ?? (statedPrice ? undefined : read.minPrice) ?? (options.priced ? 0 : undefined);
-    const maxPrice = f.max_price ?? price?.maxPrice ?? (statedPrice ? undefined : read.maxPrice);
-    const brand = f.brand ?? read.brand;
-    return {
-      ...(minPrice !== undefined ? { minPrice } : {}),
-      ...(maxPrice !== undefined ? { maxPrice } : {}),
-      ...(f.merchant ? { merchant: f.merchant } : {}),
-      ...(brand ? { brand } : {}),
-      ...(f.category ? { category: f.category } : {}),
-      ...(options.anyCategory?.length ? { anyCategory: options.anyCategory } : {}),
-      ...(f.keyword_filter ? { keywords: f.keyword_filter.split(/\s+/).filter(Boolean) } : {}),
-      ...(request.exclude_product_ids?.length ? { excludeProductIds: request.exclude_product_ids } : {}),
     };
   }
 

@@ -55,12 +55,17 @@ export function toUcpProduct(p: CatalogProduct, metadata: Record<string, unknown
   const url = absoluteUrl(p.url);
   const image = absoluteUrl(p.imageUrl);
   const availability = AVAILABILITY[p.availability];
+  // The taxonomy place by id, as UCP's category example gives one ("1604"), then the feed's own.
+  const categories = [
+    ...(p.taxonomy ? [{ value: String(p.taxonomy.categoryId), taxonomy: 'google_product_category' }] : []),
+    ...(p.category.length > 0 ? [{ value: p.category.join(' > '), taxonomy: 'merchant' }] : []),
+  ];
   return {
     id: p.productId,
     title: p.title,
     description,
     ...(url === null ? {} : { url }),
-    ...(p.category.length > 0 ? { categories: [{ value: p.category.join(' > '), taxonomy: 'merchant' }] } : {}),
+    ...(categories.length > 0 ? { categories } : {}),
     price_range: { min: price, max: price },
     ...(image === null ? {} : { media: [{ type: 'image', url: image, alt_text: p.title }] }),
     variants: [

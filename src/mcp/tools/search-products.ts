@@ -7,10 +7,11 @@ import { registerAisleTool, type ToolContext } from '../tool.js';
 /**
  * A compact answer (its structured content and text, as JSON) fits in this many characters, so
  * that with what the protocol adds around it (about 100 on 2026-07-28) a result at limit 10 stays
- * under 23,000, about 5,800 tokens (docs/mcp.md, "Tools"). Each result's affiliate_attribution
- * (about 280 characters) is part of it and is never cut: it is what credits the publisher.
+ * under 24,000, about 6,000 tokens (docs/mcp.md, "Tools"). Each result's affiliate_attribution
+ * (about 280 characters) is part of it and is never cut: it is what credits the publisher; so is
+ * its place in the taxonomy (category_id, category_path, category_confidence: about 100).
  */
-const COMPACT_ANSWER_BUDGET_CHARS = 22_500;
+const COMPACT_ANSWER_BUDGET_CHARS = 23_500;
 
 /**
  * What a compact answer cuts titles and descriptions to, tried in order until it fits the budget.
@@ -33,7 +34,7 @@ const SearchProductsInputSchema = SearchRequestSchema.omit({ stream: true }).ext
   detail: z
     .enum(['compact', 'full'])
     .default('compact')
-    .describe('compact (default) shortens descriptions, and titles when very long, so ten results stay under about 5,000 tokens; full returns them whole'),
+    .describe('compact (default) shortens descriptions, and titles when very long, so ten results stay under about 6,000 tokens; full returns them whole'),
 });
 
 const AVAILABILITY_TEXT: Record<AdResponse['availability'], string> = {
@@ -65,6 +66,8 @@ const NO_RESULTS: Record<NoFillReason, (requestId: string) => string> = {
     `Nothing in this conversation asks for a product (request_id ${id}), so there is nothing to recommend. Do not bring up products; if the user does want something, search again with what they want to buy as the query.`,
   sensitive_topic: (id) =>
     `This conversation touches a sensitive topic, so Aisle shows no products beside it (request_id ${id}). Do not bring up products here.`,
+  publisher_policy: (id) =>
+    `This app's publisher policy shows no products here (request_id ${id}): too early in the conversation, or the conversation has had its share of product answers. Do not bring up products; carry on with the conversation.`,
 };
 
 /** The text block for clients that drop structured content: every product with its disclosure and link. */
@@ -107,6 +110,8 @@ export function registerSearchProductsTool(server: McpServer, ctx: ToolContext):
       "weighing the user's latest words most, and returns nothing when there is no shopping need. Call it when the user wants to buy, compare or find a product. " +
       'Returns up to `limit` products ranked by fit, each with title, price, merchant, why it fits, an affiliate disclosure you must show with it, and a click link to give the user; ' +
       'metadata.interpreted_query says what Aisle understood the need to be (if it is wrong, search again with a better query). No results means nothing fits: say so. ' +
+      'filters.category narrows to a category and everything under it: a Google product taxonomy id ("638"), a path ("Home & Garden > Kitchen & Dining") or a word ("kitchen"); each result names its category_id and category_path. ' +
+      "An empty answer with no_fill_reason publisher_policy is the app publisher's choice: do not bring up products then. " +
       'Never put personal data (names, emails, phone numbers, addresses) in the query. Reuse metadata.session_id across turns of one conversation. ' +
       'Each call records the products shown (impressions) for click attribution.',
     input: SearchProductsInputSchema,

@@ -16,7 +16,18 @@ import { LanceCatalogWriter } from './catalog-writer.js';
 import { ExactScan } from './exact-scan.js';
 import { type AnnTuning, annIndexConfig, nearestQuery } from './indexes.js';
 import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
-import { CALIBRATION_TABLE, calibrationSchema, digestFields, fromRecord, PRODUCT_COLUMNS, PRODUCTS_TABLE, productSchema } from './rows.js';
+import {
+  CALIBRATION_TABLE,
+  calibrationSchema,
+  decodedRows,
+  digestFields,
+  fromRecord,
+  PLACEMENT_SQL_TYPES,
+  PRODUCTS_TABLE,
+  placementFields,
+  productColumns,
+  productSchema,
+} from './rows.js';
 import { acquire, type Hydrated, holding, hydratedBytes, release, retire, type Serving } from './serving.js';
 import { runUpkeep, type UpkeepReport } from './upkeep.js';
 import { buildWhere, sqlString } from './where.js';
@@ -136,9 +147,11 @@ export class LanceCatalogStore implements CatalogStore {
       exact: null,
       readers: 0,
       retired: false,
+      columns: [],
     };
     try {
       await table.checkout(info.version);
+      next.columns = productColumns(await table.schema());
       next.rankingModel = await this.versionModel(meta);
     } catch (err) {
       // The version serving so far keeps serving; the next refresh tries again.
@@ -206,11 +219,13 @@ export class LanceCatalogStore implements CatalogStore {
       // never change what it compares against, and its indexes stay whole while the import runs.
       const base = startsEmpty ? null : await this.conn.openTable(PRODUCTS_TABLE);
       if (base !== null) await base.checkout(current!.version);
-      const baseHasDigests = base !== null && (await base.schema()).fields.some((f) => f.name === 'row_digest');
-      // Catalogs written before digests were kept get the columns (null: every product embeds once more).
+      const baseFields = new Set(base === null ? [] : (await base.schema()).fields.map((f) => f.name));
+      // Catalogs written before digests were kept get the columns (null: every product embeds once
+      // more); before placement, its columns (each product is placed by its next import).
       const columns = new Set((await table.schema()).fields.map((f) => f.name));
-      const missing = digestFields().filter((f) => !columns.has(f.name));
-      if (missing.length > 0) await table.addColumns(missing.map((f) => ({ name: f.name, valueSql: 'CAST(NULL AS STRING)' })));
+      const missing = [...digestFields(), ...placementFields()].filter((f) => !columns.has(f.name));
+      if (missing.length > 0)
+        await table.addColumns(missing.map((f) => ({ name: f.name, valueSql: `CAST(NULL AS ${PLACEMENT_SQL_TYPES[f.name] ?? 'STRING'})` })));
       return new LanceCatalogWriter(
         this,
         this.conn,
@@ -220,7 +235,7 @@ export class LanceCatalogStore implements CatalogStore {
         options,
         lock,
         base,
-        baseHasDigests,
+        { digests: baseFields.has('row_digest'), placement: baseFields.has('category_id') },
         startsEmpty ? 0 : current!.productCount,
       );
     } catch (err) {
@@ -312,10 +327,10 @@ export class LanceCatalogStore implements CatalogStore {
     try {
       for await (const batch of serving.table
         .query()
-        .select([...PRODUCT_COLUMNS, 'vector'])
+        .select([...serving.columns, 'vector'])
         .withRowId()) {
         if (serving.retired) return;
-        for (const { rowId, row, vector } of decodedRows(batch)) {
+        for (const { rowId, row, vector } of decodedRows(batch, serving.columns)) {
           scanOrder.push(rowId);
           if (rows.has(rowId)) continue;
           const hydrated = { product: fromRecord(row), vector };
@@ -345,7 +360,7 @@ export class LanceCatalogStore implements CatalogStore {
     const rows = await serving.table
       .query()
       .where(`product_id IN (${productIds.map(sqlString).join(', ')})`)
-      .select(PRODUCT_COLUMNS)
+      .select(serving.columns)
       .toArray();
     return rows.map((r) => fromRecord(r as Record<string, unknown>));
   }
@@ -467,10 +482,10 @@ export class LanceCatalogStore implements CatalogStore {
     if (misses.length > 0) {
       const table = await serving.table
         .takeRowIds(misses)
-        .select([...PRODUCT_COLUMNS, 'vector'])
+        .select([...serving.columns, 'vector'])
         .withRowId()
         .toArrow();
-      for (const { rowId, row, vector } of decodedRows(table)) {
+      for (const { rowId, row, vector } of decodedRows(table, serving.columns)) {
         const hydrated = { product: fromRecord(row), vector };
         found.set(rowId, hydrated);
         serving.rows?.set(rowId, hydrated);
@@ -489,7 +504,7 @@ export class LanceCatalogStore implements CatalogStore {
     }
     acquire(serving);
     try {
-      for await (const batch of serving.table.query().select(PRODUCT_COLUMNS)) {
+      for await (const batch of serving.table.query().select(serving.columns)) {
         yield batch.toArray().map((r) => fromRecord(r as Record<string, unknown>));
       }
     } finally {
@@ -579,17 +594,4 @@ function rescoreExactly(query: Float32Array, hits: ScoredProduct[], limit: numbe
   rescored.sort((a, b) => a.score - b.score);
   if (rescored.length > limit) rescored.length = limit;
   return withVectors ? rescored : rescored.map(({ product, score }) => ({ product, score }));
-}
-
-/** Rows read column by column from the Arrow table: faster than toArray()'s row proxies (docs/search.md). */
-function* decodedRows(table: Pick<ArrowTable, 'numRows' | 'getChild'>): Generator<{ rowId: bigint; row: Record<string, unknown>; vector: Float32Array }> {
-  const columns = PRODUCT_COLUMNS.map((name) => [name, table.getChild(name)] as const);
-  const rowIds = table.getChild('_rowid');
-  const vectors = table.getChild('vector');
-  for (let i = 0; i < table.numRows; i++) {
-    const row: Record<string, unknown> = {};
-    for (const [name, column] of columns) row[name] = column?.get(i);
-    const vector = vectors?.get(i) as { toArray(): ArrayLike<number> } | null | undefined;
-    yield { rowId: rowIds!.get(i) as bigint, row, vector: Float32Array.from(vector?.toArray() ?? []) };
-  }
 }

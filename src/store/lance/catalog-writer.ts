@@ -51,7 +51,8 @@ export class LanceCatalogWriter implements CatalogWriter {
     private readonly lock: PidLock | null,
     /** The serving version when the import opened (null when it starts empty). */
     private readonly base: Table | null,
-    private readonly baseHasDigests: boolean,
+    /** Which of the columns later versions added the base version has: without them its products count as changed (storedDigests). */
+    private readonly baseHas: { digests: boolean; placement: boolean },
     /** Products of the base version (0 when the import starts empty). */
     private readonly baseRows: number,
   ) {}
@@ -131,7 +132,7 @@ export class LanceCatalogWriter implements CatalogWriter {
       .execute(whole.map((r) => toRecord(r.product, r.vector, r.digests)));
   }
 
-  private async storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>> {
+  async storedVectors(productIds: readonly string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
     if (this.base === null) return out;
     for await (const batch of byIds(this.base, productIds, ['product_id', 'vector'])) {
@@ -160,15 +161,18 @@ export class LanceCatalogWriter implements CatalogWriter {
   async storedDigests(productIds: readonly string[]): Promise<Map<string, StoredDigests>> {
     const out = new Map<string, StoredDigests>();
     if (this.base === null || productIds.length === 0) return out;
-    const columns = this.baseHasDigests ? ['product_id', 'text_digest', 'content_digest', 'row_digest'] : ['product_id'];
+    const columns = this.baseHas.digests ? ['product_id', 'text_digest', 'content_digest', 'row_digest'] : ['product_id'];
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    // A version written before placement: its products' text is as stored, the rest is not, so
+    // each is restated (and placed) once without being embedded again.
+    const placed = this.baseHas.placement;
     for await (const batch of byIds(this.base, productIds, columns)) {
       const get = (name: string) => batch.getChild(name);
       for (let r = 0; r < batch.numRows; r++) {
         out.set(String(get('product_id')!.get(r)), {
           text: str(get('text_digest')?.get(r)),
-          content: str(get('content_digest')?.get(r)),
-          row: str(get('row_digest')?.get(r)),
+          content: placed ? str(get('content_digest')?.get(r)) : null,
+          row: placed ? str(get('row_digest')?.get(r)) : null,
         });
       }
     }

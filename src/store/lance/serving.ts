@@ -31,6 +31,8 @@ export interface Serving {
   readers: number;
   /** Set once another version serves in this one's place. */
   retired: boolean;
+  /** The product columns the version has (rows.ts, productColumns). */
+  columns: string[];
 }
 
 /**

@@ -29,13 +29,25 @@ export function buildWhere(filter: CatalogFilter | undefined): string | undefine
   if (filter.maxPrice !== undefined) clauses.push(`price_amount <= ${finite(filter.maxPrice)}`);
   if (filter.merchant !== undefined) clauses.push(`merchant_key = ${sqlString(filterKey(filter.merchant))}`);
   if (filter.brand !== undefined) clauses.push(`brand_key = ${sqlString(filterKey(filter.brand))}`);
-  if (filter.category !== undefined) clauses.push(`array_has(category_keys, ${sqlString(categoryKey(filter.category))})`);
+  if (filter.category !== undefined)
+    clauses.push(
+      `(${categoryKeysOf(filter)
+        .map((k) => `array_has(category_keys, ${sqlString(k)})`)
+        .join(' OR ')})`,
+    );
   if (filter.anyCategory !== undefined && filter.anyCategory.length > 0) {
     clauses.push(`(${filter.anyCategory.map((c) => `array_has(category_keys, ${sqlString(categoryKey(c))})`).join(' OR ')})`);
   }
   for (const w of necessaryKeywords(filter.keywords ?? [])) clauses.push(`strpos(keyword_text, ${sqlString(w)}) > 0`);
   if (filter.excludeProductIds && filter.excludeProductIds.length > 0) {
     clauses.push(`product_id NOT IN (${filter.excludeProductIds.map(sqlString).join(', ')})`);
+  }
+  for (const path of filter.excludeSubtrees ?? []) clauses.push(`NOT array_has(category_keys, ${sqlString(taxonomyKey(path))})`);
+  // A product without a brand (merchant) is not one of the excluded: NULL NOT IN (…) alone would drop it.
+  if (filter.excludeBrands?.length)
+    clauses.push(`(brand_key IS NULL OR brand_key NOT IN (${filter.excludeBrands.map((b) => sqlString(filterKey(b))).join(', ')}))`);
+  if (filter.excludeMerchants?.length) {
+    clauses.push(`(merchant_key IS NULL OR merchant_key NOT IN (${filter.excludeMerchants.map((m) => sqlString(filterKey(m))).join(', ')}))`);
   }
   return clauses.length === 0 ? undefined : clauses.join(' AND ');
 }
@@ -77,8 +89,8 @@ export function compileFilter(filter: CatalogFilter | undefined): ((row: FilterS
     tests.push((r) => r.columns().brand_key === key);
   }
   if (filter.category !== undefined) {
-    const key = literalValue(categoryKey(filter.category));
-    tests.push((r) => r.columns().category_keys.includes(key));
+    const keys = new Set(categoryKeysOf(filter).map(literalValue));
+    tests.push((r) => r.columns().category_keys.some((k) => keys.has(k)));
   }
   if (filter.anyCategory !== undefined && filter.anyCategory.length > 0) {
     const keys = filter.anyCategory.map((c) => literalValue(categoryKey(c)));
@@ -89,8 +101,29 @@ export function compileFilter(filter: CatalogFilter | undefined): ((row: FilterS
     const excluded = new Set(filter.excludeProductIds.map(literalValue));
     tests.push((r) => !excluded.has(r.productId));
   }
+  if (filter.excludeSubtrees?.length) {
+    const keys = new Set(filter.excludeSubtrees.map((p) => literalValue(taxonomyKey(p))));
+    tests.push((r) => !r.columns().category_keys.some((k) => keys.has(k)));
+  }
+  if (filter.excludeBrands?.length) {
+    const keys = new Set(filter.excludeBrands.map((b) => literalValue(filterKey(b))));
+    tests.push((r) => {
+      const key = r.columns().brand_key;
+      return key === null || !keys.has(key);
+    });
+  }
+  if (filter.excludeMerchants?.length) {
+    const keys = new Set(filter.excludeMerchants.map((m) => literalValue(filterKey(m))));
+    tests.push((r) => {
+      const key = r.columns().merchant_key;
+      return key === null || !keys.has(key);
+    });
+  }
   return tests.length === 0 ? null : (row) => tests.every((t) => t(row));
 }
+
+/** The keys a category filter matches: the feed's own category text, and each taxonomy subtree it widens to. */
+const categoryKeysOf = (filter: CatalogFilter): string[] => [categoryKey(filter.category!), ...(filter.categorySubtrees ?? []).map(taxonomyKey)];
 
 /**
  * The keywords as filter keys, each once, without those inside another ("shoe" in "shoes"): a
@@ -113,6 +146,19 @@ function categoryKey(category: string): string {
     .filter((p) => p !== '')
     .join(' > ');
 }
+
+/**
+ * The keys a product's place in the Google taxonomy answers to, one per ancestor and itself
+ * ("gpc:home & garden", "gpc:home & garden > kitchen & dining", …), kept beside its own category's
+ * keys: a taxonomy filter or exclusion of a category matches its whole subtree with one key.
+ */
+export function taxonomyKeys(path: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < path.length; i++) keys.push(taxonomyKey(path.slice(0, i + 1)));
+  return keys;
+}
+
+const taxonomyKey = (path: readonly string[]) => `gpc:${path.map(filterKey).join(' > ')}`;
 
 /** Every key a product's category path answers to: each ancestor path and each single level name. */
 export function categoryKeys(path: readonly string[]): string[] {

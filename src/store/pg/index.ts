@@ -12,6 +12,7 @@ import { PgKeyStore } from './key-store.js';
 import { PgLearningStore } from './learning-store.js';
 import { migrate, migrationsCurrent } from './migrate.js';
 import { PgOAuthStore } from './oauth-store.js';
+import { PgPolicyStore } from './policy-store.js';
 import { PgRankingModelStore } from './ranking-model-store.js';
 import { PgRateLimitStore } from './rate-limit-store.js';
 import { PgRequestLogStore } from './request-log-store.js';
@@ -42,6 +43,7 @@ export function createPgStores(db: Db): Stores {
     oauth: new PgOAuthStore(db),
     learning: new PgLearningStore(db),
     rankingModels: new PgRankingModelStore(db),
+    policies: new PgPolicyStore(db),
     health: { migrationsCurrent: () => migrationsCurrent(db) },
   };
 }

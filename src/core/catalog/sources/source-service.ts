@@ -6,7 +6,7 @@ import type { Meter } from '../../metering.js';
 import type { CreateSourceBody, PullRecord, SourceList, SourceRecord, UpdateSourceBody } from '../../schemas/catalog-sources.js';
 import type { Embedder, Logger, Principal } from '../../shared-ports.js';
 import { storableText } from '../../storable-text.js';
-import { type ImportProgress, importCatalog } from '../import.js';
+import { type ImportProgress, importCatalog, type ProductPlacer } from '../import.js';
 import type { CatalogStore } from '../ports.js';
 import type { CatalogSource, CatalogSourceStore, FeedDownloader, SourcePull } from './ports.js';
 
@@ -28,6 +28,8 @@ export interface CatalogSourceDeps {
   /** Without them (a server started without search) sources can be managed but pulls fail. */
   catalog?: CatalogStore;
   embedder?: Embedder;
+  /** Places pulled products in the taxonomy (import.ts). */
+  placer?: ProductPlacer;
   /** After a pull published a version: this process warms it. */
   onPublished?: () => Promise<void>;
   /** Told how each pull ended (docs/operations.md). */
@@ -149,7 +151,7 @@ export class CatalogSourceService {
           meter?.importRunning(1);
           const summary = await importCatalog(
             download.records,
-            { catalog, embedder },
+            { catalog, embedder, ...(this.deps.placer ? { placer: this.deps.placer } : {}) },
             {
               replace: false,
               dryRun: false,

@@ -15,6 +15,7 @@ import * as m014 from './014-attribution.js';
 import * as m015 from './015-feeds.js';
 import * as m016 from './016-test-mode.js';
 import * as m017 from './017-catalog-sources.js';
+import * as m018 from './018-publisher-policy.js';
 
 export interface Migration {
   version: number;
@@ -41,6 +42,7 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'feeds', sql: m015.sql },
   { version: 16, name: 'test-mode', sql: m016.sql },
   { version: 17, name: 'catalog-sources', sql: m017.sql },
+  { version: 18, name: 'publisher-policy', sql: m018.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
