@@ -12,7 +12,9 @@ const placers = new WeakMap<Embedder, Promise<CatalogPlacer>>();
  * with the knowledge base's product types and names (the operator's own entries included) as the
  * names categories go by, and `embedder` voting among them.
  */
-export function openPlacer(embedder: Embedder, extraKnowledgeFiles: readonly string[] = []): Promise<CatalogPlacer> {
+export function openPlacer(embedder: Embedder, extraKnowledgeFiles: readonly string[] = [], options: { cached?: boolean } = {}): Promise<CatalogPlacer> {
+  // Uncached (bench:ingest): no category name embedded yet, as in a fresh process.
+  if (options.cached === false) return knowledge(extraKnowledgeFiles).then(([taxonomy, types]) => new CatalogPlacer(taxonomy, types, embedder));
   let placer = placers.get(embedder);
   if (placer === undefined) {
     placer = knowledge(extraKnowledgeFiles).then(([taxonomy, types]) => new CatalogPlacer(taxonomy, types, embedder));

@@ -223,6 +223,22 @@ describe.skipIf(skip)('several machines: one PostgreSQL, the catalog at az:// in
     for (const base of [b.base, c.base]) await vi.waitFor(async () => expect(await kettlePrice(base)).toBe(39), { timeout: 30_000, interval: 250 });
     expect(await fittedOn(c.base)).toBe(before + 2);
 
+    // A publisher policy set through machine B reaches machine C's searches within 10 s.
+    const setPolicy = async (body: unknown) => {
+      const res = await fetch(`${b.base}/v1/policy`, {
+        method: 'PUT',
+        headers: { 'x-api-key': key!, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    const policySet = Date.now();
+    await setPolicy({ excluded_merchants: ['Aurora Goods'] });
+    await vi.waitFor(async () => expect(await kettle(c.base)).not.toContain('Aurora Gooseneck Pour-Over Kettle'), { timeout: 10_000, interval: 200 });
+    console.log(`[measure] a policy set on machine B applied on machine C after ${Date.now() - policySet} ms`);
+    await setPolicy({});
+    await vi.waitFor(async () => expect(await kettle(c.base)).toContain('Aurora Gooseneck Pour-Over Kettle'), { timeout: 10_000, interval: 200 });
+
     await load.stop();
     expect(load.failures).toEqual([]);
     const usual = percentile(load.latencies.slice(0, steady), 0.99);

@@ -6,8 +6,9 @@ import { command } from '../../src/cli/command.js';
 export const cli = command({
   name: 'bench:ingest',
   usage: `Usage:
-  npm run bench:ingest -- [--file FEED] [--limit N] [--cache-dir DIR] [--verbose]
+  npm run bench:ingest -- [--file FEED] [--limit N] [--pairs N] [--cache-dir DIR] [--verbose]
 Ingest throughput split into parse, embed and write, on FEED (default: the Home Depot catalog in
-../shared/data/eval/homedepot, or a synthetic one when that is absent).`,
-  options: { file: { type: 'string' }, limit: { type: 'string' }, 'cache-dir': { type: 'string' } },
+../shared/data/eval/homedepot, or a synthetic one when that is absent); the full import N times
+without placement in the taxonomy and N times with it (default 1).`,
+  options: { file: { type: 'string' }, limit: { type: 'string' }, pairs: { type: 'string' }, 'cache-dir': { type: 'string' } },
 });

@@ -2,6 +2,7 @@
  * Shared pieces for the HTTP benchmarks in tools/bench: a real Aisle server on a real database,
  * an autocannon run reduced to the figures we compare, and small statistics helpers.
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { type Core, type CoreDeps, createCore } from '../../src/core/index.js';
 import type { Embedder } from '../../src/core/shared-ports.js';
 import { buildApp } from '../../src/http/app.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
+import { loadTaxonomy } from '../../src/knowledge/files.js';
 import { createLogger } from '../../src/logger.js';
 import { createPgStores, type Db, type DbTarget, migrate, openDb } from '../../src/store/pg/index.js';
 
@@ -81,6 +83,8 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       clock: systemClock,
       logger,
       defaultRateLimitPerMinute: options.defaultRateLimitPerMinute ?? 600,
+      // Filters and policies read the taxonomy, as the runtime gives it.
+      taxonomy: await loadTaxonomy(),
       ...(options.search ?? {}),
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       ...(options.learning === false ? { learning: false } : {}),

@@ -12,6 +12,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What the console sends; all but GET change something, so they carry the CSRF token. */
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 let csrfToken: string | null = null;
 let onSignedOut: () => void = () => undefined;
 
@@ -30,7 +33,7 @@ export function whenSignedOut(fn: () => void): void {
  * change refused for its CSRF token (another tab signed in again, so this tab's token is stale)
  * fetches the session's current token and is tried once more.
  */
-export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
   try {
     return await request<T>(method, path, body);
   } catch (err) {
@@ -40,7 +43,7 @@ export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, bo
   }
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;

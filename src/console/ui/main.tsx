@@ -1,7 +1,8 @@
 /**
  * The Aisle console: sign in with an API key (exchanged once for an HttpOnly session cookie; the
  * key is never stored in the browser), then Overview, Keys, Webhooks, Catalog (feeds pulled on a
- * schedule), Connected apps and Playground; at /oauth/authorize, the consent view of an OAuth client instead. Each section
+ * schedule), Connected apps, Policy (the publisher policy, the account's and each key's) and
+ * Playground; at /oauth/authorize, the consent view of an OAuth client instead. Each section
  * follows the key's scopes: one the key cannot use says so instead of failing. Bundled by esbuild
  * at the server's first request for it (src/console/assets.ts).
  */
@@ -18,6 +19,7 @@ import { ConsentPage } from './consent.js';
 import { Keys } from './keys.js';
 import { Overview } from './overview.js';
 import { Playground } from './playground.js';
+import { Policy } from './policy.js';
 import { SignIn } from './signin.js';
 import { useSession } from './use-session.js';
 import { Webhooks } from './webhooks.js';
@@ -29,6 +31,7 @@ const SECTIONS = [
   { id: 'webhooks', label: 'Webhooks', scope: 'webhooks:manage', what: 'manage webhooks' },
   { id: 'catalog', label: 'Catalog', scope: 'catalog:write', what: 'manage the feeds pulled into the catalog' },
   { id: 'apps', label: 'Connected apps', scope: 'keys:manage', what: 'see and revoke the apps connected by OAuth' },
+  { id: 'policy', label: 'Policy', scope: 'keys:manage', what: 'manage the publisher policy' },
   { id: 'playground', label: 'Playground', scope: 'search', what: 'run searches' },
 ] as const satisfies readonly { id: string; label: string; scope: Scope; what: string }[];
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -146,6 +149,8 @@ function App() {
           <Catalog />
         ) : section === 'apps' ? (
           <ConnectedApps />
+        ) : section === 'policy' ? (
+          <Policy />
         ) : (
           <Playground />
         )}

@@ -8,7 +8,10 @@ import { ErrorMessage } from './widgets.js';
 
 type Result = PlaygroundResponse['results'][number];
 
-/** The MCP Apps card (same markup classes and stylesheet), with the score shown and a plain link: nothing is tracked. */
+/**
+ * The MCP Apps card (same markup classes and stylesheet), with the score and where the product sits
+ * in the taxonomy shown, and a plain link: nothing is tracked.
+ */
 function Card({ r }: { r: Result }) {
   const merchant = r.merchant.trim() || 'the merchant';
   const [broken, setBroken] = useState(false);
@@ -29,6 +32,12 @@ function Card({ r }: { r: Result }) {
       <p class="meta">
         {merchant} · {AVAILABILITY[r.availability] ?? AVAILABILITY.unknown} · {freshness(r.last_updated_at)}
       </p>
+      {r.category_path !== null && (
+        <p class="meta category-path" data-category-id={r.category_id ?? undefined}>
+          <span class="sr-only">Category: </span>
+          {r.category_path}
+        </p>
+      )}
       <p class="score" data-score={r.relevance_score}>
         Relevance {r.relevance_score.toFixed(2)}
       </p>

@@ -177,7 +177,7 @@ function leafNames(leaf: string): string[] {
  * The texts whose embeddings vote for each category: the names its product types go by, and its
  * place in the taxonomy (the leaf with its parent, "Headphones & Headsets Headsets").
  */
-export function placementNames(taxonomy: Taxonomy, types: readonly { categoryId: number; names: readonly string[] }[]): { categoryId: number; text: string }[] {
+function placementNames(taxonomy: Taxonomy, types: readonly { categoryId: number; names: readonly string[] }[]): { categoryId: number; text: string }[] {
   const out: { categoryId: number; text: string }[] = [];
   for (const type of types) for (const text of new Set(type.names)) out.push({ categoryId: type.categoryId, text });
   for (const category of taxonomy.values()) out.push({ categoryId: category.id, text: category.path.slice(-2).join(' ').toLowerCase() });

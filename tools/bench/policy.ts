@@ -1,0 +1,121 @@
+/**
+ * What a publisher policy costs a search (docs/policy.md): `npm run bench:policy -- --catalog-uri DIR`.
+ *
+ * One core over the catalog at DIR; the same queries searched with no policy and with a policy of
+ * 20 excluded categories (taxonomy subtrees the catalog's products are placed in, below the top
+ * level, so they exclude something without emptying answers) and 50 excluded brands (the
+ * catalog's commonest), in alternating rounds after a warm-up pass. CPU per search is the process's
+ * user + system time over a round divided by its searches; the ratio of the two medians is the
+ * policy's cost. The searches call the core directly: HTTP would add the same cost to both.
+ */
+// First, so that the command line is checked before anything else loads (policy.command.ts).
+
+import { join } from 'node:path';
+import { UsageError } from '../../src/cli/errors.js';
+import { readJsonLines } from '../../src/cli/files.js';
+import { loadConfig } from '../../src/config.js';
+import { RETRIEVAL_DEPTH } from '../../src/core/ranking/retrieval.js';
+import type { Principal } from '../../src/core/shared-ports.js';
+import { createEmbedder } from '../../src/embed/embedder.js';
+import { loadTaxonomy } from '../../src/knowledge/files.js';
+import { LanceCatalogStore } from '../../src/store/lance/catalog-store.js';
+import { sharedPath } from '../shared-data.js';
+import { createBenchKey, formatTable, median, round, startBenchServer } from './lib.js';
+import { cli } from './policy.command.js';
+
+const { values } = cli;
+const queryCount = cli.number('queries', { integer: true, positive: true, default: 300 });
+const rounds = cli.number('rounds', { integer: true, positive: true, default: 5 });
+
+async function main(): Promise<void> {
+  const uri = values['catalog-uri'];
+  if (uri === undefined) throw new UsageError('--catalog-uri is required: a catalog an import wrote');
+  const embedder = await createEmbedder({ provider: 'use-lite', cacheDir: values['cache-dir'] ?? join(uri, '..', 'models') });
+  const catalog = await LanceCatalogStore.open({ recallDepth: RETRIEVAL_DEPTH, uri, annThreshold: 20_000, annIndex: 'ivf_hnsw_sq' });
+  const info = await catalog.info();
+  if (info === null) throw new UsageError(`${uri} holds no catalog`);
+  const { databaseUrl } = loadConfig();
+  const server = await startBenchServer({ search: { catalog, embedder }, ...(databaseUrl ? { databaseUrl } : {}) });
+  try {
+    // The catalog's placements and brands: the policy excludes what the catalog has.
+    const subtrees = new Map<string, number>();
+    const brands = new Map<string, number>();
+    const titles: string[] = [];
+    for await (const batch of catalog.scanProducts()) {
+      for (const p of batch) {
+        if (titles.length < queryCount) titles.push(p.title);
+        if (p.brand) brands.set(p.brand, (brands.get(p.brand) ?? 0) + 1);
+        for (let depth = 2; depth <= Math.min(3, p.taxonomy?.path.length ?? 0); depth++) {
+          const key = p.taxonomy!.path.slice(0, depth).join(' > ');
+          subtrees.set(key, (subtrees.get(key) ?? 0) + 1);
+        }
+      }
+    }
+    const taxonomy = new Map([...(await loadTaxonomy()).values()].map((c) => [c.path.join(' > '), c.id]));
+    // Middling subtrees (not the 10 largest): each excludes some products of some answers.
+    const categories = [...subtrees.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(10, 30)
+      .map(([path]) => taxonomy.get(path)!);
+    const excludedBrands = [...brands.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 50)
+      .map(([b]) => b);
+    if (categories.length < 20) process.stderr.write(`only ${categories.length} placed subtrees in the catalog: is it placed (imported since placement)?\n`);
+
+    const dev = sharedPath('data/eval/homedepot/queries_dev.jsonl');
+    const queries = dev ? (await readJsonLines<{ query: string }>(dev)).slice(0, queryCount * 2).map((q) => q.query) : [...titles, ...titles];
+    const warmup = queries.slice(queryCount);
+    const measured = queries.slice(0, queryCount);
+
+    const key = await createBenchKey(server.core, 1_000_000, 'bench policy');
+    const auth = await server.core.auth.authenticate(key);
+    if (!auth.ok) throw new Error('the bench key did not authenticate');
+    const principal: Principal = auth.principal;
+    const search = server.core.search();
+    const runAll = async (list: readonly string[]) => {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      let results = 0;
+      for (const query of list)
+        results += (await search.search(principal, { query, limit: 10, min_relevance_score: 0.5, sort: 'relevance', stream: false })).results.length;
+      const used = process.cpuUsage(cpu);
+      return { cpuMs: (used.user + used.system) / 1000 / list.length, wallMs: (performance.now() - started) / list.length, results: results / list.length };
+    };
+    const setPolicy = (on: boolean) => server.core.policy.putAccount(principal, on ? { excluded_categories: categories, excluded_brands: excludedBrands } : {});
+
+    await setPolicy(false);
+    await runAll(warmup);
+    await setPolicy(true);
+    await runAll(warmup);
+    const runs: Record<'none' | 'policy', { cpuMs: number; wallMs: number; results: number }[]> = { none: [], policy: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const mode of r % 2 === 0 ? (['none', 'policy'] as const) : (['policy', 'none'] as const)) {
+        await setPolicy(mode === 'policy');
+        runs[mode].push(await runAll(measured));
+      }
+    }
+    const row = (mode: 'none' | 'policy') => [
+      mode === 'none' ? 'no policy' : `${categories.length} categories + ${excludedBrands.length} brands`,
+      round(median(runs[mode].map((x) => x.cpuMs)), 2).toString(),
+      runs[mode].map((x) => round(x.cpuMs, 2)).join(' / '),
+      round(median(runs[mode].map((x) => x.wallMs)), 2).toString(),
+      round(median(runs[mode].map((x) => x.results)), 2).toString(),
+    ];
+    const ratio = median(runs.policy.map((x) => x.cpuMs)) / median(runs.none.map((x) => x.cpuMs));
+    process.stdout.write(`Policy cost on ${uri} (${info.productCount} products, ${info.annIndex}), ${measured.length} queries × ${rounds} rounds each\n`);
+    process.stdout.write(
+      `${formatTable(['policy', 'CPU ms/search (median)', 'per round', 'wall ms/search', 'results/search'], [row('none'), row('policy')])}\n`,
+    );
+    process.stdout.write(`CPU with the policy / without: ${round(ratio, 3)}\n`);
+    process.stdout.write(
+      `BENCH_JSON ${JSON.stringify({ bench: 'policy', products: info.productCount, queries: measured.length, rounds, cpu_ms_none: round(median(runs.none.map((x) => x.cpuMs)), 3), cpu_ms_policy: round(median(runs.policy.map((x) => x.cpuMs)), 3), ratio: round(ratio, 3) })}\n`,
+    );
+  } finally {
+    await server.close();
+    await catalog.close();
+    await embedder.close();
+  }
+}
+
+await cli.run(main);
