@@ -22,6 +22,11 @@ export class ExactScan {
   private readonly norms: Float64Array;
   /** Pass 1's distances, reused by every search (nearest() runs to its end without yielding). */
   private readonly approx: Float64Array;
+  /**
+   * Which rows a set of exclusions (a publisher's policy) lets through, by its exclusions: a
+   * policy stays the same over many searches, so each row is tested against it once, not per search.
+   */
+  private readonly kept = new Map<string, Uint8Array>();
 
   constructor(rows: Iterable<{ product: CatalogProduct; vector: Float32Array }>) {
     this.rows = [...rows].map(({ product, vector }) => {
@@ -36,6 +41,20 @@ export class ExactScan {
     return this.rows.length;
   }
 
+  /** The rows `exclusions` keep (1) and turn away (0), computed once per set of exclusions; null for none. */
+  private keptBy(exclusions: Pick<CatalogFilter, 'excludeSubtrees' | 'excludeBrands' | 'excludeMerchants'>): Uint8Array | null {
+    const test = compileFilter(exclusions);
+    if (test === null) return null;
+    const key = JSON.stringify([exclusions.excludeSubtrees ?? [], exclusions.excludeBrands ?? [], exclusions.excludeMerchants ?? []]);
+    let mask = this.kept.get(key);
+    if (mask === undefined) {
+      mask = Uint8Array.from(this.rows, (row) => (test(row) ? 1 : 0));
+      if (this.kept.size >= KEPT_MASKS) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(key, mask);
+    }
+    return mask;
+  }
+
   /** Every product, in row order, `size` at a time. */
   *productBatches(size: number): Generator<CatalogProduct[]> {
     for (let i = 0; i < this.rows.length; i += size) yield this.rows.slice(i, i + size).map((r) => r.product);
@@ -43,7 +62,13 @@ export class ExactScan {
 
   nearest(query: Float32Array, options: { limit: number; filter?: CatalogFilter; withVectors: boolean }): ScoredProduct[] {
     if (options.limit <= 0) return [];
-    const passes = compileFilter(options.filter);
+    const { excludeSubtrees, excludeBrands, excludeMerchants, ...rest } = options.filter ?? {};
+    const kept = this.keptBy({
+      ...(excludeSubtrees ? { excludeSubtrees } : {}),
+      ...(excludeBrands ? { excludeBrands } : {}),
+      ...(excludeMerchants ? { excludeMerchants } : {}),
+    });
+    const passes = compileFilter(rest);
     const { rows, norms, approx } = this;
     // A copy of its own: the loops below then see one kind of array (the query may be a view).
     const q = Float32Array.from(query);
@@ -54,7 +79,7 @@ export class ExactScan {
     approx.fill(Number.NaN);
     const smallest: number[] = [];
     for (let r = 0; r < rows.length; r++) {
-      if (passes && !passes(rows[r]!)) continue;
+      if ((kept && kept[r] === 0) || (passes && !passes(rows[r]!))) continue;
       const d = 1 - dot4(q, rows[r]!.vector) / (queryNorm * norms[r]! || 1);
       approx[r] = d;
       if (smallest.length === options.limit && d >= smallest[smallest.length - 1]!) continue;
@@ -79,6 +104,9 @@ export class ExactScan {
     });
   }
 }
+
+/** Exclusions' masks kept per scan: a few policies in use at once. */
+const KEPT_MASKS = 16;
 
 /** The dot product with four accumulators: faster, rounded differently. */
 function dot4(q: Float32Array, v: Float32Array): number {

@@ -41,6 +41,13 @@ const FILTERS: CatalogFilter[] = [
   { keywords: ['waterproof'], minPrice: 50 },
   { merchant: 'Trailhead\u0001Outfitters' },
   { excludeProductIds: [] },
+  // The taxonomy places an import gives the sample catalog: a subtree widening a category, and a
+  // publisher's exclusions (subtrees, brands and merchants, in any case).
+  { category: 'no such text', categorySubtrees: [['Apparel & Accessories', 'Clothing']] },
+  { category: 'Socks', categorySubtrees: [['Electronics']] },
+  { excludeSubtrees: [['Apparel & Accessories'], ['Electronics', 'Audio']] },
+  { excludeBrands: ['KESTREL running', 'Norrland'], excludeMerchants: ['trailhead outfitters'] },
+  { excludeSubtrees: [['Sporting Goods']], excludeBrands: ['Veyra'], minPrice: 30 },
 ];
 
 const summary = (hits: ScoredProduct[]) => hits.map((h) => `${h.product.productId} ${h.score}`);
