@@ -310,6 +310,7 @@ export function createCore(deps: CoreDeps): Core {
       requestLog,
       findTestAccount: (id) => stores.accounts.findTestAccount(id),
       ...(deps.catalog ? { catalog: deps.catalog } : {}),
+      ...(deps.taxonomy ? { taxonomy: deps.taxonomy } : {}),
     }),
     requestLog,
     retention: new Retention({ stores, clock, logger, windows: retentionWindows, ...(batchSize === undefined ? {} : { batchSize }) }),

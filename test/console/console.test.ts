@@ -208,6 +208,25 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const products = await page.locator('[data-table="top-products"] tbody tr').count();
     expect(products).toBe(analytics.top_products.length);
 
+    // Top categories: where a person would file these searches, two taxonomy levels deep, with the API's figures for the range.
+    const categories = (await call(t.app, t.adminKey, 'GET', `/v1/analytics?metric=top_categories&${q}`)).json();
+    const categoryRows = page.locator('[data-table="top-categories"] tbody tr');
+    const categoryCells = async (i: number) => categoryRows.nth(i).locator('td').allTextContents();
+    expect(await page.locator('[data-table="top-categories"] tbody tr td:first-child').allTextContents()).toEqual([
+      'Home & Garden > Kitchen & Dining',
+      'Apparel & Accessories > Shoes',
+      'Hardware > Tools',
+    ]);
+    expect(await categoryRows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-category-id')))).toEqual(['638', '187', '1167']);
+    const percent = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 2 });
+    for (const [i, c] of (categories.items as { category_path: string; impressions: number; clicks: number; ctr: number; revenue: number }[]).entries()) {
+      const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c.revenue);
+      expect(await categoryCells(i), c.category_path).toEqual([c.category_path, String(c.impressions), String(c.clicks), percent.format(c.ctr), money]);
+    }
+    // Six espresso machines shown over two searches, one clicked; the trail shoes carry the conversion.
+    expect(await categoryCells(0)).toEqual(['Home & Garden > Kitchen & Dining', '6', '1', percent.format(1 / 6), '$0.00']);
+    expect((await categoryCells(1))[4]).toBe('$12.75');
+
     // Four charts for the range and one for latency, each drawn and labelled.
     expect(await page.locator('.chart .uplot canvas').count()).toBe(5);
     expect(await page.locator('.chart [role="img"]').first().getAttribute('aria-label')).toMatch(/^Searches, impressions and clicks: 4 searches/);
@@ -250,6 +269,10 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(await page.locator('[data-mode="test"]').textContent()).toContain('Showing test data');
     await expect.poll(async () => Number(await tile('searches').getAttribute('data-value'))).toBe(2);
     expect(Number(await tile('conversions').getAttribute('data-value'))).toBe(0);
+    // The test searches' categories, and none of the live ones.
+    await expect
+      .poll(() => page.locator('[data-table="top-categories"] tbody tr td:first-child').allTextContents())
+      .toEqual(['Apparel & Accessories > Clothing', 'Sporting Goods > Outdoor Recreation']);
     expect(await contrastOf(page, '.test-banner')).toBeGreaterThanOrEqual(4.5);
     await shot(page, 'overview-test-data');
 

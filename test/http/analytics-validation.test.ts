@@ -90,6 +90,7 @@ describe('date handling', () => {
       metrics: { impressions: 0, displayed_impressions: 0, display_rate: 0, clicks: 0, ctr: 0, conversions: 0, conversion_rate: 0, revenue: 0 },
       top_products: [],
       top_queries: [],
+      top_categories: [],
     });
     for (const metric of ['ctr', 'conversion_rate', 'revenue', 'display_rate']) {
       const m = (await get(`/v1/analytics?${q}&metric=${metric}`)).json();
@@ -100,6 +101,14 @@ describe('date handling', () => {
       ]);
     }
     expect((await get(`/v1/analytics?${q}&metric=top_queries`)).json()).toMatchObject({ metric: 'top_queries', items: [] });
+    expect((await get(`/v1/analytics?${q}&metric=top_categories`)).json()).toEqual({
+      metric: 'top_categories',
+      start_date: '2020-01-01T00:00:00.000Z',
+      end_date: '2020-01-03T00:00:00.000Z',
+      category_level: 2,
+      category_order: 'impressions',
+      items: [],
+    });
   });
 });
 

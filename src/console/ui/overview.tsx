@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { DashboardStats, Performance } from '../../core/schemas/analytics.js';
+import type { Analytics, DashboardStats, Performance, TopCategory } from '../../core/schemas/analytics.js';
 import type { ConsoleOverview, ConsoleRange } from '../../core/schemas/console.js';
 import { ApiError, api, query } from './api.js';
 import { Chart } from './chart.js';
@@ -21,6 +21,9 @@ function Tile({ label, value, metric, raw }: { label: string; value: string; met
   );
 }
 
+/** GET /v1/analytics?metric=top_categories's answer. */
+type TopCategories = Extract<Analytics, { metric: 'top_categories' }>;
+
 function Failed({ error }: { error: unknown }) {
   return (
     <p class="error" role="alert">
@@ -36,6 +39,7 @@ export function Overview() {
   const [stats, setStats] = useState<DashboardStats | null>(null);
   const [overview, setOverview] = useState<ConsoleOverview | null>(null);
   const [perf, setPerf] = useState<Performance | null>(null);
+  const [categories, setCategories] = useState<TopCategory[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
 
@@ -43,15 +47,21 @@ export function Overview() {
     let live = true;
     setError(null);
     const mode = testData ? { livemode: 'false' } : {};
+    // Top categories for exactly the overview's range, so they add up with its figures.
+    const overviewAndCategories = api<ConsoleOverview>('GET', `/console/overview${query({ range, ...mode })}`).then(async (o) => {
+      const params = { metric: 'top_categories', start_date: o.start_date, end_date: o.end_date, ...mode };
+      return [o, await api<TopCategories>('GET', `/v1/analytics${query(params)}`)] as const;
+    });
     Promise.all([
       api<DashboardStats>('GET', `/v1/dashboard/stats${query(mode)}`),
-      api<ConsoleOverview>('GET', `/console/overview${query({ range, ...mode })}`),
+      overviewAndCategories,
       api<Performance>('GET', `/v1/analytics/performance${query({ timeframe: range, ...mode })}`),
     ]).then(
-      ([s, o, p]) => {
+      ([s, [o, c], p]) => {
         if (!live) return;
         setStats(s);
         setOverview(o);
+        setCategories(c.items);
         setPerf(p);
       },
       (err: unknown) => live && setError(err),
@@ -112,7 +122,7 @@ export function Overview() {
       </div>
     );
   }
-  if (!stats || !overview || !perf || !charts) return <p role="status">Loading figures…</p>;
+  if (!stats || !overview || !perf || !charts || !categories) return <p role="status">Loading figures…</p>;
   const t = overview.totals;
   const bucket = overview.granularity === 'hour' ? 'per hour' : 'per day';
   return (
@@ -206,6 +216,28 @@ export function Overview() {
           )}
         </section>
       </div>
+
+      <section aria-labelledby="top-categories-h">
+        <h2 id="top-categories-h">Top categories</h2>
+        <p class="muted">Where the products shown sit in the Google product taxonomy, two levels deep, most impressions first.</p>
+        {categories.length === 0 ? (
+          <p class="muted">No products were shown in this range.</p>
+        ) : (
+          <DataTable
+            name="top-categories"
+            columns={[
+              { head: 'Category', cell: (c) => c.category_path ?? <span class="muted">(unplaced)</span> },
+              { head: 'Impressions', num: true, cell: (c) => fmtInt(c.impressions) },
+              { head: 'Clicks', num: true, cell: (c) => fmtInt(c.clicks) },
+              { head: 'CTR', num: true, cell: (c) => fmtPercent(c.ctr) },
+              { head: 'Revenue', num: true, cell: (c) => money(c.revenue) },
+            ]}
+            rows={categories}
+            rowKey={(c) => `${c.category_id}|${c.category_path}`}
+            rowData={(c) => ({ 'data-category-id': c.category_id === null ? 'unplaced' : String(c.category_id) })}
+          />
+        )}
+      </section>
 
       <section aria-labelledby="perf-h">
         <h2 id="perf-h">Performance</h2>

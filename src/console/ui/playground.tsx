@@ -6,6 +6,14 @@ import { api } from './api.js';
 import { fmtMs } from './format.js';
 import { ErrorMessage } from './widgets.js';
 
+/** Why a playground search showed nothing, by its metadata.no_fill_reason. */
+const NO_RESULTS: Record<string, string> = {
+  no_relevant_products: 'No product passed the filters and the minimum relevance.',
+  no_shopping_need: 'Nothing in this asks for a product.',
+  sensitive_topic: 'A sensitive topic: no products are shown beside it.',
+  publisher_policy: "The account's policy shows no products here (too early in the conversation, or the conversation's cap reached).",
+};
+
 type Result = PlaygroundResponse['results'][number];
 
 /**
@@ -148,7 +156,7 @@ export function Playground() {
       {/* Always present, so screen readers announce each new answer's summary. */}
       <p class="muted" role="status">
         {answer &&
-          `${answer.results.length === 0 ? 'No product passed the filters and the minimum relevance.' : `${answer.results.length} of ${answer.metadata.total_matches} matching products`} · ${fmtMs(answer.metadata.took_ms)} · model ${answer.metadata.model}, ranking ${answer.metadata.ranking_model}${answer.metadata.pii_redacted.length > 0 ? ` · personal data redacted: ${answer.metadata.pii_redacted.join(', ')}` : ''}`}
+          `${answer.results.length === 0 ? (NO_RESULTS[answer.metadata.no_fill_reason ?? 'no_relevant_products'] ?? NO_RESULTS.no_relevant_products) : `${answer.results.length} of ${answer.metadata.total_matches} matching products`} · ${fmtMs(answer.metadata.took_ms)} · model ${answer.metadata.model}, ranking ${answer.metadata.ranking_model}${answer.metadata.pii_redacted.length > 0 ? ` · personal data redacted: ${answer.metadata.pii_redacted.join(', ')}` : ''}`}
       </p>
       {answer && (
         <section aria-labelledby="pg-results-h">

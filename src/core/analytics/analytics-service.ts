@@ -1,5 +1,6 @@
 import type { CatalogStore } from '../catalog/ports.js';
 import type { Clock } from '../clock.js';
+import type { Taxonomy } from '../knowledge/taxonomy.js';
 import type { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type {
   Analytics,
@@ -15,6 +16,7 @@ import type {
 } from '../schemas/analytics.js';
 import type { ConsoleOverview, ConsoleRange } from '../schemas/console.js';
 import type { Principal } from '../shared-ports.js';
+import { type CategoryRanking, DEFAULT_CATEGORY_RANKING, rankCategories } from './categories.js';
 import { parseAmount, sumAmounts, toCents } from './money.js';
 import type { AnalyticsStore, BusinessBucket, ProductFigures, QueryFigures } from './ports.js';
 import type { RequestLog } from './request-log.js';
@@ -39,6 +41,8 @@ export interface AnalyticsServiceDeps {
   catalog?: CatalogStore;
   /** The live account's test account, if it has one: `livemode=false` reads it (docs/commerce.md, "Test mode"). */
   findTestAccount?: (liveAccountId: string) => Promise<string | null>;
+  /** The Google product taxonomy, to roll leaf categories up to a level; without it top_categories lists leaves without paths. */
+  taxonomy?: Taxonomy;
 }
 
 /** Stands for a test account that does not exist yet: no row carries it, so every figure is zero. */
@@ -97,6 +101,7 @@ export class AnalyticsService {
     const principal = await this.view(caller, query.livemode);
     const range = resolveRange(query, this.deps.clock.now());
     const accountId = principal.accountId;
+    const categories = categoryRanking(query);
     // The store may roll settled hours up; nothing of them may still wait in this process's queue.
     await this.deps.requestLog.flush();
     switch (query.metric) {
@@ -104,13 +109,21 @@ export class AnalyticsService {
         return { metric: 'top_products', ...rangeOut(range), items: await this.topProducts(accountId, range) };
       case 'top_queries':
         return { metric: 'top_queries', ...rangeOut(range), items: await this.topQueries(accountId, range) };
+      case 'top_categories':
+        return {
+          metric: 'top_categories',
+          ...rangeOut(range),
+          category_level: categories.level,
+          category_order: categories.orderBy,
+          items: await this.topCategories(accountId, range, categories),
+        };
       case 'ctr':
       case 'conversion_rate':
       case 'revenue':
       case 'display_rate':
         return this.metricSeries(accountId, range, query.metric);
       case undefined:
-        return this.summary(accountId, range);
+        return this.summary(accountId, range, { categories });
     }
   }
 
@@ -153,8 +166,8 @@ export class AnalyticsService {
       this.deps.store.usage(principal.accountId, range, end),
       this.deps.store.business(principal.accountId, range, end),
     ]);
-    // Totals and series from the same buckets, so they always agree.
-    const summary = await this.summary(principal.accountId, range, business);
+    // Totals and series from the same buckets, so they always agree. The console reads its top categories from GET /v1/analytics.
+    const summary = await this.summary(principal.accountId, range, { business, categories: null });
     const searches = new Map(usage.map((b) => [b.bucket, b.searches]));
     const series = fillSeries(
       range,
@@ -219,11 +232,18 @@ export class AnalyticsService {
     };
   }
 
-  private async summary(accountId: string, range: ResolvedRange, known?: readonly BusinessBucket[]): Promise<AnalyticsSummary> {
-    const [buckets, topProducts, topQueries] = await Promise.all([
+  /** The summary; `business` when the caller already read it, `categories: null` to skip top_categories (then empty). */
+  private async summary(
+    accountId: string,
+    range: ResolvedRange,
+    options: { business?: readonly BusinessBucket[]; categories: CategoryRanking | null },
+  ): Promise<AnalyticsSummary> {
+    const known = options.business;
+    const [buckets, topProducts, topQueries, topCategories] = await Promise.all([
       known !== undefined ? Promise.resolve([...known]) : this.deps.store.business(accountId, range, this.deps.clock.now()),
       this.topProducts(accountId, range),
       this.topQueries(accountId, range),
+      options.categories === null ? Promise.resolve([]) : this.topCategories(accountId, range, options.categories),
     ]);
     const impressions = buckets.reduce((n, b) => n + b.impressions, 0);
     const displayed = buckets.reduce((n, b) => n + b.displayed, 0);
@@ -243,6 +263,7 @@ export class AnalyticsService {
       },
       top_products: topProducts,
       top_queries: topQueries,
+      top_categories: topCategories,
     };
   }
 
@@ -301,6 +322,11 @@ export class AnalyticsService {
     return rows.map((r) => ({ query: r.query, searches: r.searches, clicks: r.clicks, ctr: ratio(r.clicks, r.resultsReturned) }));
   }
 
+  private async topCategories(accountId: string, range: ResolvedRange, ranking: CategoryRanking) {
+    const leaves = await this.deps.store.categoryFigures(accountId, range.start, range.end, this.deps.clock.now());
+    return rankCategories(leaves, this.deps.taxonomy, ranking);
+  }
+
   private async titles(rows: readonly ProductFigures[]): Promise<Map<string, string>> {
     const catalog = this.deps.catalog;
     if (!catalog || rows.length === 0) return new Map();
@@ -308,5 +334,12 @@ export class AnalyticsService {
     return new Map(products.map((p) => [p.productId, p.title]));
   }
 }
+
+/** The query's top_categories parameters over the defaults (level 2, by impressions, 10). */
+const categoryRanking = (query: AnalyticsQuery): CategoryRanking => ({
+  level: query.category_level ?? DEFAULT_CATEGORY_RANKING.level,
+  orderBy: query.category_order ?? DEFAULT_CATEGORY_RANKING.orderBy,
+  limit: query.category_limit ?? DEFAULT_CATEGORY_RANKING.limit,
+});
 
 const rangeOut = (range: ResolvedRange) => ({ start_date: range.start.toISOString(), end_date: range.end.toISOString() });

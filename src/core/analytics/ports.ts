@@ -65,6 +65,20 @@ export interface QueryFigures {
   clicks: number;
 }
 
+/**
+ * One leaf category's figures over a range: impressions made in it, billable clicks made in it on
+ * impressions of the category, conversions recorded in it on them (by currency, never converted).
+ */
+export interface CategoryFigures {
+  /** The taxonomy category the product had when shown; null: unplaced. */
+  categoryId: number | null;
+  impressions: number;
+  clicks: number;
+  conversions: number;
+  /** Σ commission_amount per conversion currency; only currencies with conversions. */
+  revenueByCurrency: { currency: string; revenue: DecimalString }[];
+}
+
 export interface LatencySummary {
   requests: number;
   /** Exact nearest-rank percentiles (percentile_disc). */
@@ -100,6 +114,8 @@ export interface AnalyticsStore {
   topProducts(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<ProductFigures[]>;
   /** Ordered searches desc, clicks desc, query asc. */
   topQueries(accountId: string, start: Date, end: Date, limit: number, now: Date): Promise<QueryFigures[]>;
+  /** Every leaf category (and unplaced) with an impression, click or conversion in [start, end), in no particular order. */
+  categoryFigures(accountId: string, start: Date, end: Date, now: Date): Promise<CategoryFigures[]>;
   /** All-time revenue per currency and the counts of [since, now). */
   dashboard(
     accountId: string,

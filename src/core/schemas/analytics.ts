@@ -10,7 +10,7 @@ import { InputTimestamp, Timestamp } from './common.js';
 export const GRANULARITIES = ['hour', 'day'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-export const METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate', 'top_products', 'top_queries'] as const;
+export const METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate', 'top_products', 'top_queries', 'top_categories'] as const;
 /** The metrics answered as a value and a series (the others are ranked lists). */
 const SERIES_METRICS = ['ctr', 'conversion_rate', 'revenue', 'display_rate'] as const;
 export type SeriesMetric = (typeof SERIES_METRICS)[number];
@@ -75,16 +75,50 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** GET /analytics query. */
+export const CATEGORY_ORDERS = ['impressions', 'clicks', 'revenue'] as const;
+export type CategoryOrder = (typeof CATEGORY_ORDERS)[number];
+/** The Google product taxonomy is at most 7 levels deep. */
+const MAX_CATEGORY_LEVEL = 7;
+const MAX_CATEGORY_LIMIT = 50;
+
+/** The parameters of top_categories; no defaults here, so a forwarded query (MCP over REST) carries only what its caller set. */
+const categoryParams = {
+  category_level: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CATEGORY_LEVEL)
+    .optional()
+    .describe(
+      'top_categories: the taxonomy level to group by, 1 (e.g. "Home & Garden") to 7; default 2 ("Home & Garden > Kitchen & Dining"). ' +
+        'A product placed above that level counts under its own category',
+    ),
+  category_order: z
+    .enum(CATEGORY_ORDERS)
+    .optional()
+    .describe('top_categories: the measure to rank by, highest first; default impressions. Ties: impressions, clicks, revenue, then path'),
+  category_limit: z.coerce.number().int().min(1).max(MAX_CATEGORY_LIMIT).optional().describe('top_categories: how many categories, 1 to 50; default 10'),
+};
+const CATEGORY_PARAMS = Object.keys(categoryParams) as (keyof typeof categoryParams)[];
+
+/** GET /analytics query. The category_ parameters shape top_categories: with metric=top_categories or in the summary. */
 export const AnalyticsQuerySchema = z
   .object({
     metric: z.enum(METRICS).optional().describe('One metric with its series or list; without it, the summary of every metric'),
     start_date: startDate,
     end_date: endDate,
     granularity,
+    ...categoryParams,
     livemode: Livemode,
   })
-  .strict();
+  .strict()
+  .superRefine((query, ctx) => {
+    if (query.metric === undefined || query.metric === 'top_categories') return;
+    for (const name of CATEGORY_PARAMS) {
+      if (query[name] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'applies to top_categories only: use it with metric=top_categories or without metric' });
+    }
+  });
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuerySchema>;
 
 const DEFINITIONS =
@@ -129,12 +163,43 @@ export const TopQuerySchema = z.object({
 });
 const TOP_QUERIES_ORDER = 'searches desc, then clicks desc, then query asc';
 
+export const TopCategorySchema = z.object({
+  category_id: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Google product taxonomy id of the category at the asked level; null for impressions of products nothing placed (unplaced)'),
+  category_path: z.string().nullable().describe('The category as a path, "Home & Garden > Kitchen & Dining"; null for unplaced'),
+  impressions: z.number().int().describe('Results shown in the range whose product was in this category (or below it) when shown'),
+  clicks: z.number().int().describe('Billable clicks recorded in the range on impressions of this category'),
+  ctr: z.number().describe('clicks / impressions; 0 when there are no impressions'),
+  conversions: z.number().int().describe('Conversions recorded in the range on impressions of this category'),
+  revenue: z.number().describe('Σ commission_amount of those conversions, to the cent (as metrics.revenue: currencies are not converted)'),
+  revenue_by_currency: z.record(z.string(), z.number()).describe('The same revenue per currency (ISO 4217), to the cent; {} without conversions'),
+});
+export type TopCategory = z.infer<typeof TopCategorySchema>;
+const TOP_CATEGORIES_ORDER =
+  'category_order (default impressions) desc, then impressions, clicks and revenue desc, then category_path asc (unplaced last), then category_id asc';
+
 const topProducts = z.array(TopProductSchema).max(10).describe(`At most 10 products shown or clicked in the range, ordered by ${TOP_PRODUCTS_ORDER}`);
 const topQueries = z.array(TopQuerySchema).max(10).describe(`At most 10 queries searched in the range, ordered by ${TOP_QUERIES_ORDER}`);
+const topCategories = z
+  .array(TopCategorySchema)
+  .max(MAX_CATEGORY_LIMIT)
+  .describe(
+    `At most category_limit (default 10) taxonomy categories at category_level (default 2) with an impression, click or conversion in the range, ` +
+      `unplaced impressions as one row with a null id and path; ordered by ${TOP_CATEGORIES_ORDER}`,
+  );
 
 const rangeFields = { start_date: Timestamp, end_date: Timestamp };
 
-const AnalyticsSummarySchema = z.object({ ...rangeFields, metrics: AnalyticsMetricsSchema, top_products: topProducts, top_queries: topQueries });
+const AnalyticsSummarySchema = z.object({
+  ...rangeFields,
+  metrics: AnalyticsMetricsSchema,
+  top_products: topProducts,
+  top_queries: topQueries,
+  top_categories: topCategories,
+});
 const AnalyticsSeriesSchema = z.object({
   metric: z.enum(SERIES_METRICS),
   ...rangeFields,
@@ -144,10 +209,17 @@ const AnalyticsSeriesSchema = z.object({
 });
 const AnalyticsTopProductsSchema = z.object({ metric: z.literal('top_products'), ...rangeFields, items: topProducts });
 const AnalyticsTopQueriesSchema = z.object({ metric: z.literal('top_queries'), ...rangeFields, items: topQueries });
+const AnalyticsTopCategoriesSchema = z.object({
+  metric: z.literal('top_categories'),
+  ...rangeFields,
+  category_level: z.number().int().describe('The taxonomy level the categories are grouped at'),
+  category_order: z.enum(CATEGORY_ORDERS).describe('The measure they are ranked by'),
+  items: topCategories,
+});
 
 /** GET /analytics response: the summary without `metric`, else the asked-for metric. */
 export const AnalyticsSchema = z
-  .union([AnalyticsSummarySchema, AnalyticsSeriesSchema, AnalyticsTopProductsSchema, AnalyticsTopQueriesSchema])
+  .union([AnalyticsSummarySchema, AnalyticsSeriesSchema, AnalyticsTopProductsSchema, AnalyticsTopQueriesSchema, AnalyticsTopCategoriesSchema])
   .describe(DEFINITIONS);
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 export type AnalyticsSummary = z.infer<typeof AnalyticsSummarySchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCOPES } from '../keys/scopes.js';
 import { AnalyticsMetricsSchema, Livemode, TopProductSchema, TopQuerySchema } from './analytics.js';
 import { Timestamp } from './common.js';
-import { AdResponseSchema, SearchRequestSchema } from './search.js';
+import { AdResponseSchema, NO_FILL_REASONS, SearchRequestSchema } from './search.js';
 
 /** GET /console/assets/:file: the bundled script or stylesheet, named by content hash. */
 export const ConsoleAssetParamsSchema = z.object({ file: z.string().max(100) }).strict();
@@ -73,6 +73,7 @@ export const PlaygroundResponseSchema = z.object({
     pii_redacted: z.array(z.string()),
     model: z.string(),
     ranking_model: z.string(),
+    no_fill_reason: z.enum(NO_FILL_REASONS).nullable().describe("Why there are no results, as the search's metadata says it"),
     recorded: z.literal(false),
   }),
 });

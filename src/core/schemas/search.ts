@@ -92,7 +92,7 @@ export const AdResponseSchema = z.object({
 export type AdResponse = z.infer<typeof AdResponseSchema>;
 
 /** Why a search answered no results (docs/search.md, "Conversations"). */
-const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products', 'publisher_policy'] as const;
+export const NO_FILL_REASONS = ['no_shopping_need', 'sensitive_topic', 'no_relevant_products', 'publisher_policy'] as const;
 export type NoFillReason = (typeof NO_FILL_REASONS)[number];
 
 /** Which reader read a search (docs/search.md, "Readers"): `offline_fallback` when the model reader could not. */

@@ -23,8 +23,17 @@ export interface RecordedSearch {
   /**
    * Returned results in rank order: each becomes an impression, with the features it was ranked
    * on and, when the search was interleaved, the team that placed it (null: both rankings agreed).
+   * `categoryId`: the product's taxonomy category when it was shown (null or absent: unplaced), for
+   * analytics by category (docs/analytics.md).
    */
-  impressions: { impressionId: string; productId: string; position: number; features?: readonly number[]; team?: 0 | 1 | null }[];
+  impressions: {
+    impressionId: string;
+    productId: string;
+    position: number;
+    categoryId?: number | null;
+    features?: readonly number[];
+    team?: 0 | 1 | null;
+  }[];
   /** The ranking model that served (a learned model's id, else the catalog model's source). */
   rankingModel?: string;
   /** The candidate model id when the results interleave the serving model and a candidate. */

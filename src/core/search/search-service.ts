@@ -420,6 +420,7 @@ export class SearchService {
           impressionId: r.impression_id,
           productId: r.product_id,
           position: i + 1,
+          categoryId: ranked[i]!.c.product.taxonomy?.categoryId ?? null,
           features: ranked[i]!.c.features,
           ...(interleavedWith !== null ? { team: ranked[i]!.team ?? null } : {}),
         })),
@@ -461,10 +462,10 @@ export class SearchService {
    */
   async preview(principal: Principal, request: PlaygroundRequest): Promise<PlaygroundResponse> {
     const r = await this.search(principal, { ...request, stream: false }, { preview: true });
-    const { total_matches, took_ms, pii_redacted, model, ranking_model } = r.metadata;
+    const { total_matches, took_ms, pii_redacted, model, ranking_model, no_fill_reason } = r.metadata;
     return {
       results: r.results.map(({ impression_id: _i, click_url: _c, affiliate_attribution: _a, ...rest }) => rest),
-      metadata: { total_matches, took_ms, pii_redacted, model, ranking_model, recorded: false },
+      metadata: { total_matches, took_ms, pii_redacted, model, ranking_model, no_fill_reason, recorded: false },
     };
   }
 

@@ -38,7 +38,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ core: Core }> = async (app
       config: { scope },
       schema: {
         tags,
-        summary: 'Impressions, clicks, CTR, conversions, revenue, top products and top queries',
+        summary: 'Impressions, clicks, CTR, conversions, revenue, top products, top queries and top categories',
         querystring: AnalyticsQuerySchema,
         response: { 200: AnalyticsSchema, ...errorResponses(400) },
       },

@@ -3,6 +3,7 @@ import type {
   AnalyticsStore,
   BucketedRange,
   BusinessBucket,
+  CategoryFigures,
   LatencySummary,
   PerformanceFigures,
   ProductFigures,
@@ -41,6 +42,13 @@ function split(range: { start: Date; end: Date }, grain: number, rolledUntil: Da
 
 /** The raw part of a split: `$2..$5` are [start, a) and [b, end). */
 const rawIn = (column: string) => `account_id = $1 AND ((${column} >= $2 AND ${column} < $3) OR (${column} >= $4 AND ${column} < $5))`;
+
+/** How far each rollup reaches: every complete hour (day) before it is rolled up; null before the first. */
+interface RolledUntil {
+  hoursUntil: Date | null;
+  daysUntil: Date | null;
+  categoryDaysUntil: Date | null;
+}
 
 interface CountRow {
   bucket: Date;
@@ -200,6 +208,42 @@ export class PgAnalyticsStore implements AnalyticsStore {
     return rows.map((r) => ({ query: r.query, searches: r.searches, resultsReturned: r.results, clicks: r.clicks }));
   }
 
+  async categoryFigures(accountId: string, start: Date, end: Date, now: Date): Promise<CategoryFigures[]> {
+    const { categoryDaysUntil } = await this.rollUp(accountId, now);
+    const { rolled, raw } = split({ start, end }, DAY_MS, categoryDaysUntil);
+    // The raw part of the split, as rawIn: [start, a) and [b, end).
+    const events = categoryEvents(
+      () => 'NULL::timestamptz',
+      (t, column) => `${t}account_id = $1 AND ((${t}${column} >= $2 AND ${t}${column} < $3) OR (${t}${column} >= $4 AND ${t}${column} < $5))`,
+    );
+    // Per leaf category and currency: at most the taxonomy's 5,600 categories per currency.
+    const rows = await this.db.query<{ category_id: number; currency: string; impressions: number; clicks: number; conversions: number; revenue: string }>(
+      `SELECT category_id, currency, sum(impressions)::int AS impressions, sum(clicks)::int AS clicks, sum(conversions)::int AS conversions,
+              sum(revenue)::numeric(24, 4)::text AS revenue
+         FROM (
+           SELECT day, category_id, currency, impressions, clicks, conversions, revenue FROM category_daily WHERE account_id = $1 AND day >= $6 AND day < $7
+           UNION ALL ${events}
+         ) x
+        GROUP BY category_id, currency`,
+      [accountId, ...raw, ...rolled],
+    );
+    const byCategory = new Map<number, CategoryFigures>();
+    for (const r of rows) {
+      const figures = getOr(byCategory, r.category_id, () => ({
+        categoryId: r.category_id === UNPLACED ? null : r.category_id,
+        impressions: 0,
+        clicks: 0,
+        conversions: 0,
+        revenueByCurrency: [],
+      }));
+      figures.impressions += r.impressions;
+      figures.clicks += r.clicks;
+      figures.conversions += r.conversions;
+      if (r.currency !== '') figures.revenueByCurrency.push({ currency: r.currency, revenue: r.revenue });
+    }
+    return [...byCategory.values()];
+  }
+
   async dashboard(accountId: string, since: Date, now: Date) {
     const inRange = (column: string) => `account_id = $1 AND ${column} >= $2 AND ${column} < $3`;
     const [revenue, counts] = await Promise.all([
@@ -272,20 +316,25 @@ export class PgAnalyticsStore implements AnalyticsStore {
    * Maintenance work: the first read of an account with a month of history rolls it all up (5 s
    * for the volumes in docs/analytics.md), past the request path's statement bound.
    */
-  private async rollUp(accountId: string, now: Date): Promise<{ hoursUntil: Date | null; daysUntil: Date | null }> {
+  private async rollUp(accountId: string, now: Date): Promise<RolledUntil> {
     const settled = now.getTime() - SETTLE_MS;
     const hourTarget = new Date(floorTo(settled, HOUR_MS));
     const dayTarget = new Date(floorTo(settled, DAY_MS));
-    type State = { hours_until: Date | null; days_until: Date | null };
-    const current = (await this.db.query<State>('SELECT hours_until, days_until FROM analytics_rollup_state WHERE account_id = $1', [accountId]))[0];
-    if (current && current.hours_until !== null && current.hours_until >= hourTarget && current.days_until !== null && current.days_until >= dayTarget) {
-      return { hoursUntil: current.hours_until, daysUntil: current.days_until };
+    type State = { hours_until: Date | null; days_until: Date | null; category_days_until: Date | null };
+    const reached = (until: Date | null, target: Date): until is Date => until !== null && until >= target;
+    const current = (
+      await this.db.query<State>('SELECT hours_until, days_until, category_days_until FROM analytics_rollup_state WHERE account_id = $1', [accountId])
+    )[0];
+    if (current && reached(current.hours_until, hourTarget) && reached(current.days_until, dayTarget) && reached(current.category_days_until, dayTarget)) {
+      return { hoursUntil: current.hours_until, daysUntil: current.days_until, categoryDaysUntil: current.category_days_until };
     }
     return this.db.transaction(
       async (tx) => {
         await tx.query('INSERT INTO analytics_rollup_state (account_id, hours_until, days_until) VALUES ($1, NULL, NULL) ON CONFLICT DO NOTHING', [accountId]);
-        const state = (await tx.query<State>('SELECT hours_until, days_until FROM analytics_rollup_state WHERE account_id = $1 FOR UPDATE', [accountId]))[0]!;
-        let { hours_until: hoursUntil, days_until: daysUntil } = state;
+        const state = (
+          await tx.query<State>('SELECT hours_until, days_until, category_days_until FROM analytics_rollup_state WHERE account_id = $1 FOR UPDATE', [accountId])
+        )[0]!;
+        let { hours_until: hoursUntil, days_until: daysUntil, category_days_until: categoryDaysUntil } = state;
         if (hoursUntil === null || hoursUntil < hourTarget) {
           await rollHours(tx, accountId, hoursUntil, hourTarget);
           hoursUntil = hourTarget;
@@ -294,8 +343,17 @@ export class PgAnalyticsStore implements AnalyticsStore {
           await rollDays(tx, accountId, daysUntil, dayTarget);
           daysUntil = dayTarget;
         }
-        await tx.query('UPDATE analytics_rollup_state SET hours_until = $2, days_until = $3 WHERE account_id = $1', [accountId, hoursUntil, daysUntil]);
-        return { hoursUntil, daysUntil };
+        if (!reached(categoryDaysUntil, dayTarget)) {
+          await rollCategoryDays(tx, accountId, categoryDaysUntil, dayTarget);
+          categoryDaysUntil = dayTarget;
+        }
+        await tx.query('UPDATE analytics_rollup_state SET hours_until = $2, days_until = $3, category_days_until = $4 WHERE account_id = $1', [
+          accountId,
+          hoursUntil,
+          daysUntil,
+          categoryDaysUntil,
+        ]);
+        return { hoursUntil, daysUntil, categoryDaysUntil };
       },
       { maintenance: true },
     );
@@ -370,6 +428,39 @@ async function rollDays(tx: Queryable, accountId: string, from: Date | null, to:
           WHERE k.account_id = $1 AND ($2::timestamptz IS NULL OR k.clicked_at >= $2) AND k.clicked_at < $3 AND k.billable GROUP BY 1, 2
        ) x GROUP BY day, query`,
     params,
+  );
+}
+
+/** category_daily's stand-in for an unplaced impression's NULL category (a key column; Google's ids start at 1). */
+const UNPLACED = 0;
+
+/**
+ * The three event sources of the category figures, grouped by `day` (an expression), category and
+ * currency: impressions by when they were made; billable clicks and conversions by when they were
+ * recorded, in the category their impression was shown in. A conversion whose impression is gone
+ * counts as unplaced.
+ */
+const categoryEvents = (day: (column: string) => string, where: (alias: string, column: string) => string) => `
+  SELECT ${day('created_at')} AS day, coalesce(category_id, ${UNPLACED}) AS category_id, ''::text AS currency, count(*) AS impressions,
+         0 AS clicks, 0 AS conversions, 0 AS revenue
+    FROM impressions WHERE ${where('', 'created_at')} GROUP BY 1, 2
+  UNION ALL
+  SELECT ${day('k.clicked_at')}, coalesce(i.category_id, ${UNPLACED}), '', 0, count(*), 0, 0
+    FROM clicks k JOIN impressions i ON i.id = k.impression_id WHERE ${where('k.', 'clicked_at')} AND k.billable GROUP BY 1, 2
+  UNION ALL
+  SELECT ${day('v.created_at')}, coalesce(i.category_id, ${UNPLACED}), v.currency::text, 0, 0, count(*), sum(v.commission_amount)
+    FROM conversions v LEFT JOIN impressions i ON i.id = v.impression_id WHERE ${where('v.', 'created_at')} GROUP BY 1, 2, 3`;
+
+async function rollCategoryDays(tx: Queryable, accountId: string, from: Date | null, to: Date): Promise<void> {
+  const events = categoryEvents(
+    (column) => bin(column, DAY),
+    (t, column) => `${t}account_id = $1 AND ($2::timestamptz IS NULL OR ${t}${column} >= $2) AND ${t}${column} < $3`,
+  );
+  await tx.query(
+    `INSERT INTO category_daily (account_id, day, category_id, currency, impressions, clicks, conversions, revenue)
+     SELECT $1, day, category_id, currency, sum(impressions), sum(clicks), sum(conversions), sum(revenue)
+       FROM (${events}) x GROUP BY day, category_id, currency`,
+    [accountId, from, to],
   );
 }
 

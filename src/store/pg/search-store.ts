@@ -30,7 +30,7 @@ export class PgSearchStore implements SearchStore {
    * search row inserted beside them.
    */
   async recordSearch(s: RecordedSearch): Promise<void> {
-    const event = appendEventClause(21, {
+    const event = appendEventClause(22, {
       accountId: s.accountId,
       type: 'search',
       createdAt: s.createdAt,
@@ -45,10 +45,10 @@ export class PgSearchStore implements SearchStore {
            total_matches, took_ms, created_at, ranking_model, interleaved_with)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $17, $18)
        ), shown AS (
-         INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at, features, team)
+         INSERT INTO impressions (id, request_id, account_id, key_id, session_id, product_id, position, created_at, features, team, category_id)
          SELECT i.id, $1, $2, $3, $4, i.product_id, i.position, $11,
-                CASE WHEN $20::int > 0 THEN ($16::real[])[(i.n - 1) * $20::int + 1 : i.n * $20::int] END, i.team
-         FROM unnest($12::uuid[], $13::uuid[], $14::int[], $19::smallint[]) WITH ORDINALITY AS i(id, product_id, position, team, n)
+                CASE WHEN $20::int > 0 THEN ($16::real[])[(i.n - 1) * $20::int + 1 : i.n * $20::int] END, i.team, i.category_id
+         FROM unnest($12::uuid[], $13::uuid[], $14::int[], $19::smallint[], $21::int[]) WITH ORDINALITY AS i(id, product_id, position, team, category_id, n)
        ), session AS (
          INSERT INTO search_sessions (account_id, id, state, created_at, last_used_at) VALUES ($2, $4, $15::jsonb, $11, $11)
          ON CONFLICT (account_id, id) DO UPDATE SET state = EXCLUDED.state, last_used_at = EXCLUDED.last_used_at
@@ -74,6 +74,7 @@ export class PgSearchStore implements SearchStore {
         s.interleavedWith ?? null,
         s.impressions.map((i) => i.team ?? null),
         logged ? width : 0,
+        s.impressions.map((i) => i.categoryId ?? null),
         ...event.params,
       ],
     );

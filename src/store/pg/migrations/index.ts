@@ -16,6 +16,7 @@ import * as m015 from './015-feeds.js';
 import * as m016 from './016-test-mode.js';
 import * as m017 from './017-catalog-sources.js';
 import * as m018 from './018-publisher-policy.js';
+import * as m019 from './019-impression-categories.js';
 
 export interface Migration {
   version: number;
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'test-mode', sql: m016.sql },
   { version: 17, name: 'catalog-sources', sql: m017.sql },
   { version: 18, name: 'publisher-policy', sql: m018.sql },
+  { version: 19, name: 'impression-categories', sql: m019.sql },
 ];
 
 export const latestVersion = (): number => migrations.at(-1)?.version ?? 0;
