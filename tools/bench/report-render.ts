@@ -155,6 +155,12 @@ function targets(runs: BenchRun[]): string {
   const refresh = runs.find((r) => r.name === 'refresh')?.json[0] as
     | { failed?: number; changes?: number; p99_over_steady_ms?: number; steady?: { p99_ms: number }; during?: { p99_ms: number } }
     | undefined;
+  const policy = find(runs, 'policy') as { ratio?: number; ratio_absent?: number; products?: number } | undefined;
+  const ingest = find(runs, 'ingest') as { placement_ratio?: number; products?: number } | undefined;
+  const placementOf = (split: string) =>
+    runs.flatMap((r) => r.json).find((j) => j.bench === 'placement' && j.split === split && j.vote === true) as
+      | { top_level?: number; three_levels?: number; exact?: number }
+      | undefined;
   const cfGap = scale?.crowdflower_ndcg ? round4(scale.crowdflower_ndcg.alone.shipped - scale.crowdflower_ndcg.inside.shipped) : undefined;
   const rssPeak = Math.max(load?.rss_peak_mb?.search?.per_process ?? 0, load?.rss_peak_mb?.mixed?.per_process ?? 0) || undefined;
   const ms = (v: number | undefined) => (v === undefined ? '-' : `${v} ms`);
@@ -222,6 +228,28 @@ function targets(runs: BenchRun[]): string {
       worst?.longest_block ? `${worst.longest_block.ms} ms (${worst.longest_block.row})` : '-',
       verdict(worst?.longest_block?.ms, 50, 'max'),
     ],
+    // The taxonomy and the publisher's policy (docs/policy.md, docs/ingest.md).
+    [
+      `CPU per search with a policy of 20 categories and 50 brands / none (bench:policy, ${policy?.products ?? '?'} products)`,
+      '≤ 1.05',
+      policy?.ratio === undefined ? '-' : `${policy.ratio} (one excluding nothing here: ${policy.ratio_absent})`,
+      verdict(policy?.ratio, 1.05, 'max'),
+    ],
+    [
+      `fresh import with placement / without (bench:ingest, ${ingest?.products ?? '?'} products)`,
+      '≤ 1.10',
+      ingest?.placement_ratio === undefined ? '-' : String(ingest.placement_ratio),
+      verdict(ingest?.placement_ratio, 1.1, 'max'),
+    ],
+    ...(['dev', 'heldout'] as const).flatMap((split) => {
+      const p = placementOf(split);
+      const pct = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v * 1000) / 10} %`);
+      return [
+        [`placement from text, ${split}: top-level vertical (npm run placement)`, '≥ 95 %', pct(p?.top_level), verdict(p?.top_level, 0.95, 'min')],
+        [`placement from text, ${split}: first three levels`, '≥ 85 %', pct(p?.three_levels), verdict(p?.three_levels, 0.85, 'min')],
+        [`placement from text, ${split}: exact (or listed as equally right)`, '≥ 65 %', pct(p?.exact), verdict(p?.exact, 0.65, 'min')],
+      ];
+    }),
     // Keeping a catalog fresh (bench:freshness, docs/ingest.md): synthetic products, this machine.
     [
       `fresh import, index and fit (bench:freshness, ${fresh?.products ?? '?'} products)`,

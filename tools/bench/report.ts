@@ -45,6 +45,9 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   auth: { script: 'bench:auth', args: [] },
   embed: { script: 'bench:embed', args: [] },
   ingest: { script: 'bench:ingest', args: [] },
+  policy: { script: 'bench:policy', args: [...catalogArgs] },
+  'placement-dev': { script: 'placement', args: ['--split', 'dev'] },
+  'placement-heldout': { script: 'placement', args: ['--split', 'heldout'] },
   freshness: { script: 'bench:freshness', args: [] },
   // A million products end to end (about an hour and a half): usually reused from a saved run.
   scale: { script: 'bench:scale', args: ['--products', '1000000'], needsPostgres: true },

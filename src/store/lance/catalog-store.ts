@@ -8,12 +8,12 @@ import { CatalogModelMismatchError } from '../../core/catalog/errors.js';
 import type { AnnIndexKind, CatalogFilter, CatalogInfo, CatalogStore, CatalogWriter, ScoredProduct } from '../../core/catalog/ports.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import { canonicalText } from '../../core/ranking/lexical.js';
-import { cosineOf } from '../../core/ranking/vectors.js';
 import { inSpan } from '../../core/spans.js';
 import { acquirePidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { LanceCatalogWriter } from './catalog-writer.js';
 import { ExactScan } from './exact-scan.js';
+import { presentKeys, rescoreExactly, withExclusions, withoutAbsent } from './exclusions.js';
 import { type AnnTuning, annIndexConfig, nearestQuery } from './indexes.js';
 import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
 import {
@@ -148,6 +148,7 @@ export class LanceCatalogStore implements CatalogStore {
       readers: 0,
       retired: false,
       columns: [],
+      present: null,
     };
     try {
       await table.checkout(info.version);
@@ -325,6 +326,8 @@ export class LanceCatalogStore implements CatalogStore {
     const scanOrder: bigint[] = [];
     acquire(serving);
     try {
+      // First: the fill stops at the cache's budget, and exclusions need these keys whatever it holds.
+      serving.present = await presentKeys(serving.table);
       for await (const batch of serving.table
         .query()
         .select([...serving.columns, 'vector'])
@@ -384,11 +387,13 @@ export class LanceCatalogStore implements CatalogStore {
     const ann = options.exact || this.options.bypassVectorIndex || kind === 'none' ? null : { kind, tuning: this.options.annTuning ?? {} };
     if (ann === null && serving.exact)
       return serving.exact.nearest(vector, { limit: options.limit, filter: options.filter, withVectors: options.withVectors ?? false });
-    let query = nearestQuery(serving.table, vector, options.limit, ann).select(['_distance']).withRowId();
-    const where = buildWhere(options.filter);
-    if (where) query = query.where(where);
-    const hits = await this.hydrate(serving, await query.toArrow(), '_distance', true);
-    return rescoreExactly(vector, hits, options.limit, options.withVectors ?? false);
+    return withExclusions(options.limit, withoutAbsent(serving.present, options.filter), async (limit, filter) => {
+      let query = nearestQuery(serving.table, vector, limit, ann).select(['_distance']).withRowId();
+      const where = buildWhere(filter);
+      if (where) query = query.where(where);
+      const hits = await this.hydrate(serving, await query.toArrow(), '_distance', true);
+      return rescoreExactly(vector, hits, limit, options.withVectors ?? false);
+    });
   }
 
   textSearch(text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
@@ -397,15 +402,17 @@ export class LanceCatalogStore implements CatalogStore {
 
   private async fullText(serving: Serving, text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
     if (text.trim() === '') return [];
-    let query = serving.table
-      .query()
-      .fullTextSearch(canonicalText(text), { columns: ['search_text'] })
-      .limit(options.limit)
-      .select(['_score'])
-      .withRowId();
-    const where = buildWhere(options.filter);
-    if (where) query = query.where(where);
-    return this.hydrate(serving, await query.toArrow(), '_score', options.withVectors ?? false);
+    return withExclusions(options.limit, options.filter, async (limit, filter) => {
+      let query = serving.table
+        .query()
+        .fullTextSearch(canonicalText(text), { columns: ['search_text'] })
+        .limit(limit)
+        .select(['_score'])
+        .withRowId();
+      const where = buildWhere(filter);
+      if (where) query = query.where(where);
+      return this.hydrate(serving, await query.toArrow(), '_score', options.withVectors ?? false);
+    });
   }
 
   /**
@@ -586,12 +593,4 @@ export class LanceCatalogStore implements CatalogStore {
   get annOptions(): Pick<LanceCatalogOptions, 'annThreshold' | 'annIndex' | 'recallDepth'> {
     return { annThreshold: this.options.annThreshold, annIndex: this.options.annIndex, recallDepth: this.options.recallDepth };
   }
-}
-
-/** Exact cosine distances for `hits`, nearest first, the first `limit` of them. */
-function rescoreExactly(query: Float32Array, hits: ScoredProduct[], limit: number, withVectors: boolean): ScoredProduct[] {
-  const rescored = hits.map((h) => ({ product: h.product, score: 1 - cosineOf(query, h.vector!), vector: h.vector! }));
-  rescored.sort((a, b) => a.score - b.score);
-  if (rescored.length > limit) rescored.length = limit;
-  return withVectors ? rescored : rescored.map(({ product, score }) => ({ product, score }));
 }

@@ -3,11 +3,13 @@
  * move to it, and what stays open for the reads still using it after another version took its
  * place (docs/deployment.md, "How catalog updates reach running processes").
  */
+
 import type { Table } from '@lancedb/lancedb';
 import type { LRUCache } from 'lru-cache';
 import type { CatalogInfo } from '../../core/catalog/ports.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import type { ExactScan } from './exact-scan.js';
+import type { PresentKeys } from './exclusions.js';
 
 /** A decoded product and its vector, as the product cache keeps them. */
 export interface Hydrated {
@@ -33,6 +35,8 @@ export interface Serving {
   retired: boolean;
   /** The product columns the version has (rows.ts, productColumns). */
   columns: string[];
+  /** The keys the version's products answer to, read when the version is warmed (exclusions.ts). */
+  present: PresentKeys | null;
 }
 
 /**
