@@ -10,9 +10,9 @@ import { filterKey, taxonomyKeys } from './where.js';
  * products, a third of a search's CPU; docs/policy.md). Instead the query runs without them for
  * OVERFETCH× the rows and the excluded are dropped from what it found: when at least `limit`
  * remain they are exactly the first `limit` that pass (the same order, the excluded only removed).
- * When fewer remain and more rows were there to find, the query runs again with the exclusions
- * pushed in: the answer is the one the pushed-in filter gives, however much of the catalog the
- * policy excludes (which then costs both queries).
+ * When fewer remain and more rows were there to find, it asks once more for as many as the share
+ * kept says are needed (at most MAX_OVERFETCH×); failing that, the query runs with the exclusions
+ * pushed in, so the answer fills however much of the catalog the policy excludes.
  */
 export async function withExclusions(
   limit: number,
@@ -21,11 +21,18 @@ export async function withExclusions(
 ): Promise<ScoredProduct[]> {
   const { excludeSubtrees, excludeBrands, excludeMerchants, ...rest } = filter ?? {};
   if (!excludeSubtrees?.length && !excludeBrands?.length && !excludeMerchants?.length) return run(limit, filter);
-  const wide = Math.ceil(limit * OVERFETCH);
-  const found = await run(wide, Object.keys(rest).length > 0 ? rest : undefined);
+  const pushed = Object.keys(rest).length > 0 ? rest : undefined;
   const excluded = exclusionTest(excludeSubtrees ?? [], excludeBrands ?? [], excludeMerchants ?? []);
-  const kept = found.filter((h) => !excluded(h.product));
-  if (kept.length >= limit || found.length < wide) return kept.slice(0, limit);
+  let wide = Math.ceil(limit * OVERFETCH);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const found = await run(wide, pushed);
+    const kept = found.filter((h) => !excluded(h.product));
+    if (kept.length >= limit || found.length < wide) return kept.slice(0, limit);
+    // Once more, as much wider as the share kept says is needed (and a fifth more), within bounds.
+    const share = Math.max(kept.length, 1) / found.length;
+    wide = Math.ceil(Math.min((limit / share) * 1.2, limit * MAX_OVERFETCH));
+    if (wide <= found.length) break;
+  }
   return run(limit, filter);
 }
 
@@ -72,8 +79,9 @@ export function withoutAbsent(present: PresentKeys | null, filter: CatalogFilter
   };
 }
 
-/** How many rows an excluding search asks for, per row it needs. */
+/** How many rows an excluding search asks for, per row it needs; and at most, on its second try. */
 const OVERFETCH = 1.5;
+const MAX_OVERFETCH = 4;
 
 /** A product's keys as the exclusions compare them, computed once per decoded product. */
 const keysOf = new WeakMap<CatalogProduct, { taxonomy: string[]; brand: string | null; merchant: string | null }>();
