@@ -44,8 +44,9 @@ const BENCHES: Record<string, { script: string; args: string[]; needsPostgres?: 
   webhooks: { script: 'bench:webhooks', args: [] },
   auth: { script: 'bench:auth', args: [] },
   embed: { script: 'bench:embed', args: [] },
-  ingest: { script: 'bench:ingest', args: [] },
-  policy: { script: 'bench:policy', args: [...catalogArgs] },
+  // 20,000 products twice without placement and twice with it: the cost of placement, in minutes.
+  ingest: { script: 'bench:ingest', args: ['--limit', '20000', '--pairs', '2'] },
+  policy: { script: 'bench:policy', args: [...catalogArgs, '--queries', '200', '--rounds', '6'] },
   'placement-dev': { script: 'placement', args: ['--split', 'dev'] },
   'placement-heldout': { script: 'placement', args: ['--split', 'heldout'] },
   freshness: { script: 'bench:freshness', args: [] },
