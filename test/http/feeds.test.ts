@@ -102,6 +102,37 @@ describe.skipIf(protocolsNeed.skip)(`ACP Feed API${protocolsNeed.note}`, () => {
     expect(titles.filter((title) => title.startsWith('Solar Camping Lantern'))).toEqual([]);
   });
 
+  it("places a variant where its category in Google's taxonomy says, else from its text", async () => {
+    const feed = await createFeed();
+    const placed = lantern({
+      id: 'prod_placed',
+      variants: [
+        {
+          ...lantern().variants[0]!,
+          id: 'lantern-placed',
+          title: 'Solar Camping Lantern, Placed',
+          // The merchant's own category stays the product's category text; Google's places it.
+          categories: [
+            { value: 'Outdoor > Camping > Lighting', taxonomy: 'merchant' },
+            { value: '1013', taxonomy: 'google_product_category' },
+          ],
+        },
+        { ...lantern().variants[0]!, id: 'lantern-text', title: 'Solar Camping Lantern, Text', url: 'https://lumen.example.com/lantern-text' },
+      ],
+    });
+    expectStatus(await upsert(feed, { products: [placed] }), 200);
+    const res = await call(t.app, t.adminKey, 'POST', '/v1/search', { query: 'Solar Camping Lantern', limit: 10, min_relevance_score: 0 });
+    const results = (res.json() as { results: { title: string; category: string; category_id: number | null; category_confidence: number | null }[] }).results;
+    expect(results.find((r) => r.title.endsWith('Placed'))).toMatchObject({
+      category: 'Outdoor > Camping > Lighting',
+      category_id: 1013,
+      category_confidence: 1,
+    });
+    const fromText = results.find((r) => r.title.endsWith('Text'))!;
+    expect(fromText.category_id).not.toBeNull();
+    expect(fromText.category_confidence!).toBeLessThan(1);
+  });
+
   it("keeps each feed's products its own: the same ids in another account's feed are other products, and its feed is 404", async () => {
     const mine = await createFeed();
     const other = (await t.core.accounts.create('other merchant')).firstKey.key;

@@ -9,6 +9,7 @@ import {
   UnmappedTitleError,
 } from '../../../src/catalog/files/csv.js';
 import { FeedFormatError } from '../../../src/catalog/files/types.js';
+import { normalizeProduct } from '../../../src/core/catalog/normalize.js';
 import { collect, delimitedLine, errorsOf, expectRoundTrip, rowsOf, type SampleProduct, sampleProducts, writeTemp } from './fixtures.js';
 
 const HEADER = ['Item Number', 'Product Name', 'Details', 'Selling Price', 'Link', 'Picture', 'Maker', 'Dept', 'Stock Status'];
@@ -39,6 +40,14 @@ const csvOf = (products: SampleProduct[], delimiter = ',', eol = '\n') =>
   [HEADER, ...products.map(cellsOf)].map((cells) => delimitedLine(cells, delimiter)).join(eol) + eol;
 
 describe('readCsv', () => {
+  it('maps a google_product_category column by its name, which normalising keeps among the attributes', async () => {
+    const path = await writeTemp('gpc.csv', 'title,price,Google Product Category\nTrail Shoe,10,187\nPlain Shoe,12,\n');
+    const rows = rowsOf(await collect(readCsv(path, {})));
+    expect(rows.map((r) => r.google_product_category)).toEqual(['187', undefined]);
+    const products = rows.map((r) => normalizeProduct(r));
+    expect(products.map((n) => (n.ok ? n.product.attributes.google_product_category : 'skipped'))).toEqual(['187', undefined]);
+  });
+
   it('round-trips products through a mapped CSV with quoted multi-line cells', async () => {
     const products = sampleProducts(12);
     const path = await writeTemp('feed.csv', csvOf(products));

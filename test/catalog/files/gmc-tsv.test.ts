@@ -94,6 +94,12 @@ describe('readGmcTsv', () => {
       ]),
     );
     expect(rowsOf(await collect(readGmcTsv(path))).map((r) => r.category)).toEqual(['Shoes > Trail', 'Apparel & Accessories > Shoes', undefined]);
+    // Kept as given among the attributes, an id or a path: the product's place in the taxonomy.
+    expect(rowsOf(await collect(readGmcTsv(path))).map((r) => (r.attributes as Record<string, unknown>).google_product_category)).toEqual([
+      'Apparel & Accessories > Shoes',
+      'Apparel & Accessories > Shoes',
+      '187',
+    ]);
   });
 
   it('reads the rest of a feed with 10% ragged rows and reports each one', async () => {
