@@ -86,10 +86,10 @@ export class TaxonomyPlacer {
   /**
    * The category the product's text names most clearly, or null when it names none. With the
    * product's embedding (and name vectors), each named category's score adds VOTE_WEIGHT times the
-   * closest of its names to the product, the lexical scores scaled to the strongest.
+   * closest of its names to the product, the lexical scores scaled to the strongest. `lexical` is
+   * candidates(product), when the caller has it already.
    */
-  fromText(product: PlacementText, vector?: Float32Array): Placement | null {
-    const lexical = this.candidates(product);
+  fromText(product: PlacementText, vector?: Float32Array, lexical: ReadonlyMap<number, number> = this.candidates(product)): Placement | null {
     if (!vector || !this.nameVectors || lexical.size === 0) return this.best(lexical, lexical);
     const strongest = Math.max(...lexical.values());
     const voted = new Map<number, number>();
@@ -212,15 +212,17 @@ export class CatalogPlacer {
   /** Each product's place (null where neither its feed nor its text names one); `vector` is its embedding, when at hand. */
   async place(items: readonly { product: CatalogProduct; vector: Float32Array | null }[]): Promise<(Placement | null)[]> {
     const fromFeed = items.map(({ product }) => this.placer.fromFeed(feedCategory(product)));
+    // Each product's named categories, once: their names are embedded first if new, then they vote.
+    const lexical = items.map(({ product }, i) => (fromFeed[i] === null ? this.placer.candidates(placementText(product)) : null));
     if (this.embedder !== null) {
       const missing = new Set<number>();
-      items.forEach(({ product, vector }, i) => {
-        if (fromFeed[i] !== null || vector === null) return;
-        for (const id of this.placer.candidates(placementText(product)).keys()) if (!this.vectors.has(id)) missing.add(id);
+      items.forEach(({ vector }, i) => {
+        if (lexical[i] === null || vector === null) return;
+        for (const id of lexical[i]!.keys()) if (!this.vectors.has(id)) missing.add(id);
       });
       await this.embedNames([...missing]);
     }
-    return items.map(({ product, vector }, i) => fromFeed[i] ?? this.placer.fromText(placementText(product), vector ?? undefined));
+    return items.map(({ product, vector }, i) => fromFeed[i] ?? this.placer.fromText(placementText(product), vector ?? undefined, lexical[i]!));
   }
 
   private async embedNames(ids: readonly number[]): Promise<void> {

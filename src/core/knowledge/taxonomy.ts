@@ -55,7 +55,11 @@ export function namedSubtrees(taxonomy: Taxonomy, text: string, terms: (text: st
     leafTerms.set(taxonomy, index);
   }
   const matched = index.filter((c) => wanted.every((t) => c.terms.has(t))).map((c) => c.category.path);
-  const keys = new Set(matched.map((p) => p.join(' > ')));
-  const topmost = matched.filter((p) => !p.some((_, i) => i < p.length - 1 && keys.has(p.slice(0, i + 1).join(' > '))));
-  return topmost.slice(0, MAX_SUBTREES);
+  return topmost(matched).slice(0, MAX_SUBTREES);
+}
+
+/** The paths not under another of them: each subtree once. */
+export function topmost(paths: readonly (readonly string[])[]): (readonly string[])[] {
+  const keys = new Set(paths.map((p) => p.join(' > ')));
+  return paths.filter((p) => !p.some((_, i) => i < p.length - 1 && keys.has(p.slice(0, i + 1).join(' > '))));
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { AppError, type FieldError } from '../errors.js';
 import { parseId } from '../ids.js';
 import type { KeyRepository } from '../keys/ports.js';
-import type { Taxonomy } from '../knowledge/taxonomy.js';
+import { type Taxonomy, topmost } from '../knowledge/taxonomy.js';
 import type { KeyPolicyView, PolicyFields, PolicyPreset, PolicyView } from '../schemas/policy.js';
 import type { Principal } from '../shared-ports.js';
 import type { PolicyStore, StoredPolicy } from './ports.js';
@@ -148,8 +148,7 @@ export class PolicyService {
       const c = taxonomy.get(id);
       return c ? [c.path] : [];
     });
-    const keys = new Set(paths.map((p) => p.join(' > ')));
-    return paths.filter((p) => !p.some((_, i) => i < p.length - 1 && keys.has(p.slice(0, i + 1).join(' > '))));
+    return topmost(paths);
   }
 
   private check(fields: PolicyFields): void {

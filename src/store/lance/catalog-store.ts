@@ -13,7 +13,7 @@ import { acquirePidLock } from '../pid-lock.js';
 import { probeAnnRecall } from './ann-probe.js';
 import { LanceCatalogWriter } from './catalog-writer.js';
 import { ExactScan } from './exact-scan.js';
-import { presentKeys, rescoreExactly, withExclusions, withoutAbsent } from './exclusions.js';
+import { rescoreExactly, withExclusions, withoutAbsent } from './exclusions.js';
 import { type AnnTuning, annIndexConfig, nearestQuery } from './indexes.js';
 import { cleanupCutoff, isLocal, readMeta, replaceTable, writeMeta } from './meta.js';
 import {
@@ -28,7 +28,7 @@ import {
   productColumns,
   productSchema,
 } from './rows.js';
-import { acquire, type Hydrated, holding, hydratedBytes, release, retire, type Serving } from './serving.js';
+import { acquire, type Hydrated, holding, hydratedBytes, presentOf, release, retire, type Serving } from './serving.js';
 import { runUpkeep, type UpkeepReport } from './upkeep.js';
 import { buildWhere, sqlString } from './where.js';
 
@@ -149,6 +149,7 @@ export class LanceCatalogStore implements CatalogStore {
       retired: false,
       columns: [],
       present: null,
+      presentRead: false,
     };
     try {
       await table.checkout(info.version);
@@ -326,8 +327,6 @@ export class LanceCatalogStore implements CatalogStore {
     const scanOrder: bigint[] = [];
     acquire(serving);
     try {
-      // First: the fill stops at the cache's budget, and exclusions need these keys whatever it holds.
-      serving.present = await presentKeys(serving.table);
       for await (const batch of serving.table
         .query()
         .select([...serving.columns, 'vector'])
@@ -387,10 +386,11 @@ export class LanceCatalogStore implements CatalogStore {
     const ann = options.exact || this.options.bypassVectorIndex || kind === 'none' ? null : { kind, tuning: this.options.annTuning ?? {} };
     if (ann === null && serving.exact)
       return serving.exact.nearest(vector, { limit: options.limit, filter: options.filter, withVectors: options.withVectors ?? false });
-    return withExclusions(options.limit, withoutAbsent(serving.present, options.filter), async (limit, filter) => {
-      let query = nearestQuery(serving.table, vector, limit, ann).select(['_distance']).withRowId();
-      const where = buildWhere(filter);
-      if (where) query = query.where(where);
+    const filter = withoutAbsent(() => presentOf(serving), options.filter);
+    return withExclusions(options.limit, filter, async (limit, pushed) => {
+      const search = nearestQuery(serving.table, vector, limit, ann);
+      const where = buildWhere(pushed);
+      const query = (where ? search.where(where) : search).select(['_distance']).withRowId();
       const hits = await this.hydrate(serving, await query.toArrow(), '_distance', true);
       return rescoreExactly(vector, hits, limit, options.withVectors ?? false);
     });
@@ -402,15 +402,11 @@ export class LanceCatalogStore implements CatalogStore {
 
   private async fullText(serving: Serving, text: string, options: { limit: number; filter?: CatalogFilter; withVectors?: boolean }): Promise<ScoredProduct[]> {
     if (text.trim() === '') return [];
-    return withExclusions(options.limit, options.filter, async (limit, filter) => {
-      let query = serving.table
-        .query()
-        .fullTextSearch(canonicalText(text), { columns: ['search_text'] })
-        .limit(limit)
-        .select(['_score'])
-        .withRowId();
-      const where = buildWhere(filter);
-      if (where) query = query.where(where);
+    const filter = withoutAbsent(() => presentOf(serving), options.filter);
+    return withExclusions(options.limit, filter, async (limit, pushed) => {
+      const search = serving.table.query().fullTextSearch(canonicalText(text), { columns: ['search_text'] });
+      const where = buildWhere(pushed);
+      const query = (where ? search.where(where) : search).limit(limit).select(['_score']).withRowId();
       return this.hydrate(serving, await query.toArrow(), '_score', options.withVectors ?? false);
     });
   }

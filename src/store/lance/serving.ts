@@ -9,7 +9,7 @@ import type { LRUCache } from 'lru-cache';
 import type { CatalogInfo } from '../../core/catalog/ports.js';
 import type { CatalogProduct } from '../../core/catalog/product.js';
 import type { ExactScan } from './exact-scan.js';
-import type { PresentKeys } from './exclusions.js';
+import { type PresentKeys, presentKeys } from './exclusions.js';
 
 /** A decoded product and its vector, as the product cache keeps them. */
 export interface Hydrated {
@@ -35,8 +35,32 @@ export interface Serving {
   retired: boolean;
   /** The product columns the version has (rows.ts, productColumns). */
   columns: string[];
-  /** The keys the version's products answer to, read when the version is warmed (exclusions.ts). */
+  /** The keys the version's products answer to (exclusions.ts), once read; see presentOf. */
   present: PresentKeys | null;
+  /** Whether that read has started. */
+  presentRead: boolean;
+}
+
+/**
+ * The version's present keys (exclusions.ts), null until read. The read, one scan of three key
+ * columns, starts at the version's first search with exclusions, so a catalog no policy excludes
+ * from never pays for it; until it ends, exclusions are applied without pruning.
+ */
+export function presentOf(serving: Serving): PresentKeys | null {
+  if (!serving.presentRead) {
+    serving.presentRead = true;
+    acquire(serving);
+    presentKeys(serving.table)
+      .then((present) => {
+        serving.present = present;
+      })
+      // A version replaced mid-read needs it no more; any other failure is tried again by a later search.
+      .catch(() => {
+        if (!serving.retired) serving.presentRead = false;
+      })
+      .finally(() => release(serving));
+  }
+  return serving.present;
 }
 
 /**

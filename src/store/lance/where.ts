@@ -103,29 +103,33 @@ export function compileFilter(filter: CatalogFilter | undefined): ((row: FilterS
     const excluded = new Set(filter.excludeProductIds.map(literalValue));
     tests.push((r) => !excluded.has(r.productId));
   }
-  if (filter.excludeSubtrees?.length) {
-    const keys = new Set(filter.excludeSubtrees.map((p) => literalValue(taxonomyKey(p))));
-    tests.push((r) => !r.columns().category_keys.some((k) => keys.has(k)));
-  }
-  if (filter.excludeBrands?.length) {
-    const keys = new Set(filter.excludeBrands.map((b) => literalValue(filterKey(b))));
-    tests.push((r) => {
-      const key = r.columns().brand_key;
-      return key === null || !keys.has(key);
-    });
-  }
-  if (filter.excludeMerchants?.length) {
-    const keys = new Set(filter.excludeMerchants.map((m) => literalValue(filterKey(m))));
-    tests.push((r) => {
-      const key = r.columns().merchant_key;
-      return key === null || !keys.has(key);
-    });
-  }
+  const excluded = compileExclusions(filter);
+  if (excluded) tests.push((r) => !excluded(r.columns()));
   return tests.length === 0 ? null : (row) => tests.every((t) => t(row));
 }
 
 /** The keys a category filter matches: the feed's own category text, and each taxonomy subtree it widens to. */
 const categoryKeysOf = (filter: CatalogFilter): string[] => [categoryKey(filter.category!), ...(filter.categorySubtrees ?? []).map(taxonomyKey)];
+
+/** The keys a publisher's exclusions read: a product's taxonomy keys among its category keys, its brand and merchant keys. */
+type ExclusionKeys = Pick<FilterColumns, 'category_keys' | 'brand_key' | 'merchant_key'>;
+
+/**
+ * Whether a product is excluded by the filter's exclusions (subtrees, brands, merchants), as
+ * buildWhere's clauses test them: a product without a brand (merchant) is not excluded by brands
+ * (merchants). Null when the filter has none. The exact scan and the store's drop after a
+ * search (exclusions.ts) both test with it.
+ */
+export function compileExclusions(filter: CatalogFilter): ((keys: ExclusionKeys) => boolean) | null {
+  const subtrees = new Set((filter.excludeSubtrees ?? []).map((p) => literalValue(taxonomyKey(p))));
+  const brands = new Set((filter.excludeBrands ?? []).map((b) => literalValue(filterKey(b))));
+  const merchants = new Set((filter.excludeMerchants ?? []).map((m) => literalValue(filterKey(m))));
+  if (subtrees.size + brands.size + merchants.size === 0) return null;
+  return (k) =>
+    (subtrees.size > 0 && k.category_keys.some((key) => subtrees.has(key))) ||
+    (k.brand_key !== null && brands.has(k.brand_key)) ||
+    (k.merchant_key !== null && merchants.has(k.merchant_key));
+}
 
 /**
  * The keywords as filter keys, each once, without those inside another ("shoe" in "shoes"): a
